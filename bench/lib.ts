@@ -1,0 +1,108 @@
+// Benchmark helpers: child servers on loopback, load generators (wrk, else autocannon), medians.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export interface Server {
+  url: string;
+  child: ChildProcess;
+  /** Everything the child printed so far (stdout and stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node <args>` and resolves once it prints a loopback URL. */
+export function startChild(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${err}`)), 60_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+    });
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: `http://127.0.0.1:${m[1]}`,
+          child,
+          output: () => `${out}${err}`,
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${err}`)));
+  });
+}
+
+export const hasWrk = (): boolean => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (e) {
+    // wrk --version exits 1 but prints its banner: present.
+    return (e as { code?: string }).code !== 'ENOENT';
+  }
+};
+
+export interface Load {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** Make every request's URL unique (cache misses); autocannon only. */
+  unique?: boolean;
+  tool: 'wrk' | 'autocannon';
+}
+
+export interface Result {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  non2xx: number;
+}
+
+function wrk(l: Load): Result {
+  const args = ['-t1', `-c${l.connections}`, `-d${l.seconds}s`, '--latency'];
+  for (const [k, v] of Object.entries(l.headers ?? {})) args.push('-H', `${k}: ${v}`);
+  const out = execFileSync('wrk', [...args, l.url], { encoding: 'utf8', timeout: (l.seconds + 30) * 1000 });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const ms = (pct: string): number => {
+    const m = new RegExp(`${pct}%\\s+([\\d.]+)(us|ms|s)\\b`).exec(out);
+    return m ? Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1) : Number.NaN;
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors:.*/.exec(out)?.[0];
+  if (errors && /timeout [1-9]/.test(errors)) process.stderr.write(`  (wrk: ${errors})\n`);
+  return { rps, p50ms: ms('50'), p99ms: ms('99'), non2xx };
+}
+
+async function cannon(l: Load): Promise<Result> {
+  const r = await autocannon({
+    url: l.unique ? `${l.url}${l.url.includes('?') ? '&' : '?'}bench=[<id>]` : l.url,
+    idReplacement: l.unique,
+    connections: l.connections,
+    duration: l.seconds,
+    headers: l.headers,
+  });
+  return { rps: r.requests.average, p50ms: r.latency.p50, p99ms: r.latency.p99, non2xx: r.non2xx };
+}
+
+export const runLoad = (l: Load): Promise<Result> =>
+  l.tool === 'wrk' && !l.unique ? Promise.resolve(wrk(l)) : cannon(l);
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};

@@ -1,0 +1,128 @@
+// `node bench/uncached.ts`: response-cache misses of the events list (every URL unique: index query + one upstream
+// page read), in demo mode and, with BENCH_WP_URL/BENCH_WP_AUTH, over a local WordPress; plus WordPress's own list.
+// Bounded and loopback only. Env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ONLY.
+import { hasWrk, type Load, median, type Result, runLoad, type Server, startChild } from './lib.ts';
+
+/**
+ * Closed-loop load with a unique URL per request (every one a cache miss), measured with fetch: autocannon's
+ * id replacement stalled against the gateway over php -S here, so misses are driven directly.
+ */
+let missId = 0;
+
+async function misses(url: string, conns: number, secs: number): Promise<Result> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  const end = performance.now() + secs * 1000;
+  await Promise.all(
+    Array.from({ length: conns }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        const res = await fetch(`${url}&miss=${process.pid}-${missId++}`);
+        await res.arrayBuffer();
+        if (res.status !== 200) non2xx++;
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const sorted = latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+  return { rps: latencies.length / secs, p50ms: pct(50), p99ms: pct(99), non2xx };
+}
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const LIST = '/wp-json/calendar/events/v1/events?per_page=10';
+const env = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+  POLL_INTERVAL_MS: '0',
+};
+
+/** Starts a gateway and reads its "Indexed N events [en] in X ms" log line. */
+async function gateway(extra: Record<string, string>): Promise<{ server: Server; indexed: string }> {
+  const server = await startChild(['src/main.ts'], { ...env, ...extra });
+  await fetch(`${server.url}${LIST}`);
+  const m = /Indexed (\d+) events \[en\] in (\d+) ms/.exec(server.output());
+  return { server, indexed: m ? `${m[1]} events in ${m[2]} ms` : 'see log' };
+}
+
+async function main(): Promise<void> {
+  const started: Server[] = [];
+  const rows: Array<{ name: string; load: Omit<Load, 'seconds'>; results: Result[]; note?: string }> = [];
+  try {
+    // BENCH_ONLY=wordpress leaves the demo gateway out (it shares the two cores with php -S and MariaDB).
+    if (process.env.BENCH_ONLY !== 'wordpress') {
+      const demo = await gateway({});
+      started.push(demo.server);
+      rows.push({
+        name: 'gateway, demo mode (mock WordPress)',
+        load: { url: `${demo.server.url}${LIST}`, connections, tool: 'autocannon', unique: true },
+        results: [],
+        note: demo.indexed,
+      });
+    }
+    const wpUrl = process.env.BENCH_WP_URL;
+    if (wpUrl) {
+      const wp = await gateway({ UPSTREAM_URL: wpUrl, UPSTREAM_AUTH: process.env.BENCH_WP_AUTH ?? '' });
+      started.push(wp.server);
+      rows.push({
+        name: 'gateway over local WordPress',
+        load: { url: `${wp.server.url}${LIST}`, connections, tool: 'autocannon', unique: true },
+        results: [],
+        note: wp.indexed,
+      });
+      // php -S closes every connection, which autocannon miscounts (wordpress-upstream.md §4): wrk.
+      if (hasWrk()) {
+        for (const conns of [connections, 1]) {
+          rows.push({
+            name: `WordPress wp/v2 list (wrk, ${conns} conn.)`,
+            load: { url: `${wpUrl}/wp/v2/tribe_events?per_page=10`, connections: conns, tool: 'wrk' },
+            results: [],
+          });
+        }
+      }
+    }
+    // The demo gateway keeps a core busy for a while after its own load: measure the WordPress rows first.
+    if (rows[0]?.name.includes('demo')) rows.push(rows.shift()!);
+    for (let r = 0; r < rounds; r++) {
+      for (const row of rows) {
+        row.results.push(
+          row.load.unique
+            ? await misses(row.load.url, row.load.connections, seconds)
+            : await runLoad({ seconds, ...row.load }),
+        );
+      }
+      process.stderr.write(
+        `  round ${r + 1}/${rounds} done: ${rows.map((x) => x.results.at(-1)?.rps.toFixed(1)).join(' / ')} req/s\n`,
+      );
+    }
+    console.log(
+      `\n${'cache miss: GET /events?per_page=10'.padEnd(40)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  index build`,
+    );
+    for (const row of rows) {
+      const med = (f: (x: Result) => number) => median(row.results.map(f));
+      console.log(
+        `${row.name.padEnd(40)} ${med((x) => x.rps)
+          .toFixed(1)
+          .padStart(8)} ${med((x) => x.p50ms)
+          .toFixed(1)
+          .padStart(8)} ${med((x) => x.p99ms)
+          .toFixed(1)
+          .padStart(8)}  ${row.note ?? ''}`,
+      );
+    }
+    console.log(
+      `medians of ${rounds} rounds of ${seconds} s; ${connections} connections unless noted; Node ${process.version}`,
+    );
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,188 @@
+// An in-memory WordPress 6.1 REST API (wp/v2) for a calendar mapping, served through msw handlers.
+import { DateTime } from 'luxon';
+import { HttpResponse, http, type RequestHandler } from 'msw';
+import { setupServer } from 'msw/node';
+import type { Mapping } from '../../src/mapping/schema.ts';
+import { SITE_TIMEZONE } from '../seed-data.ts';
+import type { SeedSite } from '../seed-types.ts';
+import { authenticate } from './caps.ts';
+import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
+import { deletePost, listPosts, type Req, readPost } from './posts.ts';
+import { writePost } from './posts-write.ts';
+import type { Site } from './render.ts';
+import { siteModel } from './schema.ts';
+import { loadSeed } from './seed.ts';
+import { index, media, postOptions, taxonomies, types, users, usersMe } from './site-routes.ts';
+import { Store } from './store.ts';
+import { deleteTerm, listTerms, readTerm, writeTerm } from './terms.ts';
+
+export { SAMPLE_PASSWORD_PROTECTED } from '../seed-data.ts';
+export type { StoredPost, StoredTerm } from './store.ts';
+export { Store } from './store.ts';
+
+export interface MockWordPressOptions {
+  mapping: Mapping;
+  /** REST root, e.g. `http://wordpress.mock/wp-json`. */
+  baseUrl: string;
+  seed?: SeedSite;
+  /** The application password every seeded user authenticates with. */
+  usersPassword: string;
+  now?: () => Date;
+}
+
+export interface MockWordPress {
+  handlers: RequestHandler[];
+  store: Store;
+  /** Back to the seeded state (ids restart as on a fresh install). */
+  reset(): void;
+}
+
+const noRoute = () =>
+  new WpError('rest_no_route', 'No route was found matching the URL and request method.', 404);
+
+export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
+  const root = opts.baseUrl.replace(/\/+$/, '');
+  const url = root.replace(/\/wp-json$/, '');
+  const timezone = opts.seed?.timezone ?? SITE_TIMEZONE;
+  const model = siteModel(opts.mapping);
+  const store = new Store({ timezone, now: opts.now ?? (() => new Date()), model });
+  const site: Site = { root, url, store };
+
+  const reset = () => {
+    store.clear();
+    if (opts.seed) loadSeed(store, opts.seed);
+    else store.addUser({ login: 'admin', role: 'administrator', email: 'admin@example.test', name: 'admin' });
+  };
+  reset();
+
+  const route = async (request: Request): Promise<Response> => {
+    const reqUrl = new URL(request.url);
+    const path = reqUrl.pathname.slice(new URL(root).pathname.length).replace(/\/+$/, '') || '/';
+    const method = request.method.toUpperCase();
+    const query = queryParams(reqUrl);
+    const body =
+      method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? {} : await bodyParams(request);
+    const params = { ...query, ...body };
+    // `_method` or the X-HTTP-Method-Override header (what @wordpress/api-fetch sends) lets a POST stand for
+    // PUT/PATCH/DELETE, as WordPress's REST server allows.
+    const override =
+      request.headers.get('x-http-method-override') ??
+      (typeof query._method === 'string' ? query._method : null);
+    const effective = method === 'POST' && override ? override.toUpperCase() : method;
+    const user = authenticate(request.headers.get('authorization'), store.users, opts.usersPassword);
+    const req: Req = { method: effective, url: reqUrl, params, user, site };
+    const isRead = effective === 'GET' || effective === 'HEAD';
+
+    if (path === '/') {
+      if (!isRead) throw noRoute();
+      return index(req, {
+        name: 'Calendar sample site',
+        description: 'Events, venues and organizers',
+        gmtOffset: gmtOffset(timezone, store.now()),
+      });
+    }
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] !== 'wp' || parts[1] !== 'v2') throw noRoute();
+    const [, , base, id, extra] = parts;
+    if (extra !== undefined || base === undefined) throw noRoute();
+    if (
+      id !== undefined &&
+      !/^\d+$/.test(id) &&
+      base !== 'users' &&
+      base !== 'types' &&
+      base !== 'taxonomies'
+    )
+      throw noRoute();
+
+    if (base === 'types' && isRead) return types(req, id);
+    if (base === 'taxonomies' && isRead) return taxonomies(req, id);
+    if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);
+    if (base === 'media' && isRead) return media(req, id);
+
+    const postType = model.postTypes.find((t) => t.restBase === base);
+    if (postType) {
+      if (effective === 'OPTIONS') return postOptions(req, postType, id !== undefined);
+      if (id === undefined) {
+        if (isRead) return listPosts(req, postType);
+        if (effective === 'POST') return writePost(req, postType, undefined);
+      } else {
+        if (isRead) return readPost(req, postType, id);
+        if (['POST', 'PUT', 'PATCH'].includes(effective)) return writePost(req, postType, id);
+        if (effective === 'DELETE') return deletePost(req, postType, id);
+      }
+      throw noRoute();
+    }
+    const tax = model.taxonomies.find((t) => t.restBase === base);
+    if (tax) {
+      if (id === undefined) {
+        if (isRead) return listTerms(req, tax);
+        if (effective === 'POST') return writeTerm(req, tax, undefined);
+      } else {
+        if (isRead) return readTerm(req, tax, id);
+        if (['POST', 'PUT', 'PATCH'].includes(effective)) return writeTerm(req, tax, id);
+        if (effective === 'DELETE') return deleteTerm(req, tax, id);
+      }
+    }
+    throw noRoute();
+  };
+
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const handler = http.all(new RegExp(`^${escaped}(/.*)?$`), async ({ request }) => {
+    try {
+      return await route(request);
+    } catch (e) {
+      if (e instanceof WpError) return errorResponse(e);
+      const message = e instanceof Error ? e.message : String(e);
+      return HttpResponse.json(
+        { code: 'internal_server_error', message, data: { status: 500 } },
+        { status: 500 },
+      );
+    }
+  });
+  return { handlers: [handler], store, reset };
+}
+
+/** gmt_offset of the index: hours from UTC at `now` in the site timezone (WordPress sends a number). */
+function gmtOffset(timezone: string, now: Date): number {
+  return DateTime.fromJSDate(now, { zone: timezone }).offset / 60;
+}
+
+/**
+ * msw patches the process's fetch/http once: a second setupServer() shadows the first, so every mock started in
+ * this process shares one interceptor and the active mocks' handlers are swapped in and out of it.
+ */
+let shared: { server: ReturnType<typeof setupServer>; active: Set<MockWordPress> } | undefined;
+
+function refreshHandlers(): void {
+  if (!shared) return;
+  shared.server.resetHandlers(...[...shared.active].flatMap((m) => m.handlers));
+}
+
+export function startMockWordPress(opts: MockWordPressOptions): {
+  server: ReturnType<typeof setupServer>;
+  mock: MockWordPress;
+  close(): void;
+} {
+  const mock = createMockWordPress(opts);
+  if (!shared) {
+    shared = { server: setupServer(), active: new Set() };
+    shared.server.listen({ onUnhandledRequest: 'bypass' });
+  }
+  const current = shared;
+  current.active.add(mock);
+  refreshHandlers();
+  let closed = false;
+  return {
+    server: current.server,
+    mock,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      current.active.delete(mock);
+      if (current.active.size === 0 && shared === current) {
+        current.server.close();
+        shared = undefined;
+      } else refreshHandlers();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
+import express from 'express';
+import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import type { Deps } from './deps.ts';
+import { NAMESPACE } from './discovery/contract.ts';
+import { discoveryBindings } from './discovery/routes.ts';
+import { siteIndexHandler } from './discovery/site-index.ts';
+import { apiRouter, sendError, toApiError } from './http/adapter.ts';
+import { siteProxy } from './proxy.ts';
+import { allBindings } from './routes.ts';
+
+export { NAMESPACE };
+
+export interface AppOptions {
+  publicUrl?: string;
+  /** The secondary language served under `/{lang}/wp-json/…`. */
+  secondaryLanguage?: string;
+  /** Shared secret of the companion plugin's change notifications (WEBHOOK_SECRET). */
+  webhookSecret?: string;
+}
+
+interface Root {
+  /** REST root path: `/wp-json` or `/{lang}/wp-json`. */
+  rest: string;
+  lang: string;
+  secondary: boolean;
+}
+
+export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.set('trust proxy', 'loopback');
+  app.set('etag', false);
+  // Bodies are parsed only inside the namespace: proxied requests must reach WordPress with their stream unread.
+  const bodies = [
+    express.json({ limit: '1mb', strict: false }),
+    express.urlencoded({ extended: true, limit: '1mb' }),
+  ];
+
+  const bindings = allBindings(deps);
+  const roots: Root[] = [{ rest: '/wp-json', lang: deps.mapping.language.default, secondary: false }];
+  if (opts.secondaryLanguage && opts.secondaryLanguage !== deps.mapping.language.default) {
+    roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
+  }
+  for (const root of roots) {
+    const prefix = `${root.rest}/${NAMESPACE}`;
+    const info = { lang: root.lang, secondary: root.secondary };
+    app.use(
+      prefix,
+      ...bodies,
+      apiRouter([...discoveryBindings(deps, info), ...bindings], {
+        prefix,
+        defaultLanguage: root.lang,
+        publicUrl: opts.publicUrl,
+        home: deps.site.home,
+        timezone: deps.site.timezone,
+        log: deps.log,
+        cache: deps.cache,
+      }),
+    );
+    app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
+  }
+  app.use(OPS_PREFIX, opsRouter(deps, { webhookSecret: opts.webhookSecret }));
+  app.use(siteProxy({ siteUrl: deps.wp.siteUrl, timeoutMs: deps.wp.options.timeoutMs, log: deps.log }));
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+// Entries and their HTTP rules: strong ETags over the bytes, If-None-Match matching, the 304 header list.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { etagMatches, makeEntry, publicCacheControl, strongEtag } from './entry.ts';
+import { notModifiedHeaders } from './http.ts';
+
+describe('strongEtag', () => {
+  it('is equal for equal bytes and different for different bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array(), fc.uint8Array(), (a, b) => {
+        const same = Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+        expect(strongEtag(Buffer.from(a)) === strongEtag(Buffer.from(b))).toBe(same);
+      }),
+    );
+  });
+
+  it('is a quoted strong validator', () => {
+    expect(strongEtag(Buffer.from('x'))).toMatch(/^"[\w-]+"$/);
+  });
+});
+
+describe('etagMatches', () => {
+  const tag = '"abc"';
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    ['"x","y"', false],
+    ['*', true],
+    ['"ABC"', false],
+  ])('If-None-Match %j matches: %s', (header, expected) => {
+    expect(etagMatches(header, tag)).toBe(expected);
+  });
+});
+
+describe('makeEntry', () => {
+  it('computes the ETag once from the stored bytes and lower-cases header names', () => {
+    const e = makeEntry('{"a":1}', { headers: { 'X-WP-Total': '3' }, tags: ['b', 'a', 'b'], now: 5 });
+    expect(e.etag).toBe(strongEtag(Buffer.from('{"a":1}')));
+    expect(e.headers).toEqual({ 'x-wp-total': '3' });
+    expect(e.tags).toEqual(['b', 'a']);
+    expect(e.storedAt).toBe(5);
+  });
+});
+
+describe('Cache-Control and 304 headers', () => {
+  it('names max-age, stale-while-revalidate and stale-if-error', () => {
+    expect(
+      publicCacheControl({ ttlSeconds: 60, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 600 }),
+    ).toBe('public, max-age=60, stale-while-revalidate=30, stale-if-error=600');
+  });
+
+  it('keeps only the headers RFC 9110 §15.4.5 lists (and Age) on a 304', () => {
+    const kept = notModifiedHeaders({
+      etag: '"a"',
+      'cache-control': 'public',
+      vary: 'Cookie',
+      'content-type': 'application/json',
+      'x-wp-total': '4',
+      link: '<x>',
+      age: '3',
+    });
+    expect(kept).toEqual({ etag: '"a"', 'cache-control': 'public', vary: 'Cookie', age: '3' });
+  });
+});

@@ -1,0 +1,48 @@
+// The hot path in front of express: an anonymous GET whose exact URL was already answered from a stored entry.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { sendEntry } from './http.ts';
+import type { ResponseCache } from './response-cache.ts';
+
+/**
+ * Raw request → cache key, learnt from requests the adapter resolved (route match, parameter parsing, language,
+ * base URL). Only the exact same raw inputs reuse a key, so the fast path can never answer differently from the
+ * adapter; an alias to an invalidated key simply misses.
+ */
+export class UrlAliases {
+  readonly #map = new LRUCache<string, string>({ max: 20_000 });
+
+  static of(req: IncomingMessage): string {
+    // Express rewrites `url` below a mount point; `originalUrl` is what arrived (and what the fast path sees).
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+    const loopback = /^(::ffff:)?127\.|^::1$/.test(req.socket.remoteAddress ?? '');
+    return `${req.headers.host ?? ''}|${loopback ? (req.headers['x-forwarded-proto'] ?? '') : ''}|${url}`;
+  }
+
+  learn(req: IncomingMessage, key: string): void {
+    this.#map.set(UrlAliases.of(req), key);
+  }
+
+  lookup(req: IncomingMessage): string | undefined {
+    return this.#map.get(UrlAliases.of(req));
+  }
+}
+
+/**
+ * Answers from L1 and returns true, or returns false to let express handle the request. Requests carrying any
+ * credential-like header (Authorization, Cookie, X-WP-Nonce) always go through express, which decides who they are.
+ */
+export function fastServe(cache: ResponseCache, req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const h = req.headers;
+  if (h.authorization !== undefined || h.cookie !== undefined || h['x-wp-nonce'] !== undefined) return false;
+  const key = cache.aliases.lookup(req);
+  if (key === undefined) return false;
+  const entry = cache.peek(key);
+  if (!entry) return false;
+  // A caller's own request id is echoed; minting one per cached hit would cost more than the hit itself.
+  const id = h['x-request-id'];
+  if (typeof id === 'string' && id) res.setHeader('X-Request-Id', id.slice(0, 64));
+  sendEntry(req, res, entry, { policy: cache.policy, shared: true });
+  return true;
+}

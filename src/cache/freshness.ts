@@ -1,0 +1,55 @@
+// Keeps cached answers and event indexes in step: index changes invalidate tags; remote invalidations refresh indexes.
+import type { IndexRegistry } from '../index/registry.ts';
+import type { ResponseCache } from './response-cache.ts';
+import { tag } from './tags.ts';
+
+export const eventTags = (ids: number[]): string[] => [tag.list('event'), ...ids.map(tag.event)];
+
+/** Event ids named by `event:<id>` tags. */
+export const eventIdsOf = (tags: string[]): number[] =>
+  tags.flatMap((t) => (/^event:\d+$/.test(t) ? [Number(t.slice(6))] : []));
+
+export class Freshness {
+  readonly #cache: ResponseCache;
+  #indexes: IndexRegistry | undefined;
+  /** Refreshes running because another instance told us: what they find is already invalidated everywhere. */
+  #remote = 0;
+
+  constructor(cache: ResponseCache) {
+    this.#cache = cache;
+    cache.onRemoteInvalidate((tags) => {
+      this.#onRemote(tags).catch(() => {});
+    });
+  }
+
+  /** The registry is built after the cache (its onChange calls `indexChanged`). */
+  attach(indexes: IndexRegistry): void {
+    this.#indexes = indexes;
+  }
+
+  /** The index saw events change upstream (poll, refetch, reconciliation). */
+  indexChanged(ids: number[]): void {
+    const tags = eventTags(ids);
+    if (this.#remote > 0) this.#cache.dropLocal(tags);
+    else this.#cache.invalidate(tags).catch(() => {});
+  }
+
+  /**
+   * Another instance wrote or was notified: its index is current, ours is not. Re-read the named events (or poll);
+   * until then, lists built from our old index are served but not stored, and dropped from L1 afterwards.
+   */
+  async #onRemote(tags: string[] | null): Promise<void> {
+    const indexes = this.#indexes?.all() ?? [];
+    if (indexes.length === 0) return;
+    if (tags !== null && !tags.some((t) => t === tag.list('event') || t.startsWith('event:'))) return;
+    const ids = tags ? eventIdsOf(tags) : [];
+    const release = this.#cache.hold([tag.list('event'), ...ids.map(tag.event)]);
+    this.#remote++;
+    try {
+      await Promise.all(indexes.map((i) => (ids.length ? i.refetch(ids) : i.refresh()).catch(() => {})));
+    } finally {
+      this.#remote--;
+      release();
+    }
+  }
+}

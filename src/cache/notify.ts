@@ -1,0 +1,100 @@
+// Change notifications from the companion plugin: HMAC verification, freshness, and what each change invalidates.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Mapping } from '../mapping/schema.ts';
+import { tag } from './tags.ts';
+
+/** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>`. */
+export const SIGNATURE_HEADER = 'x-calendar-gateway-signature';
+
+export const sign = (raw: Buffer | string, secret: string): string =>
+  `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+/** Constant-time comparison of the signature header with the body's HMAC. */
+export function verifySignature(raw: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header) return false;
+  const expected = Buffer.from(sign(raw, secret));
+  const given = Buffer.from(header.trim());
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export interface Change {
+  kind: 'post' | 'term';
+  id: number;
+  /** Post type (posts) or taxonomy (terms). */
+  type: string;
+  /** `save`, `status`, `trash`, `delete`, `meta` (posts); `create`, `edit`, `delete` (terms). */
+  action: string;
+}
+
+export interface Notification {
+  /** Unix seconds when the plugin signed it. */
+  time: number;
+  changes: Change[];
+}
+
+export type ParseResult =
+  | { ok: true; notification: Notification }
+  | { ok: false; status: number; reason: string };
+
+/** Parses a verified body; a notification older (or newer) than `maxSkewSeconds` is a replay and is refused. */
+export function parseNotification(raw: Buffer, nowSeconds: number, maxSkewSeconds = 300): ParseResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return { ok: false, status: 400, reason: 'body is not JSON' };
+  }
+  const n = json as Partial<Notification> | null;
+  if (!n || typeof n.time !== 'number' || !Array.isArray(n.changes)) {
+    return { ok: false, status: 400, reason: 'body must be {time, changes: [...]}' };
+  }
+  if (Math.abs(nowSeconds - n.time) > maxSkewSeconds) {
+    return {
+      ok: false,
+      status: 401,
+      reason: `timestamp is more than ${maxSkewSeconds} s away from the gateway's clock`,
+    };
+  }
+  const changes = n.changes.filter(
+    (c): c is Change =>
+      !!c &&
+      (c.kind === 'post' || c.kind === 'term') &&
+      Number.isInteger(c.id) &&
+      c.id > 0 &&
+      typeof c.type === 'string' &&
+      typeof c.action === 'string',
+  );
+  return { ok: true, notification: { time: n.time, changes } };
+}
+
+export interface Plan {
+  /** Events to re-read into the index (saved, status/meta changed, trashed, or deleted: a re-read finds them gone). */
+  events: number[];
+  /** Cache tags to drop. */
+  tags: string[];
+  /** Whether any term changed (the term lists used by filters must be reloaded). */
+  terms: boolean;
+}
+
+/** What a notification means for this mapping; post types and taxonomies it does not map are ignored. */
+export function planOf(n: Notification, mapping: Mapping): Plan {
+  const events = new Set<number>();
+  const tags = new Set<string>();
+  let terms = false;
+  const taxonomies = [mapping.event.categories?.taxonomy, mapping.event.tags?.taxonomy].filter(Boolean);
+  for (const c of n.changes) {
+    if (c.kind === 'post' && c.type === mapping.event.postType) {
+      events.add(c.id);
+      tags.add(tag.event(c.id)).add(tag.list('event'));
+    } else if (c.kind === 'post' && c.type === mapping.venue.postType) {
+      tags.add(tag.venue(c.id)).add(tag.list('venue'));
+    } else if (c.kind === 'post' && c.type === mapping.organizer.postType) {
+      tags.add(tag.organizer(c.id)).add(tag.list('organizer'));
+    } else if (c.kind === 'term' && taxonomies.includes(c.type)) {
+      terms = true;
+      // Term filters are answered from the index by term id, so lists change too.
+      tags.add(tag.term(c.type, c.id)).add(tag.list('term')).add(tag.list('event'));
+    }
+  }
+  return { events: [...events].sort((a, b) => a - b), tags: [...tags].sort(), terms };
+}

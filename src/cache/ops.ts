@@ -1,0 +1,108 @@
+// Operator endpoints outside the calendar namespace: signed change notifications and an authenticated purge-all.
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapter.ts';
+import { ApiError } from '../http/errors.ts';
+import { PRIVATE_CACHE_CONTROL } from './entry.ts';
+import { type Plan, parseNotification, planOf, SIGNATURE_HEADER, verifySignature } from './notify.ts';
+
+export const OPS_PREFIX = '/calendar-gateway/v1';
+
+export interface OpsOptions {
+  webhookSecret?: string;
+  maxSkewSeconds?: number;
+}
+
+const json = (res: Response, status: number, body: unknown) =>
+  res
+    .status(status)
+    .set('Cache-Control', PRIVATE_CACHE_CONTROL)
+    .type('application/json')
+    .send(JSON.stringify(body));
+
+/** Index first, then the cache: a list rebuilt in between must not come from the old index. */
+export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
+  if (plan.terms) deps.terms.invalidate();
+  try {
+    if (plan.events.length) await Promise.all(deps.indexes.all().map((i) => i.refetch(plan.events)));
+  } finally {
+    // Even when WordPress could not be asked, drop what is cached: the next read retries upstream.
+    if (deps.cache) await deps.cache.invalidate(plan.tags);
+  }
+}
+
+export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
+  const router = express.Router();
+  const maxSkew = o.maxSkewSeconds ?? 300;
+  // Signatures seen inside the skew window: the same signed body cannot be replayed.
+  const seen = new LRUCache<string, true>({ max: 10_000, ttl: 2 * maxSkew * 1000 });
+
+  router.post(
+    '/notify',
+    express.raw({ type: () => true, limit: '1mb' }),
+    async (req: Request, res: Response) => {
+      const requestId = randomUUID();
+      try {
+        if (!o.webhookSecret) {
+          throw new ApiError(
+            'gateway_webhook_disabled',
+            'Change notifications are off: set WEBHOOK_SECRET.',
+            404,
+          );
+        }
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const signature = req.get(SIGNATURE_HEADER);
+        if (!verifySignature(raw, signature, o.webhookSecret)) {
+          throw new ApiError('gateway_bad_signature', `Missing or wrong ${SIGNATURE_HEADER}.`, 401);
+        }
+        if (seen.has(signature!))
+          throw new ApiError('gateway_replayed', 'This notification was already received.', 409);
+        const parsed = parseNotification(raw, Math.floor(deps.now().getTime() / 1000), maxSkew);
+        if (!parsed.ok) throw new ApiError('gateway_bad_notification', parsed.reason, parsed.status);
+        seen.set(signature!, true);
+        const plan = planOf(parsed.notification, deps.mapping);
+        // Answer first: WordPress sends from its own request, and the refetch below asks that same WordPress.
+        json(res, 202, { accepted: parsed.notification.changes.length, invalidated: plan.tags });
+        applyPlan(deps, plan).catch((err: unknown) => {
+          deps.log.warn(
+            { err: (err as Error)?.message, requestId },
+            'change notification could not be applied',
+          );
+        });
+      } catch (err) {
+        sendError(res, toApiError(err, deps.log, requestId));
+      }
+    },
+  );
+
+  router.post('/purge', async (req: Request, res: Response) => {
+    const controller = new AbortController();
+    const credentials = credentialsOf(req);
+    const ctx: RequestContext = {
+      audience: audienceOf(credentials),
+      credentials,
+      language: deps.mapping.language.default,
+      requestId: randomUUID(),
+      signal: controller.signal,
+    };
+    try {
+      const caller = await deps.callers.resolve(ctx);
+      if (!caller)
+        throw new ApiError('rest_forbidden', 'Sign in as a WordPress administrator to purge.', 401);
+      if (caller.caps.manage_options !== true) {
+        throw new ApiError('rest_forbidden', 'Purging needs the manage_options capability.', 403);
+      }
+      const before = deps.cache?.size.entries ?? 0;
+      await deps.cache?.purgeAll();
+      deps.terms.invalidate();
+      json(res, 200, { purged: true, entries: before });
+    } catch (err) {
+      res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+      sendError(res, toApiError(err, deps.log, ctx.requestId));
+    }
+  });
+  return router;
+}

@@ -1,0 +1,328 @@
+// The response cache: L1 lru-cache (bytes-bounded, one fetch per key, SWR, stale-if-error) over optional Redis L2.
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { CacheEntry, CachePolicy } from './entry.ts';
+import { UrlAliases } from './fast-path.ts';
+import type { CacheLogger, RedisLink } from './redis.ts';
+import { type InvalidationMessage, RedisTier } from './store.ts';
+
+/** What a loader produced: the entry, and whether it may be shared (a 200 for an anonymous caller). */
+export interface Loaded {
+  entry: CacheEntry;
+  store: boolean;
+}
+
+export interface ResponseCacheOptions {
+  policy: CachePolicy;
+  /** Bytes the in-process tier may hold (bodies + headers). Default 64 MiB. */
+  maxBytes?: number;
+  redis?: RedisLink;
+  /** Prefix of every Redis key and of the pub/sub channel (tests use one per run). Default `cg:`. */
+  prefix?: string;
+  log?: CacheLogger;
+  now?: () => number;
+}
+
+interface FetchContext {
+  load: () => Promise<Loaded>;
+  /** Invalidation sequence number when the load started: a load that raced an invalidation is not stored. */
+  seq: number;
+  result?: Loaded;
+}
+
+export type CacheSource = 'l1' | 'l2' | 'upstream';
+
+const quiet: CacheLogger = { warn() {}, info() {} };
+
+export class ResponseCache {
+  readonly policy: CachePolicy;
+  readonly #l1: LRUCache<string, CacheEntry, FetchContext>;
+  readonly #l2: RedisTier | undefined;
+  readonly #log: CacheLogger;
+  readonly #now: () => number;
+  readonly #origin = randomUUID();
+  /** tag → keys in L1, so invalidation finds them without a scan. */
+  readonly #byTag = new Map<string, Set<string>>();
+  #seq = 0;
+  /** tag → sequence number of its last invalidation. */
+  readonly #invalidatedAt = new Map<string, number>();
+  /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
+  readonly #pending = new Set<string>();
+  #pendingAll = false;
+  readonly stats = { l1: 0, l2: 0, upstream: 0, stale: 0 };
+  /** Raw URLs already resolved to a key, for the fast path in front of express. */
+  readonly aliases = new UrlAliases();
+
+  constructor(opts: ResponseCacheOptions) {
+    this.policy = opts.policy;
+    this.#log = opts.log ?? quiet;
+    this.#now = opts.now ?? Date.now;
+    const ttl = opts.policy.ttlSeconds * 1000;
+    this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
+      maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (e, key) => e.body.length + key.length + 256,
+      ttl: Math.max(1, ttl),
+      // Stale entries are kept (bounded by `#expireTooOld`) to serve while revalidating and when the upstream fails.
+      allowStale: true,
+      noDeleteOnStaleGet: true,
+      allowStaleOnFetchRejection: true,
+      noDeleteOnFetchRejection: true,
+      allowStaleOnFetchAbort: true,
+      fetchMethod: (key, _stale, { context, options }) => this.#fill(key, context, options),
+      // On `set` the key stays, re-tagged by #fill; every other reason removes it.
+      dispose: (e, key, reason) => {
+        if (reason !== 'set') this.#untag(key, e.tags);
+      },
+      // lru-cache uses performance.now() by default; tests move a fake clock.
+      perf: { now: () => this.#now() },
+    });
+    if (opts.redis) {
+      this.#l2 = new RedisTier(opts.redis, opts.prefix ?? 'cg:');
+      this.#l2.subscribe((m) => this.#onMessage(m)).catch(() => {});
+      opts.redis.onRecover(() => {
+        this.#replay().catch(() => {});
+      });
+    }
+  }
+
+  /** Entry lifetime in Redis: fresh + the longest stale window. */
+  get #lifeMs(): number {
+    const p = this.policy;
+    return (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000;
+  }
+
+  /** A fresh L1 entry, synchronously: the hot path (no promise, no Redis, no JSON). */
+  peek(key: string): CacheEntry | undefined {
+    const e = this.#l1.get(key, { allowStale: false });
+    if (e) this.stats.l1++;
+    return e;
+  }
+
+  /**
+   * The entry for `key`: fresh from L1, else (one load per key at a time) from Redis, else from `load`. A stale
+   * entry inside the stale-while-revalidate window is returned at once while a refresh runs; if the upstream fails,
+   * a stale entry inside the stale-if-error window is returned instead of the error.
+   */
+  async get(
+    key: string,
+    load: () => Promise<Loaded>,
+  ): Promise<{ entry: CacheEntry; source: CacheSource; shared: boolean }> {
+    const hit = this.peek(key);
+    if (hit) return { entry: hit, source: 'l1', shared: true };
+    const p = this.policy;
+    const old = this.#l1.get(key, { allowStale: true });
+    let allowStale = false;
+    if (old) {
+      const age = this.#now() - old.storedAt;
+      if (age > (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000) {
+        this.#l1.delete(key);
+      } else {
+        allowStale = age <= (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000;
+      }
+    }
+    const context: FetchContext = { load, seq: this.#seq };
+    const entry = await this.#l1.fetch(key, { context, allowStale });
+    if (context.result && (!entry || entry === context.result.entry)) {
+      this.stats.upstream++;
+      return { entry: context.result.entry, source: 'upstream', shared: context.result.store };
+    }
+    if (entry) {
+      if (entry === old) this.stats.stale++;
+      else this.stats.l2++;
+      return { entry, source: entry === old ? 'l1' : 'l2', shared: true };
+    }
+    // This call joined another caller's load whose result was not shareable: load our own.
+    this.stats.upstream++;
+    const own = await load();
+    return { entry: own.entry, source: 'upstream', shared: false };
+  }
+
+  async #fill(
+    key: string,
+    context: FetchContext,
+    options: { ttl?: number },
+  ): Promise<CacheEntry | undefined> {
+    const ttl = this.policy.ttlSeconds * 1000;
+    const remote = await this.#l2?.get(key).catch(() => undefined);
+    if (remote && this.#now() - remote.storedAt < ttl && !this.#raced(remote.tags, context.seq)) {
+      // Keep the entry's own age: L1 must not make a copy filled elsewhere look fresher than it is.
+      options.ttl = Math.max(1, ttl - (this.#now() - remote.storedAt));
+      this.#tag(key, remote.tags);
+      return remote;
+    }
+    let loaded: Loaded;
+    try {
+      loaded = await context.load();
+    } catch (err) {
+      // Redis may hold a copy younger than the stale-if-error limit that L1 never had.
+      if (remote && this.#now() - remote.storedAt < this.#lifeMs) {
+        options.ttl = 1;
+        this.#tag(key, remote.tags);
+        return remote;
+      }
+      throw err;
+    }
+    context.result = loaded;
+    if (!loaded.store || this.#raced(loaded.entry.tags, context.seq) || this.#isHeld(loaded.entry.tags)) {
+      return undefined;
+    }
+    this.#tag(key, loaded.entry.tags);
+    this.#l2?.set(key, loaded.entry, this.#lifeMs).catch(() => {});
+    return loaded.entry;
+  }
+
+  #raced(tags: string[], seq: number): boolean {
+    if (this.#seq === seq) return false;
+    if (seq < this.#purgedAt) return true;
+    for (const t of tags) if ((this.#invalidatedAt.get(t) ?? 0) > seq) return true;
+    return false;
+  }
+
+  #tag(key: string, tags: string[]): void {
+    for (const t of tags) {
+      const keys = this.#byTag.get(t);
+      if (keys) keys.add(key);
+      else this.#byTag.set(t, new Set([key]));
+    }
+  }
+
+  #untag(key: string, tags: string[]): void {
+    for (const t of tags) {
+      const keys = this.#byTag.get(t);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) this.#byTag.delete(t);
+    }
+  }
+
+  #dropLocal(tags: string[]): number {
+    const seq = ++this.#seq;
+    let n = 0;
+    for (const t of tags) {
+      this.#invalidatedAt.set(t, seq);
+      for (const key of [...(this.#byTag.get(t) ?? [])]) if (this.#l1.delete(key)) n++;
+      this.#byTag.delete(t);
+    }
+    // The race map only needs tags newer than any load still running; loads are bounded by the upstream timeout.
+    if (this.#invalidatedAt.size > 100_000) this.#invalidatedAt.clear();
+    for (const fn of this.#listeners) fn(tags);
+    return n;
+  }
+
+  #dropAllLocal(): void {
+    ++this.#seq;
+    this.#l1.clear();
+    this.#byTag.clear();
+    // Every load running now started before this purge: make them all count as raced.
+    this.#invalidatedAt.clear();
+    this.#purgedAt = this.#seq;
+    for (const fn of this.#listeners) fn(null);
+  }
+
+  readonly #listeners: Array<(tags: string[] | null) => void> = [];
+
+  /** Calls `fn` after every drop in this instance, local or announced by another (`null`: everything). */
+  onInvalidate(fn: (tags: string[] | null) => void): void {
+    this.#listeners.push(fn);
+  }
+
+  #purgedAt = 0;
+
+  /**
+   * Drops every entry carrying one of the tags, in this instance, in Redis and (through pub/sub) in every other
+   * instance's L1. Never throws: with Redis away, the tags are replayed when it is back.
+   */
+  async invalidate(tags: string[]): Promise<void> {
+    if (tags.length === 0) return;
+    this.#dropLocal(tags);
+    if (!this.#l2) return;
+    try {
+      if (!this.#l2.up) throw new Error('down');
+      await this.#l2.invalidate(tags);
+      await this.#l2.publish({ origin: this.#origin, tags });
+    } catch {
+      for (const t of tags) this.#pending.add(t);
+    }
+  }
+
+  /** Drops everything, everywhere (operators' purge). */
+  async purgeAll(): Promise<void> {
+    this.#dropAllLocal();
+    if (!this.#l2) return;
+    try {
+      if (!this.#l2.up) throw new Error('down');
+      await this.#l2.purgeAll();
+      await this.#l2.publish({ origin: this.#origin, all: true });
+    } catch {
+      this.#pendingAll = true;
+    }
+  }
+
+  #onMessage(m: InvalidationMessage): void {
+    if (m.origin === this.#origin) return;
+    const tags = Array.isArray(m.tags) ? m.tags.filter((t) => typeof t === 'string') : [];
+    if (m.all) this.#dropAllLocal();
+    else this.#dropLocal(tags);
+    for (const fn of this.#remote) fn(m.all ? null : tags);
+  }
+
+  readonly #remote: Array<(tags: string[] | null) => void> = [];
+
+  /** Called after another instance's invalidation reached this one (`null`: it purged everything). */
+  onRemoteInvalidate(fn: (tags: string[] | null) => void): void {
+    this.#remote.push(fn);
+  }
+
+  /** tag → number of holds on it. */
+  readonly #held = new Map<string, number>();
+
+  #isHeld(tags: string[]): boolean {
+    if (this.#held.size === 0) return false;
+    for (const t of tags) if (this.#held.has(t)) return true;
+    return false;
+  }
+
+  /**
+   * Stops storing answers with these tags (in either tier) until the returned release is called, which also drops
+   * what L1 holds of them. For the time this instance's index lags behind a change another instance announced:
+   * what it builds meanwhile is served but never shared.
+   */
+  hold(tags: string[]): () => void {
+    for (const t of tags) this.#held.set(t, (this.#held.get(t) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      for (const t of tags) {
+        const n = (this.#held.get(t) ?? 1) - 1;
+        if (n > 0) this.#held.set(t, n);
+        else this.#held.delete(t);
+      }
+      this.#dropLocal(tags);
+    };
+  }
+
+  /** Drops L1 entries of these tags in this instance only (Redis and other instances already know). */
+  dropLocal(tags: string[]): void {
+    this.#dropLocal(tags);
+  }
+
+  /** After an outage: what was invalidated meanwhile may still sit in Redis and in other instances' L1. */
+  async #replay(): Promise<void> {
+    if (this.#pendingAll) {
+      this.#pendingAll = false;
+      this.#pending.clear();
+      await this.purgeAll();
+      return;
+    }
+    if (this.#pending.size === 0) return;
+    const tags = [...this.#pending];
+    this.#pending.clear();
+    await this.invalidate(tags);
+  }
+
+  /** Entries and bytes held in L1 (for tests and the purge endpoint's answer). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };
+  }
+}

@@ -1,0 +1,56 @@
+// Builds the caching layer from the configuration: response cache, Redis link, freshness, index snapshots.
+import type { Config } from '../config.ts';
+import { RedisSnapshotStore, type SnapshotStore } from '../index/snapshot.ts';
+import type { Logger } from '../log.ts';
+import { Freshness } from './freshness.ts';
+import { connectRedis, type RedisLink } from './redis.ts';
+import { ResponseCache } from './response-cache.ts';
+
+export interface CacheLayer {
+  cache?: ResponseCache;
+  freshness?: Freshness;
+  snapshots?: SnapshotStore;
+  /** For the index registry's `onChange`. */
+  onIndexChange: (language: string, ids: number[]) => void;
+  close(): Promise<void>;
+}
+
+export function createCacheLayer(config: Config, log: Logger): CacheLayer {
+  const link: RedisLink | undefined = config.redisUrl
+    ? connectRedis(config.redisUrl, {
+        warn: (o, m) => log.warn(o, m),
+        info: (o, m) => log.info(o, m),
+      })
+    : undefined;
+  const cache =
+    config.cacheTtlSeconds > 0
+      ? new ResponseCache({
+          policy: {
+            ttlSeconds: config.cacheTtlSeconds,
+            staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds,
+            staleIfErrorSeconds: config.cacheStaleIfErrorSeconds,
+          },
+          maxBytes: Math.round(config.cacheMaxMb * 1024 * 1024),
+          redis: link,
+          prefix: config.redisPrefix,
+          log,
+        })
+      : undefined;
+  const freshness = cache ? new Freshness(cache) : undefined;
+  const snapshots = link
+    ? new RedisSnapshotStore(link.cmd, {
+        prefix: config.redisPrefix,
+        up: link.up,
+        waitUp: () => link.waitUp(2_000),
+      })
+    : undefined;
+  return {
+    cache,
+    freshness,
+    snapshots,
+    onIndexChange: (_language, ids) => freshness?.indexChanged(ids),
+    close: async () => {
+      await link?.close();
+    },
+  };
+}

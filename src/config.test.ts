@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const fails = (argv: string[], env: Record<string, string>): string => {
+  try {
+    loadConfig(argv, env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('gives the documented defaults', () => {
+    const c = loadConfig([], {});
+    expect(c).toMatchObject({
+      port: 3000,
+      mapping: 'mappings/tec.json',
+      pollIntervalMs: 5000,
+      secondaryLanguage: 'es',
+    });
+    expect(c.upstreamUrl).toBeUndefined();
+  });
+
+  it('lets a flag win over its environment variable, and ignores empty values', () => {
+    expect(loadConfig(['--port', '8000'], { PORT: '9000' }).port).toBe(8000);
+    expect(loadConfig([], { PORT: '' }).port).toBe(3000);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT (--port)'],
+    [{ PORT: '70000' }, 'PORT (--port)'],
+    [{ UPSTREAM_URL: 'example.com' }, 'UPSTREAM_URL (--upstream-url)'],
+    [{ UPSTREAM_URL: 'http://x.test/wp-json', UPSTREAM_AUTH: 'nocolon' }, 'UPSTREAM_AUTH (--upstream-auth)'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL (--redis-url)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL (--log-level)'],
+    [{ UPSTREAM_AUTH: 'a:b' }, 'UPSTREAM_AUTH is set but UPSTREAM_URL is not'],
+  ])('names the setting and its flag for a bad value: %j', (env, named) => {
+    expect(fails([], env)).toContain(named);
+  });
+
+  it('refuses unknown flags and lists the known ones', () => {
+    expect(fails(['--prot', '1'], {})).toContain('--port');
+  });
+
+  it('accepts every valid port and refuses everything above 65535', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 200_000 }), (port) => {
+        if (port <= 65535) expect(loadConfig([], { PORT: String(port) }).port).toBe(port);
+        else expect(fails([], { PORT: String(port) })).toContain('PORT (--port)');
+      }),
+    );
+  });
+});

@@ -1,0 +1,137 @@
+// The gateway's configuration: one zod schema over environment variables and command-line flags.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+const port = z.coerce
+  .number({ message: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be between 0 and 65535')
+  .max(65535, 'must be between 0 and 65535');
+const ms = (def: number) =>
+  z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).default(def);
+
+export const configSchema = z.object({
+  port: port.default(3000),
+  host: z.string().min(1).default('0.0.0.0'),
+  upstreamUrl: z
+    .url({ message: 'must be the WordPress REST root, e.g. https://example.com/wp-json' })
+    .refine((u) => /^https?:/.test(u), 'must start with http:// or https://')
+    .optional(),
+  upstreamAuth: z
+    .string()
+    .regex(/^[^:]+:.+$/, 'must be user:application-password')
+    .optional(),
+  mapping: z.string().min(1).default('mappings/tec.json'),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
+  demoPassword: z.string().min(8, 'must be at least 8 characters').optional(),
+  upstreamTimeoutMs: ms(10_000),
+  pollIntervalMs: ms(5_000),
+  reconcileIntervalMs: ms(300_000),
+  secondaryLanguage: z
+    .string()
+    .regex(/^[a-z]{2}$/, 'must be a two-letter language code')
+    .default('es'),
+  cacheTtlSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 (no response cache) or more seconds')
+    .default(60),
+  cacheStaleWhileRevalidateSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(0)
+    .default(30),
+  cacheStaleIfErrorSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(0)
+    .default(86_400),
+  cacheMaxMb: z.coerce
+    .number({ message: 'must be a number of megabytes' })
+    .positive('must be more than 0')
+    .default(64),
+  redisPrefix: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, 'must be letters, digits, `:`, `.`, `_` or `-`')
+    .default('cg:'),
+  webhookSecret: z
+    .string()
+    .min(16, 'must be at least 16 characters (the companion plugin signs notifications with it)')
+    .optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Each setting's environment variable and flag, so errors can name both. */
+const sources: Record<keyof Config, { env: string; flag: string }> = {
+  port: { env: 'PORT', flag: 'port' },
+  host: { env: 'HOST', flag: 'host' },
+  upstreamUrl: { env: 'UPSTREAM_URL', flag: 'upstream-url' },
+  upstreamAuth: { env: 'UPSTREAM_AUTH', flag: 'upstream-auth' },
+  mapping: { env: 'MAPPING', flag: 'mapping' },
+  redisUrl: { env: 'REDIS_URL', flag: 'redis-url' },
+  publicUrl: { env: 'PUBLIC_URL', flag: 'public-url' },
+  demoPassword: { env: 'DEMO_PASSWORD', flag: 'demo-password' },
+  upstreamTimeoutMs: { env: 'UPSTREAM_TIMEOUT_MS', flag: 'upstream-timeout-ms' },
+  pollIntervalMs: { env: 'POLL_INTERVAL_MS', flag: 'poll-interval-ms' },
+  reconcileIntervalMs: { env: 'RECONCILE_INTERVAL_MS', flag: 'reconcile-interval-ms' },
+  secondaryLanguage: { env: 'SECONDARY_LANGUAGE', flag: 'secondary-language' },
+  cacheTtlSeconds: { env: 'CACHE_TTL_SECONDS', flag: 'cache-ttl-seconds' },
+  cacheStaleWhileRevalidateSeconds: { env: 'CACHE_SWR_SECONDS', flag: 'cache-swr-seconds' },
+  cacheStaleIfErrorSeconds: { env: 'CACHE_STALE_IF_ERROR_SECONDS', flag: 'cache-stale-if-error-seconds' },
+  cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb' },
+  redisPrefix: { env: 'REDIS_PREFIX', flag: 'redis-prefix' },
+  webhookSecret: { env: 'WEBHOOK_SECRET', flag: 'webhook-secret' },
+  logLevel: { env: 'LOG_LEVEL', flag: 'log-level' },
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Flags win over environment variables; empty strings count as unset. */
+export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Config {
+  let flags: Record<string, string | boolean | undefined>;
+  try {
+    flags = parseArgs({
+      args: argv,
+      options: Object.fromEntries(Object.values(sources).map((s) => [s.flag, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    throw new ConfigError(
+      `${(err as Error).message}\nKnown flags: ${Object.values(sources)
+        .map((s) => `--${s.flag}`)
+        .join(', ')}`,
+    );
+  }
+  const raw: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(sources)) {
+    const v = flags[s.flag] ?? env[s.env];
+    if (v !== undefined && v !== '') raw[key] = v;
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const key = String(i.path[0]) as keyof Config;
+      const s = sources[key];
+      return `  - ${s.env} (--${s.flag}) ${i.message}; got ${JSON.stringify(raw[key])}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (parsed.data.upstreamAuth && !parsed.data.upstreamUrl) {
+    throw new ConfigError(
+      'Invalid configuration:\n  - UPSTREAM_AUTH is set but UPSTREAM_URL is not: set both, or neither for demo mode.',
+    );
+  }
+  return parsed.data;
+}

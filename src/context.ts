@@ -1,0 +1,18 @@
+// The request context: who is calling, in which language, with what credentials; passed explicitly.
+
+export type Credentials =
+  | { kind: 'basic'; header: string; user: string }
+  | { kind: 'cookie'; cookie: string; nonce: string };
+
+export interface RequestContext {
+  /** `anonymous`, or a stable hash of the caller's credentials (never the credentials themselves). */
+  readonly audience: string;
+  /** Credentials to forward upstream as they came; absent for anonymous callers. */
+  readonly credentials?: Credentials;
+  /** Content language (`en`, `es`, …). */
+  readonly language: string;
+  readonly requestId: string;
+  readonly signal: AbortSignal;
+}
+
+export const isAnonymous = (ctx: RequestContext): boolean => ctx.credentials === undefined;

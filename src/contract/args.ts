@@ -1,0 +1,177 @@
+// Argument definitions as WordPress's REST server applies them: required, then validate, then sanitise.
+import { z } from 'zod';
+
+/** JSON types as WordPress's discovery and TEC's documentation name them. */
+export type ArgType = 'integer' | 'number' | 'string' | 'boolean' | 'array' | 'object';
+
+export interface Described {
+  en: string;
+  es: string;
+}
+
+export interface ArgDef<T = unknown> {
+  type: ArgType;
+  /** For arrays: the type of the items. */
+  items?: ArgType;
+  description: Described;
+  required?: boolean;
+  /** Default applied when the argument is absent (documented as given). */
+  default?: unknown;
+  enum?: readonly string[];
+  /** Whether the documentation shows the argument as a CSV list (`style: form, explode: false`). */
+  csv?: boolean;
+  /** Where TEC documents it. */
+  in?: 'query' | 'path' | 'body';
+  /**
+   * Where discovery and /doc show the argument: absent, on every root; `secondary`, only on the language root;
+   * `none`, nowhere (TEC reads it from the raw request without declaring it). Parsing is the same on every root.
+   */
+  roots?: 'secondary' | 'none';
+  /**
+   * A default that the handler computes at request time (e.g. the date window), shown in discovery and /doc as its
+   * value now. Never applied by `parseArgs`.
+   */
+  shownDefault?: (env: { now: Date; timezone: string }) => unknown;
+  /** TEC declares no `type` (only a Swagger type): discovery then shows none; /doc still documents `type`. */
+  untyped?: boolean;
+  /**
+   * Checks and converts the raw value (string from a query, any JSON value from a body). The zod issue
+   * message becomes the parameter's message in `data.params`.
+   */
+  schema: z.ZodType<T>;
+}
+
+export type ArgsShape = Record<string, ArgDef>;
+export type ArgsOf<S extends ArgsShape> = { [K in keyof S]?: S[K] extends ArgDef<infer T> ? T : never };
+
+export const INVALID = 'Invalid parameter.';
+
+/** Whole number > 0 given as a number or a numeric string (TEC's `is_positive_int`). */
+export const positiveInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const s = String(v).trim();
+  if (!/^\d+$/.test(s) || Number(s) <= 0) {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return Number(s);
+});
+
+/** WordPress's integer cast: `"12"` and `12` pass, anything else "is not of type integer." */
+export const integer = (name: string) =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const s = String(v).trim();
+    if (!/^-?\d+$/.test(s)) {
+      ctx.addIssue({ code: 'custom', message: `${name} is not of type integer.` });
+      return z.NEVER;
+    }
+    return Number(s);
+  });
+
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off', '']);
+
+/** WordPress's boolean: true/false/"true"/"false"/"1"/"0"/1/0. */
+export const boolean = (name: string) =>
+  z.unknown().transform((v, ctx) => {
+    if (typeof v === 'boolean') return v;
+    if (v === 1 || v === 0) return v === 1;
+    if (typeof v === 'string') {
+      const s = v.toLowerCase();
+      if (s === 'true' || s === '1') return true;
+      if (s === 'false' || s === '0') return false;
+    }
+    ctx.addIssue({ code: 'custom', message: `${name} is not of type boolean.` });
+    return z.NEVER;
+  });
+
+/** TEC's truthy parse of loose flags (`has_events`, `only_with_upcoming`, venue `show_map`). */
+export const looseBool = z.unknown().transform((v) => {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  const s = String(v ?? '')
+    .toLowerCase()
+    .trim();
+  if (FALSE.has(s)) return false;
+  return TRUE.has(s) || s.length > 0;
+});
+
+/** A non-empty string (TEC rejects `search=` and empty titles). */
+export const nonEmptyString = z.unknown().transform((v, ctx) => {
+  // TEC's `is_string`: a JSON number is refused (query and form values always arrive as strings).
+  if (typeof v !== 'string') {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  const s = v;
+  if (s.trim() === '') {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return s;
+});
+
+/** Any string (possibly empty); numbers are accepted as their text. */
+export const anyString = z.unknown().transform((v, ctx) => {
+  if (v === null) return '';
+  if (typeof v !== 'string' && typeof v !== 'number') {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return String(v);
+});
+
+/** A CSV string or an array of scalars, as a list of trimmed non-empty strings. */
+export const list = z.unknown().transform((v, ctx) => {
+  const raw = Array.isArray(v)
+    ? v
+    : typeof v === 'string' || typeof v === 'number'
+      ? String(v).split(',')
+      : null;
+  if (!raw || raw.some((x) => typeof x !== 'string' && typeof x !== 'number')) {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return raw.map((x) => String(x).trim()).filter((x) => x !== '');
+});
+
+/** A CSV or array of positive integers (TEC's `include`). */
+export const idList = list.transform((items, ctx) => {
+  if (items.length === 0 || items.some((x) => !/^\d+$/.test(x) || Number(x) <= 0)) {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return items.map(Number);
+});
+
+export interface ArgIssue {
+  name: string;
+  message: string;
+}
+
+/**
+ * Runs WordPress's pipeline over the merged raw parameters: missing required ones, then each present
+ * argument through its schema; defaults fill what is absent. Unknown parameters are ignored, as WordPress does.
+ */
+export function parseArgs<S extends ArgsShape>(
+  shape: S,
+  raw: Record<string, unknown>,
+): { ok: true; args: ArgsOf<S> } | { ok: false; missing: string[] } | { ok: false; invalid: ArgIssue[] } {
+  const missing = Object.entries(shape)
+    .filter(([name, def]) => def.required && (raw[name] === undefined || raw[name] === null))
+    .map(([name]) => name);
+  if (missing.length) return { ok: false, missing };
+  const out: Record<string, unknown> = {};
+  const invalid: ArgIssue[] = [];
+  for (const [name, def] of Object.entries(shape)) {
+    const value = raw[name];
+    if (value === undefined || value === null) {
+      if (def.default !== undefined) out[name] = def.default;
+      continue;
+    }
+    const r = def.schema.safeParse(value);
+    if (r.success) out[name] = r.data;
+    else invalid.push({ name, message: r.error.issues[0]?.message ?? INVALID });
+  }
+  if (invalid.length) return { ok: false, invalid };
+  return { ok: true, args: out as ArgsOf<S> };
+}

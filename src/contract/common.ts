@@ -1,0 +1,108 @@
+// Arguments shared by many routes: paging, language, ids, dates.
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { zoneOf } from '../events/dates/zones.ts';
+import { parseTime } from '../events/dates.ts';
+import { type ArgDef, anyString, type Described, INVALID, positiveInt } from './args.ts';
+
+export const LANGUAGES = ['en', 'es'] as const;
+
+export const language: ArgDef<string> = {
+  type: 'string',
+  enum: LANGUAGES,
+  description: { en: 'The content language.', es: 'El idioma del contenido.' },
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)) return v;
+    ctx.addIssue({ code: 'custom', message: `multilang_language is not one of ${LANGUAGES.join(', ')}.` });
+    return z.NEVER;
+  }),
+};
+
+export const page: ArgDef<number> = {
+  type: 'integer',
+  default: 1,
+  in: 'query',
+  description: { en: 'The archive page to return.', es: 'La página del archivo que se devuelve.' },
+  schema: positiveInt,
+};
+
+export const MAX_PER_PAGE = 50;
+
+export const perPage = (def = 10): ArgDef<number> => ({
+  type: 'integer',
+  default: def,
+  in: 'query',
+  description: {
+    en: `The number of items to return per page (at most ${MAX_PER_PAGE}).`,
+    es: `El número de elementos por página (como máximo ${MAX_PER_PAGE}).`,
+  },
+  schema: positiveInt.transform((n) => Math.min(n, MAX_PER_PAGE)),
+});
+
+export const idPath = (what: Described): ArgDef<number> => ({
+  type: 'integer',
+  required: true,
+  in: 'path',
+  description: what,
+  schema: positiveInt,
+});
+
+export const slugPath = (what: Described): ArgDef<string> => ({
+  type: 'string',
+  required: true,
+  in: 'path',
+  description: what,
+  schema: anyString.refine((s) => s.length > 0, INVALID),
+});
+
+/** TEC's `is_time`: a number or any string strtotime understands. */
+export const timeSchema = z.unknown().transform((v, ctx) => {
+  if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') {
+    if (parseTime(v, 'UTC', new Date())) return String(v);
+  }
+  ctx.addIssue({ code: 'custom', message: INVALID });
+  return z.NEVER;
+});
+
+export const time = (
+  description: ArgDef['description'],
+  extra: Partial<Omit<ArgDef, 'schema'>> = {},
+): ArgDef<string> => ({
+  type: 'string',
+  in: 'query',
+  description,
+  schema: timeSchema,
+  ...extra,
+});
+
+const WALL = 'yyyy-MM-dd HH:mm:ss';
+
+/** TEC's shown default of `start_date`: "yesterday 23:59" on the UTC clock, as wall time in the site zone. */
+export function shownStartDefault({ now, timezone }: { now: Date; timezone: string }): string {
+  const yesterday = DateTime.fromJSDate(now, { zone: 'utc' })
+    .minus({ days: 1 })
+    .set({ hour: 23, minute: 59, second: 0, millisecond: 0 });
+  return yesterday.setZone(zoneOf(timezone)).toFormat(WALL);
+}
+
+/** TEC's shown default of `end_date`: now + 24 months on the UTC clock. */
+export function shownEndDefault({ now }: { now: Date; timezone: string }): string {
+  return DateTime.fromJSDate(now, { zone: 'utc' }).plus({ months: 24 }).toFormat(WALL);
+}
+
+/** TEC's `'default' => null` on write fields: shown in discovery, never applied (an absent field stays absent). */
+export const shownNull = (): null => null;
+
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
+
+/** The `status` body field of events, venues and organizers: one registered post status. */
+export const postStatus: ArgDef<string> = {
+  type: 'string',
+  in: 'body',
+  enum: POST_STATUSES,
+  description: { en: 'The post status.', es: 'El estado de publicación.' },
+  schema: z
+    .unknown()
+    .refine((v) => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v), INVALID)
+    .transform(String),
+};

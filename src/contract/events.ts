@@ -1,0 +1,412 @@
+// The events routes of calendar/events/v1: list, read, create, update, delete (by id and by slug).
+import { z } from 'zod';
+import { normaliseTimezone } from '../events/dates.ts';
+import {
+  type ArgDef,
+  anyString,
+  boolean,
+  INVALID,
+  idList,
+  integer,
+  list,
+  nonEmptyString,
+  positiveInt,
+} from './args.ts';
+import {
+  idPath,
+  language,
+  page,
+  perPage,
+  postStatus,
+  shownEndDefault,
+  shownNull,
+  shownStartDefault,
+  slugPath,
+  time,
+} from './common.ts';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
+
+export { POST_STATUSES } from './common.ts';
+
+const bool = (
+  name: string,
+  en: string,
+  es: string,
+  extra: Partial<Omit<ArgDef, 'schema'>> = {},
+): ArgDef<boolean> => ({
+  type: 'boolean',
+  description: { en, es },
+  schema: boolean(name),
+  ...extra,
+});
+
+const termList = (en: string, es: string): ArgDef<string[]> => ({
+  type: 'array',
+  items: 'integer',
+  csv: true,
+  in: 'query',
+  description: { en, es },
+  schema: list,
+});
+
+const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
+  type: 'array',
+  items: 'integer',
+  csv: true,
+  in: 'query',
+  description: { en, es },
+  schema: idList,
+});
+
+/** `status` as a CSV or array of post statuses; who may ask for what is decided by the handler. */
+const statusList: ArgDef<string[]> = {
+  type: 'string',
+  in: 'query',
+  description: {
+    en: 'The event post status (CSV or array); only `publish` for callers who cannot edit events.',
+    es: 'El estado de publicación del evento (CSV o lista); solo `publish` para quien no puede editar eventos.',
+  },
+  schema: list.refine((items) => items.length > 0, INVALID),
+};
+
+export const listEventsArgs = {
+  page,
+  per_page: perPage(10),
+  start_date: time(
+    {
+      en: 'Events that start on or after this date (default: start of yesterday or today, site time).',
+      es: 'Eventos que empiezan en esta fecha o después (por defecto: inicio de ayer u hoy, hora del sitio).',
+    },
+    { shownDefault: shownStartDefault, untyped: true },
+  ),
+  end_date: time(
+    {
+      en: 'Events that end on or before this date (default: two years from now).',
+      es: 'Eventos que terminan en esta fecha o antes (por defecto: dentro de dos años).',
+    },
+    { shownDefault: shownEndDefault, untyped: true },
+  ),
+  starts_before: time(
+    {
+      en: 'Events that start before this date.',
+      es: 'Eventos que empiezan antes de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  starts_after: time(
+    {
+      en: 'Events that start after this date.',
+      es: 'Eventos que empiezan después de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  ends_before: time(
+    {
+      en: 'Events that end before this date.',
+      es: 'Eventos que terminan antes de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  ends_after: time(
+    {
+      en: 'Events that end after this date.',
+      es: 'Eventos que terminan después de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  strict_dates: {
+    type: 'string',
+    untyped: true,
+    default: 'false',
+    in: 'query',
+    description: {
+      en: 'When false, dates cover whole days; when true, the given times are used exactly.',
+      es: 'Si es false, las fechas abarcan días completos; si es true, se usan las horas exactas.',
+    },
+    // TEC requires a non-empty string: JSON `true` is refused.
+    schema: z.unknown().transform((v, ctx) => {
+      if (typeof v !== 'string' || v.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: INVALID });
+        return z.NEVER;
+      }
+      return ['true', '1', 'yes', 'on'].includes(v.trim().toLowerCase());
+    }),
+  } satisfies ArgDef<boolean>,
+  search: {
+    type: 'string',
+    in: 'query',
+    description: {
+      en: 'Events whose title or description contains this text.',
+      es: 'Eventos cuyo título o descripción contiene este texto.',
+    },
+    schema: nonEmptyString,
+  } satisfies ArgDef<string>,
+  categories: termList(
+    'Events in any of these event categories (ids or slugs).',
+    'Eventos de cualquiera de estas categorías (ids o slugs).',
+  ),
+  tags: termList(
+    'Events with any of these tags (ids or slugs).',
+    'Eventos con cualquiera de estas etiquetas (ids o slugs).',
+  ),
+  venue: linkedIds('Events at any of these venue ids.', 'Eventos en cualquiera de estos lugares.'),
+  organizer: linkedIds(
+    'Events by any of these organizer ids.',
+    'Eventos de cualquiera de estos organizadores.',
+  ),
+  featured: bool(
+    'featured',
+    'Only featured (true) or only not featured (false) events.',
+    'Solo destacados (true) o solo no destacados (false).',
+  ),
+  status: statusList,
+  geoloc: bool(
+    'geoloc',
+    'Events whose venue has geolocation data (needs an extension; accepted, no effect).',
+    'Eventos cuyo lugar tiene geolocalización (requiere una extensión; se acepta sin efecto).',
+  ),
+  geoloc_lat: {
+    type: 'number',
+    in: 'query',
+    description: {
+      en: 'Venue latitude; with geoloc_lng (needs an extension).',
+      es: 'Latitud del lugar; con geoloc_lng (requiere una extensión).',
+    },
+    schema: z.unknown(),
+  } satisfies ArgDef,
+  geoloc_lng: {
+    type: 'number',
+    in: 'query',
+    description: {
+      en: 'Venue longitude; with geoloc_lat (needs an extension).',
+      es: 'Longitud del lugar; con geoloc_lat (requiere una extensión).',
+    },
+    schema: z.unknown(),
+  } satisfies ArgDef,
+  include: linkedIds(
+    'Only events with these ids; date filters are then ignored.',
+    'Solo los eventos con estos ids; se ignoran los filtros de fecha.',
+  ),
+  post_parent: {
+    type: 'integer',
+    in: 'query',
+    description: {
+      en: 'Events whose parent is this event id.',
+      es: 'Eventos cuyo padre es este id de evento.',
+    },
+    schema: positiveInt,
+  } satisfies ArgDef<number>,
+  ticketed: bool(
+    'ticketed',
+    'Events with (true) or without (false) tickets; needs Event Tickets.',
+    'Eventos con (true) o sin (false) entradas; requiere Event Tickets.',
+  ),
+  // TEC reads `password` from any request: a listed protected event whose password matches is not blanked.
+  password: {
+    type: 'string',
+    in: 'query',
+    description: {
+      en: 'The password of protected events to show in full.',
+      es: 'La contraseña de los eventos protegidos que se muestran completos.',
+    },
+    // Accepted, not documented: the spec declares `password` only on single-event routes of the language root.
+    roots: 'none',
+    schema: nonEmptyString,
+  } satisfies ArgDef<string>,
+  multilang_language: language,
+};
+
+const passwordArg: ArgDef<string> = {
+  type: 'string',
+  in: 'query',
+  description: { en: 'The event password.', es: 'La contraseña del evento.' },
+  // Documented only on the language root (spec "Payload rules" 6); the handlers accept it on every root.
+  roots: 'secondary',
+  schema: nonEmptyString,
+};
+
+const idArg = idPath({ en: 'The event id.', es: 'El id del evento.' });
+const slugArg = slugPath({ en: 'The event slug.', es: 'El slug del evento.' });
+
+const text = (en: string, es: string, required = false): ArgDef<string> => ({
+  type: 'string',
+  in: 'body',
+  required,
+  description: { en, es },
+  schema: nonEmptyString,
+});
+
+const timeBody = (en: string, es: string, required = false) => time({ en, es }, { in: 'body', required });
+
+const timezone: ArgDef<string> = {
+  type: 'string',
+  in: 'body',
+  description: {
+    en: 'The event time zone (e.g. Europe/Madrid or UTC+2).',
+    es: 'La zona horaria del evento (p. ej. Europe/Madrid o UTC+2).',
+  },
+  schema: anyString.refine((s) => s === '' || normaliseTimezone(s) !== null, INVALID),
+};
+
+const url: ArgDef<string> = {
+  type: 'string',
+  in: 'body',
+  description: { en: 'The event website URL.', es: 'La URL del sitio web del evento.' },
+  schema: anyString.refine((s) => s === '' || URL.canParse(s), INVALID),
+};
+
+/** A linked venue or organizer: an id, an object with `id`, an object to create, or empty. */
+const linked = (en: string, es: string): ArgDef<unknown> => ({
+  type: 'array',
+  items: 'integer',
+  in: 'body',
+  description: { en, es },
+  schema: z.unknown(),
+});
+
+export const eventWriteArgs = (create: boolean) => ({
+  title: text('The event title.', 'El título del evento.', create),
+  description: text('The event description.', 'La descripción del evento.'),
+  excerpt: text('The event excerpt.', 'El extracto del evento.'),
+  slug: text('The event slug.', 'El slug del evento.'),
+  start_date: timeBody('The event start date and time.', 'La fecha y hora de inicio.', create),
+  end_date: timeBody('The event end date and time.', 'La fecha y hora de fin.', create),
+  author: {
+    type: 'integer',
+    in: 'body',
+    description: { en: 'The author id.', es: 'El id del autor.' },
+    schema: integer('author'),
+  } satisfies ArgDef<number>,
+  date: timeBody('The publication date.', 'La fecha de publicación.'),
+  date_utc: timeBody('The publication date in UTC.', 'La fecha de publicación en UTC.'),
+  status: postStatus,
+  timezone,
+  all_day: bool('all_day', 'Whether the event lasts all day.', 'Si el evento dura todo el día.', {
+    in: 'body',
+    ...(create ? { default: false } : {}),
+  }),
+  image: {
+    type: 'string',
+    in: 'body',
+    description: {
+      en: 'The featured image: an attachment id (or URL).',
+      es: 'La imagen destacada: un id de adjunto (o una URL).',
+    },
+    schema: anyString,
+  } satisfies ArgDef<string>,
+  cost: {
+    type: 'string',
+    untyped: true,
+    in: 'body',
+    description: { en: 'The event cost.', es: 'El precio del evento.' },
+    schema: z.unknown(),
+  } satisfies ArgDef,
+  website: { ...url, untyped: true, shownDefault: shownNull },
+  show_map: bool('show_map', 'Whether to show a map.', 'Si se muestra un mapa.', { in: 'body' }),
+  show_map_link: bool('show_map_link', 'Whether to show a map link.', 'Si se muestra un enlace al mapa.', {
+    in: 'body',
+  }),
+  hide_from_listings: bool(
+    'hide_from_listings',
+    'Hide the event from listings.',
+    'Ocultar el evento de los listados.',
+    { in: 'body' },
+  ),
+  sticky: bool('sticky', 'Sticky in calendar views.', 'Fijo en las vistas del calendario.', { in: 'body' }),
+  featured: bool('featured', 'Featured on the site.', 'Destacado en el sitio.', { in: 'body' }),
+  categories: {
+    ...termList('Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.'),
+    in: 'body',
+    shownDefault: shownNull,
+  } satisfies ArgDef<string[]>,
+  tags: {
+    ...termList('Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.'),
+    in: 'body',
+    shownDefault: shownNull,
+  } satisfies ArgDef<string[]>,
+  venue: {
+    ...linked('The venue: an id, or an object to create.', 'El lugar: un id o un objeto que crear.'),
+    shownDefault: shownNull,
+  },
+  organizer: {
+    ...linked('The organizers: ids, or objects to create.', 'Los organizadores: ids u objetos que crear.'),
+    shownDefault: shownNull,
+  },
+  multilang_language: language,
+});
+
+export const eventRoutes = {
+  list: route({
+    id: 'events.list',
+    pattern: '/events',
+    path: '/events',
+    methods: READABLE,
+    summary: {
+      en: 'Returns the events matching the query.',
+      es: 'Devuelve los eventos que cumplen la consulta.',
+    },
+    args: listEventsArgs,
+  }),
+  create: route({
+    id: 'events.create',
+    pattern: '/events',
+    path: '/events',
+    methods: CREATABLE,
+    summary: { en: 'Creates an event.', es: 'Crea un evento.' },
+    args: eventWriteArgs(true),
+  }),
+  read: route({
+    id: 'events.read',
+    pattern: '/events/(?P<id>\\d+)',
+    path: '/events/{id}',
+    methods: READABLE,
+    summary: { en: 'Returns one event.', es: 'Devuelve un evento.' },
+    args: { id: idArg, password: passwordArg, multilang_language: language },
+  }),
+  update: route({
+    id: 'events.update',
+    pattern: '/events/(?P<id>\\d+)',
+    path: '/events/{id}',
+    methods: EDITABLE,
+    summary: {
+      en: 'Updates the fields sent of an event.',
+      es: 'Actualiza los campos enviados de un evento.',
+    },
+    args: { id: idArg, ...eventWriteArgs(false), password: passwordArg },
+  }),
+  delete: route({
+    id: 'events.delete',
+    pattern: '/events/(?P<id>\\d+)',
+    path: '/events/{id}',
+    methods: DELETABLE,
+    summary: { en: 'Moves an event to the trash.', es: 'Mueve un evento a la papelera.' },
+    args: { id: idArg, password: passwordArg, multilang_language: language },
+  }),
+  readBySlug: route({
+    id: 'events.readBySlug',
+    pattern: '/events/by-slug/(?P<slug>[^/]+)',
+    path: '/events/by-slug/{slug}',
+    methods: READABLE,
+    summary: { en: 'Returns one event by its slug.', es: 'Devuelve un evento por su slug.' },
+    args: { slug: slugArg, multilang_language: language },
+  }),
+  updateBySlug: route({
+    id: 'events.updateBySlug',
+    pattern: '/events/by-slug/(?P<slug>[^/]+)',
+    path: '/events/by-slug/{slug}',
+    methods: EDITABLE,
+    summary: { en: 'Updates an event found by its slug.', es: 'Actualiza un evento encontrado por su slug.' },
+    args: { ...eventWriteArgs(false), slug: slugArg },
+  }),
+  deleteBySlug: route({
+    id: 'events.deleteBySlug',
+    pattern: '/events/by-slug/(?P<slug>[^/]+)',
+    path: '/events/by-slug/{slug}',
+    methods: DELETABLE,
+    summary: {
+      en: 'Moves an event found by its slug to the trash.',
+      es: 'Mueve a la papelera un evento encontrado por su slug.',
+    },
+    args: { slug: slugArg, multilang_language: language },
+  }),
+};

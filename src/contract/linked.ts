@@ -1,0 +1,264 @@
+// The venues and organizers routes of calendar/events/v1 (tec-contract.md §1.4): list, create, read/update/delete.
+import { z } from 'zod';
+import {
+  type ArgDef,
+  type ArgsShape,
+  anyString,
+  INVALID,
+  integer,
+  looseBool,
+  nonEmptyString,
+  positiveInt,
+} from './args.ts';
+import { idPath, language, page, perPage, postStatus, slugPath, time } from './common.ts';
+import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
+
+export type LinkedKind = 'venue' | 'organizer';
+
+/** English and Spanish nouns of each kind, for descriptions. */
+const NOUN: Record<LinkedKind, { en: string; es: string; enPlural: string; esPlural: string }> = {
+  venue: { en: 'venue', es: 'lugar', enPlural: 'venues', esPlural: 'lugares' },
+  organizer: { en: 'organizer', es: 'organizador', enPlural: 'organizers', esPlural: 'organizadores' },
+};
+
+const flag = (en: string, es: string, extra: Partial<Omit<ArgDef, 'schema'>> = {}): ArgDef<boolean> => ({
+  type: 'boolean',
+  in: 'query',
+  description: { en, es },
+  schema: looseBool,
+  ...extra,
+});
+
+export const linkedListArgs = (kind: LinkedKind) => {
+  const n = NOUN[kind];
+  const searched =
+    kind === 'venue'
+      ? {
+          en: 'address, city, province, state, zip or phone',
+          es: 'dirección, ciudad, provincia, estado, código postal o teléfono',
+        }
+      : { en: 'phone, e-mail or website', es: 'teléfono, correo electrónico o sitio web' };
+  return {
+    page,
+    per_page: perPage(10),
+    search: {
+      type: 'string',
+      in: 'query',
+      description: {
+        en: `${cap(n.enPlural)} whose name, description, excerpt, ${searched.en} contains this text.`,
+        es: `${cap(n.esPlural)} cuyo nombre, descripción, extracto, ${searched.es} contiene este texto.`,
+      },
+      schema: nonEmptyString,
+    } satisfies ArgDef<string>,
+    event: {
+      type: 'integer',
+      in: 'query',
+      description: {
+        en: `Only the ${n.enPlural} linked to this event id.`,
+        es: `Solo los ${n.esPlural} vinculados a este id de evento.`,
+      },
+      schema: positiveInt,
+    } satisfies ArgDef<number>,
+    has_events: flag(
+      `Truthy: only ${n.enPlural} linked to at least one event that is not a draft or pending; falsy: only ${n.enPlural} linked to no event.`,
+      `Verdadero: solo ${n.esPlural} vinculados a algún evento que no sea borrador ni pendiente; falso: solo ${n.esPlural} sin eventos.`,
+    ),
+    only_with_upcoming: flag(
+      `Only ${n.enPlural} linked to an upcoming event (false disables the filter).`,
+      `Solo ${n.esPlural} vinculados a un evento próximo (false desactiva el filtro).`,
+      { default: false },
+    ),
+    status: {
+      type: 'string',
+      in: 'query',
+      description: {
+        en: `The ${n.en} post status (CSV or array); only \`publish\` for callers who cannot edit ${n.enPlural}.`,
+        es: `El estado de publicación del ${n.es} (CSV o lista); solo \`publish\` para quien no puede editar ${n.esPlural}.`,
+      },
+      schema: z.unknown().transform((v, ctx) => {
+        const raw = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
+        const items = raw?.map((x) => String(x).trim()).filter((x) => x !== '') ?? [];
+        if (!raw || items.length === 0) {
+          ctx.addIssue({ code: 'custom', message: INVALID });
+          return z.NEVER;
+        }
+        return items;
+      }),
+    } satisfies ArgDef<string[]>,
+    multilang_language: language,
+  };
+};
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const text = (en: string, es: string, required = false): ArgDef<string> => ({
+  type: 'string',
+  in: 'body',
+  required,
+  description: { en, es },
+  schema: nonEmptyString,
+});
+
+/** A field that may be emptied: any string (an empty one clears the stored value). */
+const field = (en: string, es: string): ArgDef<string> => ({
+  type: 'string',
+  in: 'body',
+  description: { en, es },
+  schema: anyString,
+});
+
+const website = (n: (typeof NOUN)[LinkedKind]): ArgDef<string> => ({
+  type: 'string',
+  in: 'body',
+  description: { en: `The ${n.en} website URL.`, es: `La URL del sitio web del ${n.es}.` },
+  schema: anyString.refine((s) => s === '' || URL.canParse(s), INVALID),
+});
+
+/** Arguments of create (`create` = true: the name is required) and update. */
+export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => {
+  const n = NOUN[kind];
+  const common = {
+    author: {
+      type: 'integer',
+      in: 'body',
+      description: { en: 'The author id.', es: 'El id del autor.' },
+      schema: integer('author'),
+    } satisfies ArgDef<number>,
+    date: time({ en: 'The publication date.', es: 'La fecha de publicación.' }, { in: 'body' }),
+    date_utc: time(
+      { en: 'The publication date in UTC.', es: 'La fecha de publicación en UTC.' },
+      { in: 'body' },
+    ),
+    description: text(`The ${n.en} description.`, `La descripción del ${n.es}.`),
+    status: postStatus,
+  };
+  const image: ArgDef<string> = {
+    type: 'string',
+    in: 'body',
+    description: {
+      en: `The ${n.en} image: an attachment id, or empty to remove it.`,
+      es: `La imagen del ${n.es}: un id de adjunto, o vacío para quitarla.`,
+    },
+    schema: anyString.refine((s) => s === '' || /^\d+$/.test(s), INVALID),
+  };
+  if (kind === 'venue') {
+    return {
+      venue: text('The venue name.', 'El nombre del lugar.', create),
+      ...common,
+      show_map: flag('Whether to show a map of the venue.', 'Si se muestra un mapa del lugar.', {
+        in: 'body',
+      }),
+      show_map_link: flag('Whether to show a link to the map.', 'Si se muestra un enlace al mapa.', {
+        in: 'body',
+      }),
+      address: field('The venue street address.', 'La dirección del lugar.'),
+      city: field('The venue city.', 'La ciudad del lugar.'),
+      country: field('The venue country.', 'El país del lugar.'),
+      province: field('The venue province.', 'La provincia del lugar.'),
+      state: field('The venue state.', 'El estado del lugar.'),
+      zip: field('The venue ZIP or postal code.', 'El código postal del lugar.'),
+      phone: field('The venue phone number.', 'El teléfono del lugar.'),
+      stateprovince: field('The venue state or province.', 'El estado o la provincia del lugar.'),
+      website: website(n),
+      image,
+      multilang_language: language,
+    };
+  }
+  return {
+    organizer: text('The organizer name.', 'El nombre del organizador.', create),
+    ...common,
+    phone: field('The organizer phone number.', 'El teléfono del organizador.'),
+    website: website(n),
+    email: field('The organizer e-mail address.', 'El correo electrónico del organizador.'),
+    image,
+    multilang_language: language,
+  };
+};
+
+/** The eight routes of one kind, in TEC's documentation order. */
+function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>> {
+  const n = NOUN[kind];
+  const base = `/${n.enPlural}`;
+  const id = idPath({ en: `The ${n.en} id.`, es: `El id del ${n.es}.` });
+  const slug = slugPath({ en: `The ${n.en} slug.`, es: `El slug del ${n.es}.` });
+  const byId = { pattern: `${base}/(?P<id>\\d+)`, path: `${base}/{id}` };
+  const bySlug = { pattern: `${base}/by-slug/(?P<slug>[^/]+)`, path: `${base}/by-slug/{slug}` };
+  return {
+    list: route({
+      id: `${n.enPlural}.list`,
+      pattern: base,
+      path: base,
+      methods: READABLE,
+      summary: {
+        en: `Returns the ${n.enPlural} matching the query.`,
+        es: `Devuelve los ${n.esPlural} que cumplen la consulta.`,
+      },
+      args: linkedListArgs(kind),
+    }),
+    create: route({
+      id: `${n.enPlural}.create`,
+      pattern: base,
+      path: base,
+      methods: CREATABLE,
+      summary: {
+        en: `Creates a ${n.en} (or returns an identical existing one).`,
+        es: `Crea un ${n.es} (o devuelve uno idéntico existente).`,
+      },
+      args: linkedWriteArgs(kind, true),
+    }),
+    read: route({
+      id: `${n.enPlural}.read`,
+      ...byId,
+      methods: READABLE,
+      summary: { en: `Returns one ${n.en}.`, es: `Devuelve un ${n.es}.` },
+      args: { id, multilang_language: language },
+    }),
+    update: route({
+      id: `${n.enPlural}.update`,
+      ...byId,
+      methods: EDITABLE,
+      summary: {
+        en: `Updates the fields sent of a ${n.en}.`,
+        es: `Actualiza los campos enviados de un ${n.es}.`,
+      },
+      args: { id, ...linkedWriteArgs(kind, false) },
+    }),
+    delete: route({
+      id: `${n.enPlural}.delete`,
+      ...byId,
+      methods: DELETABLE,
+      summary: { en: `Moves a ${n.en} to the trash.`, es: `Mueve un ${n.es} a la papelera.` },
+      args: { id, multilang_language: language },
+    }),
+    readBySlug: route({
+      id: `${n.enPlural}.readBySlug`,
+      ...bySlug,
+      methods: READABLE,
+      summary: { en: `Returns one ${n.en} by its slug.`, es: `Devuelve un ${n.es} por su slug.` },
+      args: { slug, multilang_language: language },
+    }),
+    updateBySlug: route({
+      id: `${n.enPlural}.updateBySlug`,
+      ...bySlug,
+      methods: EDITABLE,
+      summary: {
+        en: `Updates a ${n.en} found by its slug.`,
+        es: `Actualiza un ${n.es} encontrado por su slug.`,
+      },
+      args: { slug, ...linkedWriteArgs(kind, false) },
+    }),
+    deleteBySlug: route({
+      id: `${n.enPlural}.deleteBySlug`,
+      ...bySlug,
+      methods: DELETABLE,
+      summary: {
+        en: `Moves a ${n.en} found by its slug to the trash.`,
+        es: `Mueve a la papelera un ${n.es} encontrado por su slug.`,
+      },
+      args: { slug, multilang_language: language },
+    }),
+  };
+}
+
+export const venueRoutes = linkedRoutes('venue');
+export const organizerRoutes = linkedRoutes('organizer');

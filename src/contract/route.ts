@@ -1,0 +1,28 @@
+// A contract route: a plain object (pattern, methods, args, summary); handlers are bound elsewhere.
+import type { ArgsShape, Described } from './args.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export const READABLE = ['GET'] as const satisfies readonly Method[];
+export const CREATABLE = ['POST'] as const satisfies readonly Method[];
+export const EDITABLE = ['POST', 'PUT', 'PATCH'] as const satisfies readonly Method[];
+export const DELETABLE = ['DELETE'] as const satisfies readonly Method[];
+
+export interface RouteContract<S extends ArgsShape = ArgsShape> {
+  /** Stable name, e.g. `events.list`. */
+  id: string;
+  /** WordPress route regex below the namespace, e.g. `/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** OpenAPI path, e.g. `/events/{id}`. */
+  path: string;
+  methods: readonly Method[];
+  summary: Described;
+  args: S;
+}
+
+export const route = <S extends ArgsShape>(r: RouteContract<S>): RouteContract<S> => r;
+
+/** `/events/(?P<id>\d+)` → a JS RegExp anchored at both ends with named groups. */
+export function compilePattern(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\(\?P</g, '(?<')}$`);
+}

@@ -1,0 +1,25 @@
+// Everything a handler needs, built once at start-up and passed explicitly.
+import type { ResponseCache } from './cache/response-cache.ts';
+import type { IndexRegistry } from './index/registry.ts';
+import type { Logger } from './log.ts';
+import type { Mapping } from './mapping/schema.ts';
+import type { CallerResolver } from './wp/caller.ts';
+import type { WpClient } from './wp/client.ts';
+import type { SiteFacts } from './wp/probe.ts';
+import type { RecordCache } from './wp/records.ts';
+import type { TermCache } from './wp/terms.ts';
+
+export interface Deps {
+  mapping: Mapping;
+  wp: WpClient;
+  site: SiteFacts;
+  indexes: IndexRegistry;
+  callers: CallerResolver;
+  terms: TermCache;
+  log: Logger;
+  now: () => Date;
+  /** The response cache (absent when CACHE_TTL_SECONDS=0); writes invalidate through it. */
+  cache?: ResponseCache;
+  /** Public venues and organizers for embedding; present only with the response cache (its tags drop them). */
+  records?: RecordCache;
+}

@@ -1,0 +1,80 @@
+// Time zones as TEC names them (IANA ids, `UTC`, manual `UTC±N` offsets) and wall-clock ⇄ UTC conversion.
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+
+/** WordPress/TEC stored format of every date: `Y-m-d H:i:s`. */
+export const WALL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+// TEC's manual offsets come from WordPress's gmt_offset: `UTC+2`, `UTC-5:30`, and also `UTC+5.5`, `UTC+05:30`.
+const MANUAL_OFFSET = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?:(?::?(\d{2}))|\.(\d+))?$/i;
+
+/** A luxon zone name for a TEC/PHP time zone string, or null when PHP would not accept it either. */
+export function normaliseTimezone(tz: string): string | null {
+  const value = tz.trim();
+  if (/^(UTC|GMT|Z|Etc\/UTC|UTC[+-]0+(:?0+)?)$/i.test(value)) return 'UTC';
+  const manual = MANUAL_OFFSET.exec(value);
+  if (manual) return offsetZoneName(manual);
+  if (!IANAZone.isValidZone(value)) return null;
+  // The canonical spelling (`america/new_york` → `America/New_York`), as PHP's DateTimeZone reports it.
+  return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+}
+
+function offsetZoneName([, sign, hours, minutes, decimal]: RegExpExecArray): string | null {
+  const h = Number(hours);
+  const m = decimal !== undefined ? Math.round(Number(`0.${decimal}`) * 60) : Number(minutes ?? 0);
+  if (h > 14 || m >= 60) return null;
+  const total = (sign === '-' ? -1 : 1) * (h * 60 + m);
+  return total === 0 ? 'UTC' : FixedOffsetZone.instance(total).name;
+}
+
+/** The luxon zone for a name `normaliseTimezone` accepts; falls back to UTC so callers never throw mid-request. */
+export function zoneOf(tz: string): string {
+  return normaliseTimezone(tz) ?? 'UTC';
+}
+
+/** Reads a `Y-m-d H:i:s` wall clock in `tz`; null when the string is not in that format or not a real date. */
+export function wallClockIn(wallClock: string, tz: string): DateTime | null {
+  const dt = DateTime.fromFormat(wallClock, WALL_FORMAT, { zone: zoneOf(tz) });
+  return dt.isValid ? dt : null;
+}
+
+/**
+ * Converts a wall clock in `tz` to the UTC wall clock. A clock that falls in a spring-forward gap moves forward by
+ * the gap, as PHP's DateTime does; a clock in the repeated autumn hour takes the earlier (daylight) offset.
+ */
+export function toUtc(localWallClock: string, tz: string): string {
+  const dt = wallClockIn(localWallClock, tz);
+  if (!dt) throw new RangeError(`Not a Y-m-d H:i:s date: ${localWallClock}`);
+  return dt.toUTC().toFormat(WALL_FORMAT);
+}
+
+/** Converts a UTC wall clock to the wall clock of `tz`. */
+export function fromUtc(utcWallClock: string, tz: string): string {
+  const dt = wallClockIn(utcWallClock, 'UTC');
+  if (!dt) throw new RangeError(`Not a Y-m-d H:i:s date: ${utcWallClock}`);
+  return dt.setZone(zoneOf(tz)).toFormat(WALL_FORMAT);
+}
+
+// Intl only names a zone's abbreviation in the locale that uses it (CET in en-GB, IST in en-IN, AEDT in en-AU).
+const ABBR_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU', 'en-NZ', 'en-CA', 'en-ZA'];
+
+/**
+ * The abbreviation PHP's `T` format gives at that wall clock: `EST`, `CET`; `+03` where the zone has no letters;
+ * for manual offsets TEC keeps the offset name itself (`UTC+2`).
+ */
+export function timezoneAbbr(localWallClock: string, tz: string): string {
+  const zone = normaliseTimezone(tz);
+  if (zone === null) return '';
+  if (zone === 'UTC') return 'UTC';
+  if (zone.startsWith('UTC')) return tz.trim().toUpperCase().startsWith('UTC') ? tz.trim() : zone;
+  const dt = wallClockIn(localWallClock, zone);
+  if (!dt) return '';
+  for (const locale of ABBR_LOCALES) {
+    const name = dt.setLocale(locale).offsetNameShort;
+    if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
+  }
+  // PHP prints "+03", "-03", "+0530" for zones without a lettered abbreviation.
+  const sign = dt.offset < 0 ? '-' : '+';
+  const abs = Math.abs(dt.offset);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  return abs % 60 === 0 ? `${sign}${hh}` : `${sign}${hh}${String(abs % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,153 @@
+// Nested venues and organizers on event writes: ids are checked, objects are created (reusing duplicates).
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, invalidParams } from '../http/errors.ts';
+import { catalogOf } from '../linked/catalog.ts';
+import { findDuplicate } from '../linked/write.ts';
+import { type FieldValue, writeRecord } from '../mapping/codec.ts';
+import { asCaller } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+
+export type LinkedKind = 'venue' | 'organizer';
+
+/** What a write created on the way, so that a failure can remove it again. */
+export interface Undo {
+  posts: Array<{ restBase: string; id: number }>;
+  terms: Array<{ restBase: string; id: number }>;
+}
+
+const NAME: Record<LinkedKind, string> = { venue: 'venue', organizer: 'organizer' };
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0);
+
+/** Splits the raw `venue`/`organizer` value into ids and objects to create. */
+export function linkedItems(kind: LinkedKind, raw: unknown): Array<number | Record<string, unknown>> {
+  if (isEmpty(raw)) return [];
+  const items = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'string' && raw.includes(',')
+      ? raw.split(',')
+      : typeof raw === 'object' &&
+          raw !== null &&
+          !Array.isArray(raw) &&
+          !(NAME[kind] in raw) &&
+          !('id' in raw)
+        ? Object.values(raw) // form bodies: organizer[0][organizer]=…
+        : [raw];
+  return items
+    .filter((x) => !isEmpty(x))
+    .map((x) => {
+      if (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x.trim()))) return Number(x);
+      if (typeof x === 'object' && x !== null && !Array.isArray(x)) return x as Record<string, unknown>;
+      throw invalidParams({ [kind]: 'Invalid parameter.' });
+    });
+}
+
+async function existing(deps: Deps, kind: LinkedKind, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const service = !!deps.wp.options.serviceAuth;
+  const res = await deps.wp.list<{ id: number }>({
+    path: `/wp/v2/${deps.mapping[kind].restBase}`,
+    query: { include: ids, per_page: 100, _fields: 'id', status: service ? 'any' : undefined },
+    as: service ? 'service' : 'anonymous',
+  });
+  return new Set(res.items.map((x) => x.id));
+}
+
+const LINKED_FIELDS: Record<LinkedKind, string[]> = {
+  venue: [
+    'venue',
+    'description',
+    'excerpt',
+    'address',
+    'city',
+    'country',
+    'province',
+    'state',
+    'stateprovince',
+    'zip',
+    'phone',
+    'website',
+    'show_map',
+    'show_map_link',
+  ],
+  organizer: ['organizer', 'description', 'excerpt', 'phone', 'website', 'email'],
+};
+
+function valuesOf(kind: LinkedKind, obj: Record<string, unknown>): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  for (const f of LINKED_FIELDS[kind]) {
+    const v = obj[f];
+    if (v === undefined || v === null) continue;
+    if (f === 'show_map' || f === 'show_map_link')
+      out[f] = !['false', '0', '', 'no'].includes(String(v).toLowerCase());
+    else if (typeof v === 'string' || typeof v === 'number') out[f] = String(v);
+    else throw invalidParams({ [kind]: 'Invalid parameter.' });
+  }
+  return out;
+}
+
+/** Resolves the linked ids of an event write, creating what the caller described; records creations in `undo`. */
+export async function resolveLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  kind: LinkedKind,
+  raw: unknown,
+  status: string,
+  undo: Undo,
+): Promise<number[]> {
+  const items = linkedItems(kind, raw);
+  const plainIds = items.filter((x): x is number => typeof x === 'number');
+  const objectIds = items
+    .filter((x): x is Record<string, unknown> => typeof x === 'object' && 'id' in x && !isEmpty(x.id))
+    .map((x) => Number(x.id));
+  const known = await existing(deps, kind, [...plainIds, ...objectIds]);
+  if (plainIds.some((id) => !known.has(id))) throw invalidParams({ [kind]: 'Invalid parameter.' });
+  if (objectIds.some((id) => !Number.isInteger(id) || !known.has(id))) {
+    throw new ApiError('invalid-linked-post-id', `The ${kind} id is not a ${kind}.`, 400);
+  }
+  const ids: number[] = [];
+  for (const item of items) {
+    if (typeof item === 'number') ids.push(item);
+    else if ('id' in item && !isEmpty(item.id)) ids.push(Number(item.id));
+    else ids.push(await createLinked(deps, ctx, kind, item, status, undo));
+  }
+  return [...new Set(ids)];
+}
+
+async function createLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  kind: LinkedKind,
+  obj: Record<string, unknown>,
+  status: string,
+  undo: Undo,
+): Promise<number> {
+  const values = valuesOf(kind, obj);
+  if (!values[NAME[kind]]) {
+    throw new ApiError(
+      `could-not-create-${kind}`,
+      `The ${kind} could not be created: its name is missing.`,
+      400,
+    );
+  }
+  // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
+  const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
+  if (dup) return dup.id;
+  const restBase = deps.mapping[kind].restBase;
+  const res = await deps.wp
+    .request<WpPost>({
+      path: `/wp/v2/${restBase}`,
+      method: 'POST',
+      body: { ...writeRecord(deps.mapping, kind, values), status },
+      ...asCaller(ctx),
+    })
+    .catch((err: unknown) => {
+      const e = err as ApiError;
+      throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400);
+    });
+  undo.posts.push({ restBase, id: res.body.id });
+  // The next duplicate check (another event of this write or the next one) must see it.
+  catalogOf(deps).invalidate(kind);
+  return res.body.id;
+}

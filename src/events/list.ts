@@ -1,0 +1,155 @@
+// GET /events: validates filters, answers from the event index, then reads the page's records upstream.
+import type { ArgsOf } from '../contract/args.ts';
+import type { listEventsArgs } from '../contract/events.ts';
+import type { Deps } from '../deps.ts';
+import { resolveListDates } from '../events/dates.ts';
+import { ApiError, invalidParams } from '../http/errors.ts';
+import type { HandlerInput, HandlerResult } from '../http/handler.ts';
+import type { IndexQuery } from '../index/query.ts';
+import type { TaxonomySource } from '../mapping/schema.ts';
+import { serializeEvent } from '../serialize/index.ts';
+import { withStoredExcerpt } from './excerpt.ts';
+import { postListResult, readPage } from './page.ts';
+import { relatedOf } from './related.ts';
+import { listVisibility } from './visibility.ts';
+
+type Args = ArgsOf<typeof listEventsArgs>;
+
+async function termIds(
+  deps: Deps,
+  tax: TaxonomySource | undefined,
+  name: string,
+  values: string[] | undefined,
+  lang: string,
+) {
+  if (!values?.length) return undefined;
+  if (!tax) throw invalidParams({ [name]: 'Invalid parameter.' });
+  const { ids, unknown } = await deps.terms.resolve(tax, lang, values);
+  if (unknown.length) throw invalidParams({ [name]: 'Invalid parameter.' });
+  return deps.terms.withChildren(tax, lang, ids);
+}
+
+/** Every id must be a post of that type (any status): checked with the service view, revealing nothing else. */
+async function checkLinked(deps: Deps, kind: 'venue' | 'organizer', name: string, ids: number[] | undefined) {
+  if (!ids?.length) return;
+  const found = await deps.wp.list<{ id: number }>({
+    path: `/wp/v2/${deps.mapping[kind].restBase}`,
+    query: {
+      include: ids,
+      per_page: 100,
+      _fields: 'id',
+      status: deps.wp.options.serviceAuth ? 'any' : undefined,
+    },
+    as: deps.wp.options.serviceAuth ? 'service' : 'anonymous',
+  });
+  const known = new Set(found.items.map((x) => x.id));
+  if (ids.some((id) => !known.has(id))) throw invalidParams({ [name]: 'Invalid parameter.' });
+}
+
+export async function listEvents(
+  deps: Deps,
+  input: HandlerInput<typeof listEventsArgs>,
+): Promise<HandlerResult> {
+  const { ctx, site } = input;
+  const a: Args = input.args;
+  const lang = ctx.language;
+  if (a.ticketed === true) {
+    throw invalidParams(
+      { ticketed: 'Event Tickets is not active on this site.' },
+      {
+        ticketed: {
+          code: 'event-tickets-not-active',
+          message: 'Event Tickets is not active on this site.',
+          data: { status: 400 },
+        },
+      },
+    );
+  }
+  const dates = resolveListDates(
+    {
+      start_date: a.start_date,
+      end_date: a.end_date,
+      starts_before: a.starts_before,
+      starts_after: a.starts_after,
+      ends_before: a.ends_before,
+      ends_after: a.ends_after,
+      strict_dates: a.strict_dates as boolean | undefined,
+      include: a.include,
+    },
+    { timezone: deps.site.timezone },
+    deps.now(),
+  );
+  if (!dates.ok) throw dates.error;
+  const [visibility, categories, tags] = await Promise.all([
+    listVisibility(deps, ctx, 'event', a.status),
+    termIds(deps, deps.mapping.event.categories, 'categories', a.categories, lang),
+    termIds(deps, deps.mapping.event.tags, 'tags', a.tags, lang),
+    checkLinked(deps, 'venue', 'venue', a.venue),
+    checkLinked(deps, 'organizer', 'organizer', a.organizer),
+  ]);
+  const index = await deps.indexes.forLanguage(lang);
+  if (a.post_parent !== undefined && !index.get(a.post_parent))
+    throw invalidParams({ post_parent: 'Invalid parameter.' });
+
+  const page = a.page ?? 1;
+  const perPage = a.per_page ?? 10;
+  const q: IndexQuery = {
+    statuses: visibility.statuses,
+    dates: dates.filter,
+    search: a.search,
+    categories,
+    tags,
+    venue: a.venue,
+    organizer: a.organizer,
+    featured: a.featured,
+    include: a.include,
+    parent: a.post_parent,
+    page,
+    perPage,
+  };
+  const result = index.query(q);
+  if (page > 1 && result.ids.length === 0) {
+    throw new ApiError(
+      'event-archive-page-not-found',
+      'The requested event archive page does not exist',
+      404,
+    );
+  }
+  const posts = (
+    await readPage(deps, ctx, 'event', result.ids, {
+      statuses: visibility.editor ? visibility.statuses : undefined,
+      password: input.args.password,
+    })
+  ).map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  const related = await relatedOf(deps, ctx, posts);
+  const events = posts.map((p) =>
+    serializeEvent(p, related, {
+      mapping: deps.mapping,
+      site,
+      context: 'list',
+      password: input.args.password,
+    }),
+  );
+
+  const echo = {
+    per_page: perPage,
+    start_date: dates.echo.start_date,
+    end_date: dates.echo.end_date,
+    starts_before: a.starts_before,
+    starts_after: a.starts_after,
+    ends_before: a.ends_before,
+    ends_after: a.ends_after,
+    strict_dates: a.strict_dates === true ? 'true' : undefined,
+    search: a.search,
+    categories: a.categories,
+    tags: a.tags,
+    venue: a.venue,
+    organizer: a.organizer,
+    featured: a.featured === undefined ? undefined : a.featured ? 1 : 0,
+    status: visibility.echo,
+    include: a.include,
+    post_parent: a.post_parent,
+    multilang_language: input.args.multilang_language,
+  };
+  return postListResult(site.apiRoot, 'events', events, echo, page, result.total, result.totalPages);
+}

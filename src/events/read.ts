@@ -1,0 +1,124 @@
+// GET /events/{id} and /events/by-slug/{slug}: one event with TEC's access rules and error codes.
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, invalidParams } from '../http/errors.ts';
+import { catalogOf } from '../linked/catalog.ts';
+import type { SiteInfo } from '../serialize/index.ts';
+import { serializeEvent } from '../serialize/index.ts';
+import { asCaller } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+import { withStoredExcerpt } from './excerpt.ts';
+import { relatedOf } from './related.ts';
+
+/** TEC answers 400 for an id that exists but is not an event (a venue's, say); the gateway knows its venues and organizers. */
+export const notAnEvent = (id: number) =>
+  new ApiError('rest-invalid-event-id', `The post with ID ${id} is not an event.`, 400);
+
+async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
+  const catalogs = catalogOf(deps);
+  for (const kind of ['venue', 'organizer'] as const) {
+    const all = await catalogs.all(kind, ctx.language).catch(() => undefined);
+    if (all?.has(id)) return true;
+  }
+  return false;
+}
+
+export const eventNotFound = (id: number) =>
+  new ApiError('rest-event-not-found', `The event with ID ${id} could not be found.`, 404);
+
+/** Resolves a slug to an event id through the index (any status); an unknown slug is a 400, as in TEC. */
+export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): Promise<number> {
+  const index = await deps.indexes.forLanguage(ctx.language);
+  const f = index.bySlug(slug);
+  if (!f) throw invalidParams({ slug: 'Invalid parameter.' });
+  return f.id;
+}
+
+/**
+ * Reads the post with the caller's credentials and maps WordPress's refusal onto TEC's codes:
+ * trashed → 403 event-no-longer-available; not readable → 403 event-not-accessible; unknown → 404.
+ */
+export async function readEventPost(
+  deps: Deps,
+  ctx: RequestContext,
+  id: number,
+  opts: { password?: string; context?: 'view' | 'edit' } = {},
+): Promise<WpPost> {
+  const index = await deps.indexes.forLanguage(ctx.language);
+  const known = index.get(id);
+  try {
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+      query: { context: opts.context ?? 'view', password: opts.password },
+      ...asCaller(ctx),
+    });
+    return res.body;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'rest_post_incorrect_password') {
+      throw new ApiError('event-password-protected', 'The event is password protected.', 403);
+    }
+    if (err.status === 404) throw (await isLinkedPost(deps, ctx, id)) ? notAnEvent(id) : eventNotFound(id);
+    if (err.status === 401 || err.status === 403) {
+      if (known?.status === 'trash' || (await trashedUpstream(deps, ctx, id))) {
+        throw new ApiError(
+          'event-no-longer-available',
+          `The event with ID ${id} is no longer available.`,
+          403,
+        );
+      }
+      throw new ApiError('event-not-accessible', `The event with ID ${id} is not accessible.`, 403);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Whether WordPress holds the post in the trash. Asked with the service account only after a refusal: the index
+ * cannot tell, because wp/v2 lists (`status=any`) never include trashed posts. Only the status is read.
+ */
+async function trashedUpstream(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
+  try {
+    const res = await deps.wp.request<{ status?: string }>({
+      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+      query: { context: 'edit', _fields: 'status' },
+      as: 'service',
+      signal: ctx.signal,
+      language: ctx.language,
+    });
+    return res.body.status === 'trash';
+  } catch {
+    return false;
+  }
+}
+
+export async function readEvent(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  id: number,
+  password: string | undefined,
+  opts: { edit?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const index = await deps.indexes.forLanguage(ctx.language);
+  // TEC lets whoever may edit the event read it in full with `context=edit`, password or not; WordPress decides
+  // who may (edit context needs edit_post), and anyone else reads it as usual.
+  const edited =
+    opts.edit && ctx.credentials
+      ? await readEventPost(deps, ctx, id, { context: 'edit' }).catch(() => undefined)
+      : undefined;
+  const post = withStoredExcerpt(
+    edited ?? (await readEventPost(deps, ctx, id, { password })),
+    index.get(id)?.hasExcerpt,
+  );
+  if (post.status === 'trash') {
+    throw new ApiError('event-no-longer-available', `The event with ID ${id} is no longer available.`, 403);
+  }
+  const content = post.content as { protected?: boolean; rendered?: string } | undefined;
+  if (content?.protected && !password && !edited) {
+    throw new ApiError('event-password-protected', 'The event is password protected.', 403);
+  }
+  const related = await relatedOf(deps, ctx, [post]);
+  const unlock = edited ? (edited.password ?? password) : password;
+  return serializeEvent(post, related, { mapping: deps.mapping, site, context: 'single', password: unlock });
+}

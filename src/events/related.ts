@@ -1,0 +1,112 @@
+// Fetches what a page of events links to (venues, organizers, images) in parallel, one `include=` call each.
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import { catalogOf } from '../linked/catalog.ts';
+import { readField } from '../mapping/codec.ts';
+import type { Related } from '../serialize/index.ts';
+import { can } from '../wp/caller.ts';
+import { asCaller } from '../wp/client.ts';
+import type { RecordKind } from '../wp/records.ts';
+import type { WpMedia, WpPost, WpTerm } from '../wp/types.ts';
+import { withStoredExcerpt } from './excerpt.ts';
+
+const VISIBLE_TO_EDITORS = 'publish,future,draft,pending,private';
+
+async function byIds<T extends { id: number }>(
+  deps: Deps,
+  ctx: RequestContext,
+  path: string,
+  ids: number[],
+  query: Record<string, string | undefined> = {},
+): Promise<Map<number, T>> {
+  if (!ids.length) return new Map();
+  const items: T[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    const page = await deps.wp.list<T>({
+      path,
+      query: { include: chunk, per_page: 100, ...query },
+      ...asCaller(ctx),
+    });
+    items.push(...page.items);
+  }
+  return new Map(items.map((x) => [x.id, x]));
+}
+
+/** Anonymous reads go through the public record cache; WordPress is asked only for the missing ids. */
+async function cachedByIds<T extends { id: number }>(
+  deps: Deps,
+  ctx: RequestContext,
+  kind: RecordKind,
+  path: string,
+  ids: number[],
+  query: Record<string, string | undefined> = {},
+): Promise<Map<number, T>> {
+  const records = ctx.credentials ? undefined : deps.records;
+  if (!records) return byIds<T>(deps, ctx, path, ids, query);
+  const out = new Map<number, T>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const hit = records.get<T & (WpPost | WpMedia)>(kind, ctx.language, id);
+    if (hit) out.set(id, hit);
+    else missing.push(id);
+  }
+  for (const [id, item] of await byIds<T>(deps, ctx, path, missing, query)) {
+    records.set(kind, ctx.language, item as unknown as WpPost | WpMedia);
+    out.set(id, item);
+  }
+  return out;
+}
+
+/** Linked posts are read with the caller's own credentials: WordPress decides which of them they may see. */
+async function linkedPosts(deps: Deps, ctx: RequestContext, kind: 'venue' | 'organizer', ids: number[]) {
+  const caller = await deps.callers.resolve(ctx);
+  const status = can(caller, deps.site.caps[kind] ?? {}, 'edit_posts') ? { status: VISIBLE_TO_EDITORS } : {};
+  const [posts, catalog] = await Promise.all([
+    cachedByIds<WpPost>(deps, ctx, kind, `/wp/v2/${deps.mapping[kind].restBase}`, ids, status),
+    ids.length
+      ? catalogOf(deps)
+          .all(kind, ctx.language)
+          .catch(() => undefined)
+      : undefined,
+  ]);
+  // The catalog (edit context) knows whether an excerpt is stored; view context invents one from the content.
+  for (const [id, p] of posts) {
+    if (catalog?.get(id)?.values.excerpt === '') posts.set(id, withStoredExcerpt(p, false));
+  }
+  return posts;
+}
+
+export async function relatedOf(deps: Deps, ctx: RequestContext, events: WpPost[]): Promise<Related> {
+  const { mapping } = deps;
+  const venueIds = new Set<number>();
+  const organizerIds = new Set<number>();
+  for (const post of events) {
+    const v = readField(post, mapping.event.fields.venue);
+    if (typeof v === 'number') venueIds.add(v);
+    const o = readField(post, mapping.event.fields.organizer);
+    for (const id of Array.isArray(o) ? o : typeof o === 'number' ? [o] : []) organizerIds.add(Number(id));
+  }
+  const [venues, organizers, terms] = await Promise.all([
+    linkedPosts(deps, ctx, 'venue', [...venueIds]),
+    linkedPosts(deps, ctx, 'organizer', [...organizerIds]),
+    termsOf(deps, ctx),
+  ]);
+  const mediaIds = new Set<number>();
+  for (const p of [...events, ...venues.values(), ...organizers.values()]) {
+    if (typeof p.featured_media === 'number' && p.featured_media > 0) mediaIds.add(p.featured_media);
+  }
+  const media = await cachedByIds<WpMedia>(deps, ctx, 'media', '/wp/v2/media', [...mediaIds]).catch(
+    () => new Map<number, WpMedia>(),
+  );
+  return { venues, organizers, terms, media };
+}
+
+async function termsOf(deps: Deps, ctx: RequestContext): Promise<Map<number, WpTerm>> {
+  const out = new Map<number, WpTerm>();
+  for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags]) {
+    if (!tax) continue;
+    for (const t of await deps.terms.all(tax, ctx.language)) out.set(t.id, { ...t, taxonomy: tax.taxonomy });
+  }
+  return out;
+}

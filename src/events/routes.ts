@@ -1,0 +1,34 @@
+// Binds the events contract to its handlers.
+import { eventRoutes as c } from '../contract/events.ts';
+import type { Deps } from '../deps.ts';
+import { type Binding, bind } from '../http/handler.ts';
+import { listEvents } from './list.ts';
+import { idOfSlug, readEvent } from './read.ts';
+import { createEvent, deleteEvent, updateEvent } from './write.ts';
+
+/** TEC reads `context` from the raw request (it is no declared argument). */
+const contextEdit = (query: string): boolean => new URLSearchParams(query).get('context') === 'edit';
+
+export function eventBindings(deps: Deps): Binding[] {
+  return [
+    bind(c.list, (i) => listEvents(deps, i)),
+    bind(c.create, async (i) => createEvent(deps, i.ctx, i.site, i.args, i.body)),
+    bind(c.read, async (i) => ({
+      body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.query) }),
+    })),
+    bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body)),
+    bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!)),
+    bind(c.readBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return { body: await readEvent(deps, i.ctx, i.site, id, undefined) };
+    }),
+    bind(c.updateBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return updateEvent(deps, i.ctx, i.site, id, i.args, i.body);
+    }),
+    bind(c.deleteBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return deleteEvent(deps, i.ctx, i.site, id);
+    }),
+  ];
+}

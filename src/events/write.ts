@@ -1,0 +1,307 @@
+// POST/PUT/PATCH/DELETE on events: TEC's write rules over wp/v2, all-or-nothing across upstream calls.
+import type { RequestContext } from '../context.ts';
+import type { ArgsOf } from '../contract/args.ts';
+import type { eventWriteArgs } from '../contract/events.ts';
+import type { Deps } from '../deps.ts';
+import { normaliseEventDates } from '../events/dates.ts';
+import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
+import { catalogOf } from '../linked/catalog.ts';
+import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
+import type { TaxonomySource } from '../mapping/schema.ts';
+import type { SiteInfo } from '../serialize/index.ts';
+import { serializeEvent } from '../serialize/index.ts';
+import { type Caller, can } from '../wp/caller.ts';
+import { asCaller } from '../wp/client.ts';
+import type { WpPost, WpTerm } from '../wp/types.ts';
+import { resolveLinked, type Undo } from './linked.ts';
+import { eventNotFound, readEventPost } from './read.ts';
+import { relatedOf } from './related.ts';
+import { writeError } from './upstream-errors.ts';
+
+type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
+
+/** TEC's status scaling: publishers get what they ask (default publish); others get pending or draft. */
+export function scaleStatus(requested: string | undefined, canPublish: boolean): string {
+  if (canPublish) return requested ?? 'publish';
+  if (requested === 'publish' || requested === 'future') return 'pending';
+  if (requested === 'private') return 'pending';
+  return requested ?? 'draft';
+}
+
+async function requireCaller(deps: Deps, ctx: RequestContext): Promise<Caller> {
+  const caller = await deps.callers.resolve(ctx);
+  if (!caller) throw forbidden(false);
+  return caller;
+}
+
+/** ids, slugs or names; unknown names become new terms (recorded in `undo`); unknown numeric ids are skipped. */
+async function resolveTerms(
+  deps: Deps,
+  ctx: RequestContext,
+  tax: TaxonomySource,
+  values: string[],
+  undo: Undo,
+): Promise<number[]> {
+  const terms = await deps.terms.all(tax, ctx.language);
+  const ids: number[] = [];
+  for (const v of values) {
+    const t =
+      terms.find((x) => x.slug === v) ??
+      (/^\d+$/.test(v)
+        ? terms.find((x) => x.id === Number(v))
+        : terms.find((x) => x.name.toLowerCase() === v.toLowerCase()));
+    if (t) ids.push(t.id);
+    else if (!/^\d+$/.test(v)) {
+      const res = await deps.wp.request<WpTerm>({
+        path: `/wp/v2/${tax.restBase}`,
+        method: 'POST',
+        body: { name: v },
+        as: { credentials: ctx.credentials },
+        signal: ctx.signal,
+      });
+      undo.terms.push({ restBase: tax.restBase, id: res.body.id });
+      ids.push(res.body.id);
+    }
+  }
+  if (undo.terms.length) deps.terms.invalidate(tax);
+  return [...new Set(ids)];
+}
+
+/** Removes what a failed write created, with the caller's credentials and then the service account's. */
+async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Promise<void> {
+  const all = [...undo.posts.map((p) => ({ ...p })), ...undo.terms];
+  for (const { restBase, id } of all.reverse()) {
+    for (const as of [{ credentials: ctx.credentials }, 'service'] as const) {
+      try {
+        await deps.wp.request({
+          path: `/wp/v2/${restBase}/${id}`,
+          method: 'DELETE',
+          query: { force: true },
+          as,
+        });
+        break;
+      } catch (err) {
+        deps.log.warn({ err, restBase, id }, 'rollback step failed');
+      }
+    }
+  }
+  if (undo.terms.length) deps.terms.invalidate();
+  // Removed venues or organizers must not be offered as duplicates by a catalog read before the rollback.
+  if (undo.posts.length) for (const kind of ['venue', 'organizer'] as const) catalogOf(deps).invalidate(kind);
+}
+
+function costValue(v: unknown): FieldValue | undefined {
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) return v.map(String).join(', ');
+  if (v === null) return '';
+  if (typeof v === 'object') throw invalidParams({ cost: 'Invalid parameter.' });
+  return String(v);
+}
+
+/** The calendar values of a write: only what was sent (plus what the dates imply). */
+async function valuesOf(
+  deps: Deps,
+  ctx: RequestContext,
+  caller: Caller,
+  a: WriteArgs,
+  body: Record<string, unknown>,
+  current: WpPost | undefined,
+  undo: Undo,
+): Promise<Record<string, unknown>> {
+  const { mapping, site } = deps;
+  const v: Record<string, FieldValue | undefined> = {
+    title: a.title,
+    description: a.description,
+    excerpt: a.excerpt,
+    author: a.author,
+    website: a.website,
+    show_map: a.show_map,
+    show_map_link: a.show_map_link,
+    hide_from_listings: a.hide_from_listings,
+    sticky: a.sticky,
+    featured: a.featured,
+    cost: costValue(a.cost),
+  };
+  if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
+  if (a.image !== undefined) {
+    if (a.image !== '' && !/^\d+$/.test(a.image)) throw invalidParams({ image: 'Invalid parameter.' });
+    v.image = a.image === '' ? 0 : Number(a.image);
+  }
+  const canPublish = can(caller, site.caps.event ?? {}, 'publish_posts');
+  if (a.status !== undefined || !current) v.status = scaleStatus(a.status, canPublish);
+
+  const datesSent = [a.start_date, a.end_date, a.all_day, a.timezone].some((x) => x !== undefined);
+  if (!current || datesSent) {
+    const old = current ? (readRecord(mapping, 'event', current) as Record<string, FieldValue>) : {};
+    const res = normaliseEventDates(
+      {
+        start_date: a.start_date ?? String(old.start_date ?? ''),
+        end_date: a.end_date ?? String(old.end_date ?? old.start_date ?? ''),
+        all_day: a.all_day ?? old.all_day === true,
+        timezone: a.timezone ?? (typeof old.timezone === 'string' ? old.timezone : undefined),
+      },
+      { timezone: site.timezone },
+      deps.now(),
+    );
+    if (!res.ok) throw res.error;
+    const d = res.dates;
+    Object.assign(v, {
+      start_date: d.start,
+      end_date: d.end,
+      utc_start_date: d.startUtc,
+      utc_end_date: d.endUtc,
+      duration: String(d.duration),
+      timezone: d.timezone,
+      timezone_abbr: d.timezoneAbbr,
+      all_day: a.all_day ?? old.all_day === true,
+    });
+  }
+  if (a.date !== undefined) v.date = String(a.date);
+  if (a.date_utc !== undefined) v.date_utc = String(a.date_utc);
+
+  const linkedStatus = canPublish ? 'publish' : 'draft';
+  if (body.venue !== undefined) {
+    const ids = await resolveLinked(deps, ctx, 'venue', body.venue, linkedStatus, undo);
+    v.venue = ids[0] ?? null;
+  }
+  if (body.organizer !== undefined) {
+    v.organizer = await resolveLinked(deps, ctx, 'organizer', body.organizer, linkedStatus, undo);
+  }
+  const out: Record<string, unknown> = writeRecord(mapping, 'event', v);
+  for (const name of ['categories', 'tags'] as const) {
+    const tax = mapping.event[name];
+    const values = a[name];
+    if (!tax || values === undefined) continue;
+    out[tax.restBase] = await resolveTerms(deps, ctx, tax, values, undo);
+  }
+  return out;
+}
+
+async function respond(deps: Deps, ctx: RequestContext, site: SiteInfo, post: WpPost, status: number) {
+  const index = await deps.indexes.forLanguage(ctx.language);
+  index.upsert(post);
+  const related = await relatedOf(deps, ctx, [post]);
+  return { status, body: serializeEvent(post, related, { mapping: deps.mapping, site, context: 'write' }) };
+}
+
+export async function createEvent(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  a: WriteArgs,
+  body: Record<string, unknown>,
+) {
+  const caller = await requireCaller(deps, ctx);
+  if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
+  const undo: Undo = { posts: [], terms: [] };
+  try {
+    const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping.event.restBase}`,
+      method: 'POST',
+      body: payload,
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, res.body, 201);
+  } catch (err) {
+    await rollback(deps, ctx, undo);
+    throw writeError(err, true);
+  }
+}
+
+export async function updateEvent(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  id: number,
+  a: WriteArgs,
+  body: Record<string, unknown>,
+) {
+  const caller = await requireCaller(deps, ctx);
+  const current = await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
+    if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
+    throw err;
+  });
+  const undo: Undo = { posts: [], terms: [] };
+  let restoreOrganizers: (() => Promise<void>) | undefined;
+  try {
+    const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
+    restoreOrganizers = await keepOrganizerOrder(deps, ctx, id, current, payload);
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+      method: 'POST',
+      body: payload,
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, res.body, 200);
+  } catch (err) {
+    await restoreOrganizers?.().catch((e: unknown) =>
+      deps.log.warn({ err: e, id }, 'restoring organizers failed'),
+    );
+    await rollback(deps, ctx, undo);
+    throw writeError(err, true);
+  }
+}
+
+/**
+ * wp/v2 keeps the organizer rows that stay in place and appends new ones after them, so `[25]` rewritten as
+ * `[24, 25]` would read back `[25, 24]`. When the order sent differs from that, the rows are cleared first.
+ * Returns how to put the old list back if the update then fails.
+ */
+async function keepOrganizerOrder(
+  deps: Deps,
+  ctx: RequestContext,
+  id: number,
+  current: WpPost,
+  payload: Record<string, unknown>,
+): Promise<(() => Promise<void>) | undefined> {
+  const src = deps.mapping.event.fields.organizer;
+  const meta = payload.meta as Record<string, unknown> | undefined;
+  if (!src || !('meta' in src) || src.format !== 'int-list' || !Array.isArray(meta?.[src.meta]))
+    return undefined;
+  const wanted = (meta[src.meta] as number[]).map(Number);
+  const old = readField(current, src) as number[];
+  const kept = old.filter((v) => wanted.includes(v));
+  const predicted = [...kept, ...wanted.filter((v) => !old.includes(v))];
+  if (predicted.join(',') === wanted.join(',') || kept.length === 0) return undefined;
+  const write = (value: number[]) =>
+    deps.wp.request({
+      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+      method: 'POST',
+      body: { meta: { [src.meta]: value } },
+      as: { credentials: ctx.credentials },
+      signal: ctx.signal,
+    });
+  await write([]);
+  return async () => {
+    await write(old);
+  };
+}
+
+export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInfo, id: number) {
+  await requireCaller(deps, ctx);
+  const current = await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
+    if (err instanceof ApiError && err.code === 'event-no-longer-available') {
+      throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+    }
+    if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
+    throw err;
+  });
+  if (current.status === 'trash') {
+    throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+  }
+  try {
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+      method: 'DELETE',
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, res.body, 200);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw eventNotFound(id);
+    if (err instanceof ApiError && err.code === 'rest_already_trashed') {
+      throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+    }
+    throw writeError(err, true);
+  }
+}

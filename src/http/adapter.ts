@@ -1,0 +1,157 @@
+// Wires contract routes to express: matches WordPress-style route regexes, parses args, writes responses.
+import { createHash, randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
+import { isShareable, serveCached, writeTags } from '../cache/serve.ts';
+import type { Credentials, RequestContext } from '../context.ts';
+import { parseArgs } from '../contract/args.ts';
+import { compilePattern } from '../contract/route.ts';
+import type { Logger } from '../log.ts';
+import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
+import type { Binding } from './handler.ts';
+
+export interface ApiRootOptions {
+  /** Where the namespace is mounted, e.g. `/wp-json/calendar/events/v1`. */
+  prefix: string;
+  defaultLanguage: string;
+  /** Public base URL override (otherwise taken from the request's protocol and Host). */
+  publicUrl?: string;
+  home: string;
+  timezone: string;
+  log: Logger;
+  /** The response cache; absent, every request goes to the handlers. */
+  cache?: ResponseCache;
+}
+
+export function credentialsOf(req: Request): Credentials | undefined {
+  const auth = req.get('authorization');
+  if (auth && /^basic\s+/i.test(auth)) {
+    const decoded = Buffer.from(auth.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
+    const user = decoded.split(':')[0] ?? '';
+    return { kind: 'basic', header: auth, user };
+  }
+  const nonce =
+    req.get('x-wp-nonce') ?? (typeof req.query._wpnonce === 'string' ? req.query._wpnonce : undefined);
+  const cookie = req.get('cookie');
+  if (nonce && cookie && /wordpress_logged_in_/.test(cookie)) return { kind: 'cookie', cookie, nonce };
+  return undefined;
+}
+
+export const audienceOf = (c: Credentials | undefined): string =>
+  c
+    ? `user:${createHash('sha256')
+        .update(c.kind === 'basic' ? c.header : `${c.cookie}\n${c.nonce}`)
+        .digest('hex')
+        .slice(0, 24)}`
+    : 'anonymous';
+
+export function sendError(res: Response, err: ApiError): void {
+  res.status(err.status).type('application/json').send(JSON.stringify(err.toJSON()));
+}
+
+/** Turns whatever was thrown into the WordPress error body; unexpected errors never leak a stack. */
+export function toApiError(err: unknown, log: Logger, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number } | null;
+  if (e?.type === 'entity.parse.failed')
+    return new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400);
+  if (e?.type === 'entity.too.large')
+    return new ApiError('rest_request_too_large', 'The request body is too large.', 413);
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new ApiError('rest_bad_request', 'The request could not be read.', e.status);
+  }
+  log.error({ err, requestId }, 'unexpected error');
+  return new ApiError('internal_error', 'The gateway failed to answer this request.', 500, {
+    request_id: requestId,
+  });
+}
+
+function rawParams(req: Request): Record<string, unknown> {
+  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+  return { ...(req.query as Record<string, unknown>), ...body };
+}
+
+export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Router {
+  const router = express.Router();
+  const compiled = bindings.map((b) => ({ ...b, regex: compilePattern(b.contract.pattern) }));
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    const requestId = (req.get('x-request-id') ?? randomUUID()).slice(0, 64);
+    res.set('X-Request-Id', requestId);
+    const path = req.path.replace(/\/+$/, '') || '';
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    let params: Record<string, string> = {};
+    const match = compiled.find((b) => {
+      const m = b.regex.exec(path);
+      if (!m || !(b.contract.methods as readonly string[]).includes(method)) return false;
+      params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+      return true;
+    });
+    if (!match) {
+      if (path === '' && method === 'GET') return next();
+      return sendError(res, noRoute());
+    }
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    try {
+      const raw = { ...rawParams(req), ...params };
+      const credentials = credentialsOf(req);
+      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+      const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
+      const run = async () => {
+        const parsed = parseArgs(match.contract.args, raw);
+        if (!parsed.ok) {
+          if ('missing' in parsed) throw missingParams(parsed.missing);
+          throw invalidParams(Object.fromEntries(parsed.invalid.map((i) => [i.name, i.message])));
+        }
+        const lang =
+          (parsed.args as { multilang_language?: string }).multilang_language ?? opts.defaultLanguage;
+        const ctx: RequestContext = {
+          audience: audienceOf(credentials),
+          credentials,
+          language: lang,
+          requestId,
+          signal: controller.signal,
+        };
+        const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+        const query = req.originalUrl.includes('?')
+          ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1)
+          : '';
+        return match.handler({ args: parsed.args, params, body, ctx, site, query });
+      };
+      const cache = match.cache === false ? undefined : opts.cache;
+      if (cache && isShareable(req.method, !credentials, raw)) {
+        // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3).
+        const read = {
+          route: match.contract.id,
+          params: raw,
+          language: opts.defaultLanguage,
+          base: site.apiRoot,
+        };
+        return await serveCached(cache, req, res, read, run, (err) => {
+          const e = err instanceof ApiError && err.status < 500 ? err : undefined;
+          return e && { status: e.status, body: e.toJSON() };
+        });
+      }
+      const result = await run();
+      // A successful write drops every cached answer that showed what it touched, before the caller hears back.
+      if (opts.cache && method !== 'GET' && (result.status ?? 200) < 300) {
+        await opts.cache.invalidate(writeTags(match.contract.id, result.body));
+      }
+      res.status(result.status ?? 200);
+      if (result.headers) res.set(result.headers);
+      if (method === 'GET') res.set('Vary', VARY);
+      if (credentials) res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+      res.type('application/json').send(JSON.stringify(result.body));
+    } catch (err) {
+      if (res.headersSent) return;
+      if (credentialsOf(req)) res.set('Cache-Control', 'private, no-store');
+      sendError(res, toApiError(err, opts.log, requestId));
+    }
+  });
+  return router;
+}

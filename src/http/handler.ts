@@ -1,0 +1,39 @@
+// What a route handler receives and returns: data in, data out; the adapter writes HTTP.
+
+import type { RequestContext } from '../context.ts';
+import type { ArgsOf, ArgsShape } from '../contract/args.ts';
+import type { RouteContract } from '../contract/route.ts';
+import type { SiteInfo } from '../serialize/index.ts';
+
+export interface HandlerInput<S extends ArgsShape> {
+  args: ArgsOf<S>;
+  /** Path parameters exactly as matched. */
+  params: Record<string, string>;
+  /** The request body as sent (JSON or form), for fields whose presence matters (partial updates). */
+  body: Record<string, unknown>;
+  ctx: RequestContext;
+  site: SiteInfo;
+  /** The original query string (without `?`). */
+  query: string;
+}
+
+export interface HandlerResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;
+
+export interface Binding<S extends ArgsShape = ArgsShape> {
+  contract: RouteContract<S>;
+  handler: Handler<S>;
+  /** `false` keeps a GET route out of the response cache (anonymous GETs are cached by default). */
+  cache?: false;
+}
+
+export const bind = <S extends ArgsShape>(
+  contract: RouteContract<S>,
+  handler: Handler<S>,
+  options: { cache?: false } = {},
+): Binding => ({ contract, handler, ...options }) as unknown as Binding;

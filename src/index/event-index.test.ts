@@ -1,0 +1,274 @@
+// Tests for the event index against a tiny in-memory stand-in for the WordPress client.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Mapping, mappingSchema } from '../mapping/schema.ts';
+import type { WpRequest } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+import { EventIndex, type IndexClient } from './event-index.ts';
+import type { BuildProgress, IndexLogger } from './progress.ts';
+import { IndexRegistry } from './registry.ts';
+
+const tec: Mapping = mappingSchema.parse(
+  JSON.parse(readFileSync(new URL('../../mappings/tec.json', import.meta.url), 'utf8')),
+);
+
+const post = (id: number, over: Partial<WpPost> = {}, meta: Record<string, string> = {}): WpPost => ({
+  id,
+  date: '2026-01-01T00:00:00',
+  date_gmt: '2026-01-01T00:00:00',
+  modified: '2026-01-01T00:00:00',
+  modified_gmt: '2026-01-01T00:00:00',
+  slug: `event-${id}`,
+  status: 'publish',
+  type: 'tribe_events',
+  link: '',
+  title: { raw: `Event ${id}`, rendered: '' },
+  tribe_events_cat: [],
+  tags: [],
+  meta: { _EventStartDate: `2026-05-${String(id).padStart(2, '0')} 10:00:00`, ...meta },
+  ...over,
+});
+
+/** wp/v2 over an array: status CSV, modified_after, include, per_page/page ordered by id. Records every call. */
+class FakeWp implements IndexClient {
+  posts: WpPost[];
+  calls: WpRequest[] = [];
+  /** When set, each list call waits for it (to hold a crawl open). */
+  gate: Promise<void> | null = null;
+  fail: Error | null = null;
+
+  constructor(posts: WpPost[]) {
+    this.posts = posts;
+  }
+
+  async request<T>(req: WpRequest) {
+    this.calls.push(req);
+    if (this.gate) await this.gate;
+    if (this.fail) throw this.fail;
+    const q = req.query ?? {};
+    const statuses = String(q.status ?? 'publish').split(',');
+    const after = q.modified_after ? Date.parse(String(q.modified_after)) : null;
+    const include = q.include ? String(q.include).split(',').map(Number) : null;
+    const matches = this.posts
+      .filter((p) => statuses.includes(p.status))
+      .filter((p) => after === null || Date.parse(`${p.modified_gmt}Z`) > after)
+      .filter((p) => !include || include.includes(p.id))
+      .sort((a, b) => a.id - b.id)
+      .map((p) => structuredClone(p));
+    const perPage = Number(q.per_page ?? 10);
+    const page = Number(q.page ?? 1);
+    const headers = new Headers({
+      'x-wp-total': String(matches.length),
+      'x-wp-totalpages': String(Math.ceil(matches.length / perPage)),
+    });
+    return { status: 200, body: matches.slice((page - 1) * perPage, page * perPage) as T, headers };
+  }
+
+  async list<T>(req: WpRequest) {
+    const res = await this.request<T[]>(req);
+    const total = Number(res.headers.get('x-wp-total'));
+    return { items: res.body, total, totalPages: Number(res.headers.get('x-wp-totalpages')) };
+  }
+
+  async all<T>(req: WpRequest, onPage?: (done: number, total: number) => void): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 1; ; page++) {
+      const r = await this.list<T>({ ...req, query: { ...req.query, per_page: 100, page } });
+      out.push(...r.items);
+      onPage?.(out.length, r.total);
+      if (page >= r.totalPages) return out;
+    }
+  }
+
+  edit(id: number, over: Partial<WpPost>, modifiedGmt: string): void {
+    const i = this.posts.findIndex((p) => p.id === id);
+    this.posts[i] = { ...this.posts[i], ...over, modified_gmt: modifiedGmt };
+  }
+}
+
+const quiet: BuildProgress = { start() {}, update() {}, finish() {}, fail() {} };
+const silentLogger = () => ({ info: vi.fn<IndexLogger['info']>(), warn: vi.fn<IndexLogger['warn']>() });
+const listAll = { statuses: ['publish'], page: 1, perPage: 100 };
+
+async function built(posts: WpPost[], overlapMs = 0) {
+  const wp = new FakeWp(posts);
+  const index = new EventIndex({
+    client: wp,
+    mapping: tec,
+    language: 'es',
+    logger: silentLogger(),
+    overlapMs,
+  });
+  await index.build(quiet);
+  return { wp, index };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('EventIndex', () => {
+  it('builds from every status in edit context with the service credential and lists only what may be listed', async () => {
+    const { wp, index } = await built([
+      post(3),
+      post(1),
+      post(2, { status: 'draft' }),
+      post(4, { status: 'trash' }),
+    ]);
+    expect(index.size).toBe(4);
+    expect(index.builtAt).toBeInstanceOf(Date);
+    expect(index.query(listAll).ids).toEqual([1, 3]);
+    expect(index.query({ ...listAll, statuses: ['publish', 'draft', 'trash'] }).ids).toEqual([1, 2, 3]);
+    expect(index.get(4)?.status).toBe('trash');
+    expect(index.bySlug('event-2')?.id).toBe(2);
+    expect(wp.calls[0]).toMatchObject({
+      path: '/wp/v2/tribe_events',
+      as: 'service',
+      language: 'es',
+      query: { context: 'edit', status: 'publish,future,draft,pending,private,trash' },
+    });
+    expect(String(wp.calls[0].query?._fields)).toContain('meta._EventStartDate');
+  });
+
+  it('crawls collections larger than one page', async () => {
+    const { index } = await built(Array.from({ length: 250 }, (_, i) => post(i + 1)));
+    expect(index.size).toBe(250);
+    expect(index.query({ ...listAll, perPage: 10, page: 25 })).toMatchObject({ total: 250, totalPages: 25 });
+  });
+
+  it('picks up a changed post on refresh, asking only for what changed since the last one seen', async () => {
+    const { wp, index } = await built([post(1), post(2)], 5_000);
+    wp.edit(1, { meta: { _EventStartDate: '2026-06-30 10:00:00' } }, '2026-01-01T00:10:00');
+    expect(await index.refresh()).toBe(1);
+    // The newest modification seen, less the overlap and the (tiny) duration of the crawl, to the second.
+    expect(wp.calls.at(-1)?.query?.modified_after).toMatch(/^2025-12-31T23:59:5[45]Z$/);
+    expect(index.query(listAll).ids).toEqual([2, 1]);
+    expect(index.lastRefreshAt).toBeInstanceOf(Date);
+    await index.refresh();
+    expect(wp.calls.at(-1)?.query?.modified_after).toMatch(/^2026-01-01T00:09:5[45]Z$/);
+  });
+
+  it('stops listing a post trashed upstream but still knows it', async () => {
+    const { wp, index } = await built([post(1), post(2)]);
+    wp.edit(2, { status: 'trash', slug: 'event-2__trashed' }, '2026-01-02T00:00:00');
+    await index.refresh();
+    expect(index.query(listAll).ids).toEqual([1]);
+    expect(index.get(2)?.status).toBe('trash');
+    expect(index.bySlug('event-2')).toBeUndefined();
+    expect(index.bySlug('event-2__trashed')?.id).toBe(2);
+  });
+
+  it('drops hard deletes on reconcile and fetches what it missed or what changed status in place', async () => {
+    const { wp, index } = await built([post(1), post(2), post(3, { status: 'future' })]);
+    wp.posts = wp.posts.filter((p) => p.id !== 2);
+    wp.posts.push(post(4));
+    wp.edit(3, { status: 'publish' }, '2026-01-01T00:00:00');
+    expect(await index.reconcile()).toEqual({ removed: 1, refetched: 2 });
+    expect(index.get(2)).toBeUndefined();
+    expect(index.query(listAll).ids).toEqual([1, 3, 4]);
+  });
+
+  it('coalesces concurrent refreshes into one upstream crawl', async () => {
+    const { wp, index } = await built([post(1)]);
+    const before = wp.calls.length;
+    const [a, b] = [index.refresh(), index.refresh()];
+    expect(a).toBe(b);
+    await Promise.all([a, b]);
+    expect(wp.calls.length).toBe(before + 1);
+    await index.refresh();
+    expect(wp.calls.length).toBe(before + 2);
+  });
+
+  it('shares one crawl between concurrent builds', async () => {
+    const wp = new FakeWp([post(1)]);
+    const index = new EventIndex({ client: wp, mapping: tec, language: 'en', logger: silentLogger() });
+    await Promise.all([index.build(quiet), index.build(quiet), index.refresh()]);
+    expect(wp.calls.length).toBe(1);
+  });
+
+  it('applies writes through the gateway at once', async () => {
+    const { index } = await built([post(1)]);
+    index.upsert(post(9, { modified_gmt: '2026-02-01T00:00:00' }));
+    expect(index.query(listAll).ids).toEqual([1, 9]);
+    index.upsert(post(1, { modified_gmt: '2026-02-01T00:00:00' }, { _tribe_featured: '1' }));
+    expect(index.query({ ...listAll, featured: true }).ids).toEqual([1]);
+    index.remove(9);
+    expect(index.query(listAll).ids).toEqual([1]);
+    expect(index.size).toBe(1);
+  });
+
+  it('keeps a gateway write when a crawl brings back an older copy', async () => {
+    // A day of overlap makes every refresh read both posts again.
+    const { wp, index } = await built([post(1), post(2)], 86_400_000);
+    index.upsert(post(1, { modified_gmt: '2026-03-01T00:00:00', title: { raw: 'Renamed', rendered: '' } }));
+    index.remove(2);
+    await index.refresh();
+    await index.reconcile();
+    expect(index.get(1)?.title).toBe('Renamed');
+    expect(index.get(2)).toBeUndefined();
+    // A later edit upstream wins again.
+    wp.edit(2, { title: { raw: 'Restored', rendered: '' } }, '2999-01-01T00:00:00');
+    await index.refresh();
+    expect(index.get(2)?.title).toBe('Restored');
+  });
+
+  it('does not drop an event created through the gateway while a reconcile is listing ids', async () => {
+    const { wp, index } = await built([post(1)]);
+    let open!: () => void;
+    wp.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const running = index.reconcile();
+    index.upsert(post(5));
+    wp.gate = null;
+    open();
+    await running;
+    expect(index.get(5)).toBeDefined();
+  });
+
+  it('logs a failing poll once per failure streak and never throws from its timer', async () => {
+    vi.useFakeTimers();
+    const logger = silentLogger();
+    const wp = new FakeWp([post(1)]);
+    const index = new EventIndex({ client: wp, mapping: tec, language: 'en', logger });
+    await index.build(quiet);
+    index.start(1_000, 60_000);
+    wp.fail = new Error('upstream down');
+    await vi.advanceTimersByTimeAsync(3_500);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0][0]).toMatchObject({ err: 'upstream down', language: 'en' });
+    wp.fail = null;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(logger.info).toHaveBeenCalledWith(expect.anything(), 'Event index refresh recovered');
+    wp.fail = new Error('down again');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    index.stop();
+    const calls = wp.calls.length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(wp.calls.length).toBe(calls);
+  });
+});
+
+describe('IndexRegistry', () => {
+  it('builds each language once, even for concurrent first uses', async () => {
+    const wp = new FakeWp([post(1)]);
+    const registry = new IndexRegistry({ client: wp, mapping: tec, pollMs: false, progress: () => quiet });
+    const [a, b] = await Promise.all([registry.forLanguage('en'), registry.forLanguage('en')]);
+    expect(a).toBe(b);
+    const es = await registry.forLanguage('es');
+    expect(es.language).toBe('es');
+    expect(wp.calls.map((c) => c.language)).toEqual(['en', 'es']);
+    expect(registry.all()).toHaveLength(2);
+    registry.stop();
+  });
+
+  it('tries again after a failed build', async () => {
+    const wp = new FakeWp([post(1)]);
+    wp.fail = new Error('down');
+    const registry = new IndexRegistry({ client: wp, mapping: tec, pollMs: false, progress: () => quiet });
+    await expect(registry.forLanguage('en')).rejects.toThrow('down');
+    wp.fail = null;
+    expect((await registry.forLanguage('en')).size).toBe(1);
+  });
+});

@@ -1,0 +1,367 @@
+// The event index of one language: every event's facets, crawled from wp/v2 and kept fresh (design decision 2).
+import { fromWpDate } from '../mapping/codec.ts';
+import type { Mapping } from '../mapping/schema.ts';
+import type { WpClient } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+import { type EventFacets, facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
+import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
+import { byStart, type IndexQuery, type IndexResult, querySorted } from './query.ts';
+
+/** The part of the WordPress client the index uses (tests pass a stub). */
+export type IndexClient = Pick<WpClient, 'all' | 'list' | 'request'>;
+
+export interface EventIndexOptions {
+  client: IndexClient;
+  mapping: Mapping;
+  language: string;
+  logger?: IndexLogger;
+  /**
+   * How far before the newest `modified_gmt` seen the next poll starts: covers saves within the same second and
+   * transactions that commit late. The duration of the previous crawl is added on top.
+   */
+  overlapMs?: number;
+  /** Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway). */
+  onChange?: (ids: number[]) => void;
+}
+
+/** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */
+export interface IndexSnapshot {
+  language: string;
+  facets: EventFacets[];
+  since: number | null;
+  builtAt: string;
+}
+
+export interface ReconcileResult {
+  removed: number;
+  refetched: number;
+}
+
+const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
+const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
+
+export class EventIndex {
+  readonly language: string;
+  readonly #client: IndexClient;
+  readonly #mapping: Mapping;
+  readonly #logger: IndexLogger;
+  readonly #overlapMs: number;
+  readonly #path: string;
+  readonly #query: Record<string, string>;
+
+  readonly #facets = new Map<number, EventFacets>();
+  readonly #slugs = new Map<string, number>();
+  /** Facets sorted by (start, id), rebuilt on the first query after a change. */
+  #sorted: EventFacets[] | null = null;
+  /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
+  readonly #written = new Map<number, number>();
+  #seq = 0;
+  /** Ids removed through the gateway, with the UTC time of removal: older copies from a crawl are ignored. */
+  readonly #tombstones = new Map<number, string>();
+  /** Epoch ms the next poll asks `modified_after` from; null until a crawl saw a post. */
+  #since: number | null = null;
+
+  #builtAt: Date | null = null;
+  #lastRefreshAt: Date | null = null;
+  #building: Promise<void> | null = null;
+  #refreshing: Promise<number> | null = null;
+  #reconciling: Promise<ReconcileResult> | null = null;
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #failing = { refresh: false, reconcile: false };
+  readonly #onChange: (ids: number[]) => void;
+
+  constructor(options: EventIndexOptions) {
+    this.language = options.language;
+    this.#client = options.client;
+    this.#mapping = options.mapping;
+    this.#logger = options.logger ?? stderrLogger;
+    this.#overlapMs = options.overlapMs ?? 10_000;
+    this.#path = `/wp/v2/${options.mapping.event.restBase}`;
+    this.#query = indexQueryOf(options.mapping);
+    this.#onChange = options.onChange ?? (() => {});
+  }
+
+  /** The facets and poll position, for a new instance to warm from instead of crawling. */
+  snapshot(): IndexSnapshot | null {
+    if (!this.#builtAt) return null;
+    return {
+      language: this.language,
+      facets: [...this.#facets.values()],
+      since: this.#since,
+      builtAt: this.#builtAt.toISOString(),
+    };
+  }
+
+  /** Loads a snapshot as if built then; a `refresh()` afterwards catches up with what changed since. */
+  restore(s: IndexSnapshot): void {
+    for (const f of s.facets) this.#set(f);
+    this.#since = s.since;
+    this.#builtAt = this.#lastRefreshAt = new Date(s.builtAt);
+  }
+
+  /** Re-reads some posts now (a change notification): applies what changed, drops what is gone upstream. */
+  async refetch(ids: number[]): Promise<number[]> {
+    const changed: number[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = ids.slice(i, i + 100);
+      const posts = await this.#crawl({ include: chunk.join(',') });
+      const seen = new Set(posts.map((p) => p.id));
+      for (const post of posts) if (this.#apply(post)) changed.push(post.id);
+      for (const id of chunk) {
+        if (!seen.has(id) && this.#facets.has(id)) {
+          this.#delete(id);
+          changed.push(id);
+        }
+      }
+    }
+    if (changed.length) this.#onChange(changed);
+    return changed;
+  }
+
+  get size(): number {
+    return this.#facets.size;
+  }
+  get builtAt(): Date | null {
+    return this.#builtAt;
+  }
+  get lastRefreshAt(): Date | null {
+    return this.#lastRefreshAt;
+  }
+
+  get(id: number): EventFacets | undefined {
+    return this.#facets.get(id);
+  }
+
+  bySlug(slug: string): EventFacets | undefined {
+    const id = this.#slugs.get(slug);
+    return id === undefined ? undefined : this.#facets.get(id);
+  }
+
+  query(q: IndexQuery): IndexResult {
+    this.#sorted ??= [...this.#facets.values()].sort(byStart);
+    return querySorted(this.#sorted, q);
+  }
+
+  /** A post written through the gateway (create, update, trash): indexed at once, whatever a crawl holds. */
+  upsert(post: WpPost): EventFacets {
+    const f = facetsOf(post, this.#mapping);
+    this.#tombstones.delete(f.id);
+    this.#set(f);
+    return f;
+  }
+
+  /** A post deleted through the gateway: dropped at once, and kept out unless it changes upstream later. */
+  remove(id: number): void {
+    this.#tombstones.set(id, nowGmt());
+    this.#delete(id);
+  }
+
+  /** Crawls every event (4 pages in parallel). Concurrent calls share one crawl. */
+  build(progress: BuildProgress = buildProgress(this.language, this.#logger)): Promise<void> {
+    this.#building ??= this.#build(progress).finally(() => {
+      this.#building = null;
+    });
+    return this.#building;
+  }
+
+  /** Applies what changed upstream since the last crawl; resolves to how many events changed. Coalesced. */
+  refresh(): Promise<number> {
+    if (this.#building) return this.#building.then(() => 0);
+    this.#refreshing ??= this.#refresh().finally(() => {
+      this.#refreshing = null;
+    });
+    return this.#refreshing;
+  }
+
+  /** Compares the index with the ids upstream: drops hard deletes, fetches what is missing or out of date. */
+  reconcile(): Promise<ReconcileResult> {
+    if (this.#building) return this.#building.then(() => ({ removed: 0, refetched: 0 }));
+    this.#reconciling ??= this.#reconcile().finally(() => {
+      this.#reconciling = null;
+    });
+    return this.#reconciling;
+  }
+
+  /** Polls `refresh` every `intervalMs` and `reconcile` every `reconcileMs`, on timers that do not hold the process. */
+  start(intervalMs = 5_000, reconcileMs = 300_000): void {
+    this.stop();
+    const every = (ms: number, kind: 'refresh' | 'reconcile') => {
+      const timer = setInterval(() => void this.#tick(kind), ms);
+      timer.unref();
+      this.#timers.push(timer);
+    };
+    every(intervalMs, 'refresh');
+    every(reconcileMs, 'reconcile');
+  }
+
+  stop(): void {
+    for (const t of this.#timers.splice(0)) clearInterval(t);
+  }
+
+  async #tick(kind: 'refresh' | 'reconcile'): Promise<void> {
+    try {
+      await (kind === 'refresh' ? this.refresh() : this.reconcile());
+      if (this.#failing[kind]) {
+        this.#failing[kind] = false;
+        this.#logger.info({ language: this.language }, `Event index ${kind} recovered`);
+      }
+    } catch (err) {
+      // One line per failure streak: a WordPress that is down for an hour must not flood the log.
+      if (this.#failing[kind]) return;
+      this.#failing[kind] = true;
+      const message = err instanceof Error ? err.message : String(err);
+      this.#logger.warn({ language: this.language, err: message }, `Event index ${kind} failed`);
+    }
+  }
+
+  #crawl(query: Record<string, string | number>, onPage?: (done: number, total: number) => void) {
+    return this.#client.all<WpPost>(
+      { path: this.#path, query: { ...this.#query, ...query }, as: 'service', language: this.language },
+      onPage,
+      4,
+    );
+  }
+
+  async #build(progress: BuildProgress): Promise<void> {
+    const seq0 = this.#seq;
+    const t0 = performance.now();
+    progress.start();
+    let posts: WpPost[];
+    try {
+      posts = await this.#crawl({}, (done, total) => progress.update(done, total));
+    } catch (err) {
+      progress.fail();
+      throw err;
+    }
+    const seen = new Set<number>();
+    for (const post of posts) {
+      seen.add(post.id);
+      this.#apply(post);
+    }
+    for (const id of [...this.#facets.keys()]) {
+      if (!seen.has(id) && (this.#written.get(id) ?? 0) <= seq0) this.#delete(id);
+    }
+    const ms = Math.round(performance.now() - t0);
+    this.#advance(posts, ms);
+    this.#builtAt = this.#lastRefreshAt = new Date();
+    progress.finish(this.size, ms);
+  }
+
+  async #refresh(): Promise<number> {
+    if (!this.#builtAt) {
+      await this.build();
+      return this.size;
+    }
+    const t0 = performance.now();
+    const query: Record<string, string> = {};
+    if (this.#since !== null) query.modified_after = `${new Date(this.#since).toISOString().slice(0, 19)}Z`;
+    const posts = await this.#crawl(query);
+    const changed: number[] = [];
+    for (const post of posts) if (this.#apply(post)) changed.push(post.id);
+    this.#advance(posts, performance.now() - t0);
+    this.#lastRefreshAt = new Date();
+    if (changed.length) this.#onChange(changed);
+    return changed.length;
+  }
+
+  async #reconcile(): Promise<ReconcileResult> {
+    if (!this.#builtAt) await this.build();
+    const seq0 = this.#seq;
+    const rows = await this.#client.all<{ id: number; status: string; modified_gmt: string }>(
+      {
+        path: this.#path,
+        query: {
+          status: INDEX_STATUSES.join(','),
+          _fields: 'id,status,modified_gmt',
+          orderby: 'id',
+          order: 'asc',
+        },
+        as: 'service',
+        language: this.language,
+      },
+      undefined,
+      4,
+    );
+    const upstream = new Set<number>();
+    const stale: number[] = [];
+    for (const row of rows) {
+      upstream.add(row.id);
+      const f = this.#facets.get(row.id);
+      const tomb = this.#tombstones.get(row.id);
+      if (
+        (tomb !== undefined && fromWpDate(row.modified_gmt) <= tomb) ||
+        (this.#written.get(row.id) ?? 0) > seq0
+      ) {
+        continue;
+      }
+      // A missing id is a post a crawl skipped (pages shift when posts are deleted mid-crawl); a changed status
+      // without a newer modified date is WordPress publishing a scheduled post.
+      if (!f || f.status !== row.status || f.modifiedGmt !== fromWpDate(row.modified_gmt)) stale.push(row.id);
+    }
+    let removed = 0;
+    const changed: number[] = [];
+    for (const id of [...this.#facets.keys()]) {
+      if (!upstream.has(id) && (this.#written.get(id) ?? 0) <= seq0) {
+        this.#delete(id);
+        changed.push(id);
+        removed++;
+      }
+    }
+    for (const id of this.#tombstones.keys()) if (!upstream.has(id)) this.#tombstones.delete(id);
+    for (let i = 0; i < stale.length; i += 100) {
+      const posts = await this.#crawl({ include: stale.slice(i, i + 100).join(',') });
+      for (const post of posts) if (this.#apply(post)) changed.push(post.id);
+    }
+    if (changed.length) this.#onChange(changed);
+    return { removed, refetched: stale.length };
+  }
+
+  /** Moves the poll start to the newest modification seen, less the overlap and the crawl's own duration. */
+  #advance(posts: WpPost[], crawlMs: number): void {
+    let newest = Number.NaN;
+    for (const p of posts) {
+      // Scheduled posts can carry a future `modified_gmt`; a poll window starting in the future would miss every
+      // edit until then, so no stamp counts as later than now.
+      const t = Math.min(gmtMs(fromWpDate(p.modified_gmt)), Date.now());
+      if (!(t <= newest)) newest = t;
+    }
+    if (Number.isNaN(newest)) return;
+    const since = newest - this.#overlapMs - Math.ceil(crawlMs);
+    if (this.#since === null || since > this.#since) this.#since = since;
+  }
+
+  /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */
+  #apply(post: WpPost): boolean {
+    const f = facetsOf(post, this.#mapping);
+    const tomb = this.#tombstones.get(f.id);
+    if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
+    const old = this.#facets.get(f.id);
+    if (old && old.modifiedGmt > f.modifiedGmt) return false;
+    this.#tombstones.delete(f.id);
+    if (old && sameFacets(old, f)) return false;
+    this.#set(f);
+    return true;
+  }
+
+  #set(f: EventFacets): void {
+    const old = this.#facets.get(f.id);
+    if (old && old.slug !== f.slug && this.#slugs.get(old.slug) === f.id) this.#slugs.delete(old.slug);
+    this.#facets.set(f.id, f);
+    if (f.slug) this.#slugs.set(f.slug, f.id);
+    this.#written.set(f.id, ++this.#seq);
+    this.#sorted = null;
+  }
+
+  #delete(id: number): void {
+    const old = this.#facets.get(id);
+    if (!old) return;
+    if (this.#slugs.get(old.slug) === id) this.#slugs.delete(old.slug);
+    this.#facets.delete(id);
+    this.#written.set(id, ++this.#seq);
+    this.#sorted = null;
+  }
+}
+
+function sameFacets(a: EventFacets, b: EventFacets): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

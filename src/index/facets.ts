@@ -1,0 +1,172 @@
+// An event's facets: the few mapped values list queries filter, sort and search on, read from a wp/v2 post.
+import { readField, wpFieldsOf } from '../mapping/codec.ts';
+import type { EventFieldName, FieldSource, Mapping } from '../mapping/schema.ts';
+import type { WpPost } from '../wp/types.ts';
+
+export interface EventFacets {
+  id: number;
+  status: string;
+  slug: string;
+  /** Plain text (tags stripped, entities decoded). */
+  title: string;
+  /** Event-local wall clock `Y-m-d H:i:s` as stored; `''` when the event has none. */
+  start: string;
+  end: string;
+  /** UTC `Y-m-d H:i:s` when the mapping stores it (TEC does), else null. */
+  startUtc: string | null;
+  endUtc: string | null;
+  categories: number[];
+  tags: number[];
+  venue: number | null;
+  organizers: number[];
+  featured: boolean;
+  /** `hide_from_listings`: never appears in lists. */
+  hidden: boolean;
+  sticky: boolean;
+  allDay: boolean;
+  /** Parent post id, 0 for none. */
+  parent: number;
+  /** Has a post password. */
+  protected: boolean;
+  author: number;
+  /** Publication date, site-local `Y-m-d H:i:s`. */
+  date: string;
+  modifiedGmt: string;
+  /** Whether an excerpt is stored (wp/v2's view context invents one from the content; TEC shows none). */
+  hasExcerpt: boolean;
+  /** Title, excerpt and content as plain lower-cased text, one per line (so no word spans two of them). */
+  searchText: string;
+}
+
+/** The mapped event fields the facets read; the index asks wp/v2 for exactly these (plus taxonomies). */
+const FACET_FIELDS = [
+  'title',
+  'description',
+  'excerpt',
+  'slug',
+  'status',
+  'author',
+  'date',
+  'modified_utc',
+  'password',
+  'sticky',
+  'parent',
+  'start_date',
+  'end_date',
+  'utc_start_date',
+  'utc_end_date',
+  'all_day',
+  'hide_from_listings',
+  'featured',
+  'venue',
+  'organizer',
+] as const satisfies readonly EventFieldName[];
+
+/** Statuses the index crawls. `trash` is allowed in the same CSV for editors; `any` would leave it out. */
+export const INDEX_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+
+/** Statuses that exist upstream but are never listed, whatever the caller asks for. */
+export const UNLISTED_STATUSES: ReadonlySet<string> = new Set(['trash', 'auto-draft', 'inherit']);
+
+/** `_fields` for the index crawl: the facet fields of the mapping, through the codec so both agree. */
+export function indexFieldsOf(mapping: Mapping): string[] {
+  const all = mapping.event.fields as Record<string, FieldSource | undefined>;
+  const fields: Record<string, FieldSource | undefined> = {};
+  for (const name of FACET_FIELDS) fields[name] = all[name];
+  const trimmed = { ...mapping, event: { ...mapping.event, fields } } as Mapping;
+  // The codec adds `type` and `link`, which the index does not need.
+  return wpFieldsOf(trimmed, 'event', ['date', 'modified_gmt']).filter((f) => f !== 'type' && f !== 'link');
+}
+
+/** The wp/v2 query that crawls events for the index (`context=edit` shows raw text and passwords). */
+export function indexQueryOf(mapping: Mapping): Record<string, string> {
+  return {
+    context: 'edit',
+    status: INDEX_STATUSES.join(','),
+    _fields: indexFieldsOf(mapping).join(','),
+    orderby: 'id',
+    order: 'asc',
+  };
+}
+
+const BLOCK_TAGS =
+  /^(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|blockquote|section|article|figure|figcaption|hr|pre)$/i;
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  hellip: '…',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+};
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
+    if (e[0] === '#') {
+      const code = e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return ENTITIES[e.toLowerCase()] ?? whole;
+  });
+}
+
+/** HTML (or block markup) as plain text: comments, scripts and tags removed, entities decoded. */
+export function plainText(html: string): string {
+  const text = html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
+    // Block tags separate words; inline tags (`<strong>`) do not.
+    .replace(/<\/?([a-z][a-z0-9-]*)\b[^>]*>/gi, (_, tag: string) => (BLOCK_TAGS.test(tag) ? ' ' : ''));
+  return decodeEntities(text).replace(/\r/g, '');
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const bool = (v: unknown): boolean => v === true;
+const ids = (v: unknown): number[] =>
+  Array.isArray(v) ? v.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+
+/** The facets of one event post (fetched with `context=edit` and the index `_fields`). */
+export function facetsOf(post: WpPost, mapping: Mapping): EventFacets {
+  const f = mapping.event.fields;
+  const read = (src: FieldSource | undefined) => readField(post, src);
+  const title = plainText(str(read(f.title))).trim();
+  const excerpt = plainText(str(read(f.excerpt)));
+  const content = plainText(str(read(f.description)));
+  const sticky = read(f.sticky);
+  const venue = read(f.venue);
+  const { categories, tags } = mapping.event;
+  return {
+    id: post.id,
+    status: str(read(f.status)) || str(post.status),
+    slug: str(read(f.slug)),
+    title,
+    start: str(read(f.start_date)),
+    end: str(read(f.end_date)),
+    startUtc: str(read(f.utc_start_date)) || null,
+    endUtc: str(read(f.utc_end_date)) || null,
+    categories: categories ? ids(post[categories.restBase]) : [],
+    tags: tags ? ids(post[tags.restBase]) : [],
+    venue: typeof venue === 'number' ? venue : null,
+    organizers: ids(read(f.organizer)),
+    featured: bool(read(f.featured)),
+    hidden: bool(read(f.hide_from_listings)),
+    // Sticky is stored as `menu_order = -1` by TEC; a boolean meta on other sites.
+    sticky: typeof sticky === 'number' ? sticky < 0 : bool(sticky),
+    allDay: bool(read(f.all_day)),
+    parent: Number(read(f.parent)) || 0,
+    protected: str(read(f.password)) !== '',
+    author: Number(read(f.author)) || 0,
+    date: str(read(f.date)),
+    modifiedGmt: str(read(f.modified_utc)) || str(read({ post: 'modified_gmt' })),
+    hasExcerpt: excerpt.trim() !== '',
+    searchText: [title, excerpt, content].join('\n').toLowerCase(),
+  };
+}

@@ -1,0 +1,189 @@
+// Answers an event list query from facets (tec-contract.md §4): filter, order, count and cut one page. Pure.
+import type { DateFilter } from '../events/dates.ts';
+import { type EventFacets, UNLISTED_STATUSES } from './facets.ts';
+
+/** Site-local wall-clock bounds (`Y-m-d H:i:s`), compared as strings: the list window of src/events/dates. */
+export type DateBounds = DateFilter;
+
+/**
+ * One list query. Lists are OR within themselves and AND between each other; an absent or empty list does not
+ * filter (as WordPress ignores an empty `post__in`). `statuses` and `categories` come resolved by the caller.
+ */
+export interface IndexQuery {
+  statuses: string[];
+  dates?: DateBounds;
+  search?: string;
+  categories?: number[];
+  tags?: number[];
+  venue?: number[];
+  organizer?: number[];
+  featured?: boolean;
+  include?: number[];
+  parent?: number;
+  page: number;
+  perPage: number;
+}
+
+export interface IndexResult {
+  ids: number[];
+  total: number;
+  totalPages: number;
+}
+
+/** WordPress's search stopwords (English; `WP_Query::get_search_stopwords`). */
+const STOPWORDS = new Set(
+  'about,an,are,as,at,be,by,com,for,from,how,in,is,it,of,on,or,that,the,this,to,was,what,when,where,who,will,with,www'.split(
+    ',',
+  ),
+);
+
+export interface SearchTerm {
+  /** Lower-cased text that must (or, excluded, must not) occur. */
+  text: string;
+  exclude: boolean;
+}
+
+/**
+ * Splits a search string as `WP_Query::parse_search` does: quoted phrases kept, single letters, lone dashes and
+ * stopwords dropped, the whole string used as one term when nothing is left or more than 9 terms remain, and a
+ * leading `-` turning a term into an exclusion.
+ */
+export function parseSearch(search: string): SearchTerm[] {
+  const s = search.replace(/[\r\n]/g, '');
+  const matches = s.match(/".*?("|$)|((?<=[\t ",+])|^)[^\t ",+]+/g);
+  let terms: string[] = [];
+  if (matches) {
+    for (const m of matches) {
+      const term = /^".+"$/.test(m) ? trimChars(m, `"'`) : trimChars(m, `"' `);
+      if (!term || (term.length === 1 && /^[a-z-]$/i.test(term))) continue;
+      if (STOPWORDS.has(term.toLowerCase())) continue;
+      terms.push(term);
+    }
+  }
+  if (terms.length === 0 || terms.length > 9) terms = [s];
+  return terms.map((t) =>
+    t.startsWith('-')
+      ? { text: t.slice(1).toLowerCase(), exclude: true }
+      : { text: t.toLowerCase(), exclude: false },
+  );
+}
+
+function trimChars(s: string, chars: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && chars.includes(s[a])) a++;
+  while (b > a && chars.includes(s[b - 1])) b--;
+  return s.slice(a, b);
+}
+
+/** Every term occurs (every excluded term does not), case-insensitively, in the facets' search text. */
+export function matchesSearch(f: EventFacets, terms: readonly SearchTerm[]): boolean {
+  for (const t of terms) {
+    if (f.searchText.includes(t.text) === t.exclude) return false;
+  }
+  return true;
+}
+
+/** Order of event lists: start ASC, then id ASC. */
+export const byStart = (a: EventFacets, b: EventFacets): number =>
+  a.start < b.start ? -1 : a.start > b.start ? 1 : a.id - b.id;
+
+/** Order of `include` lists: publication date ASC, then id ASC. */
+export const byDate = (a: EventFacets, b: EventFacets): number =>
+  a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id;
+
+const anyOf = (wanted: Set<number> | null, have: readonly number[]): boolean => {
+  if (!wanted) return true;
+  for (const id of have) if (wanted.has(id)) return true;
+  return false;
+};
+
+const setOf = (list: readonly number[] | undefined): Set<number> | null =>
+  list && list.length > 0 ? new Set(list) : null;
+
+/** A predicate for everything but the start bounds (those are applied by binary search on the sorted array). */
+export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
+  const statuses = new Set(q.statuses.filter((s) => !UNLISTED_STATUSES.has(s)));
+  const d = q.dates ?? {};
+  const terms = q.search !== undefined && q.search !== '' ? parseSearch(q.search) : null;
+  const categories = setOf(q.categories);
+  const tags = setOf(q.tags);
+  const venues = setOf(q.venue);
+  const organizers = setOf(q.organizer);
+  const include = setOf(q.include);
+  return (f) => {
+    if (f.hidden || !statuses.has(f.status)) return false;
+    if (include && !include.has(f.id)) return false;
+    // An event without a date never satisfies a bound on that date.
+    if (d.startGte !== undefined && !(f.start !== '' && f.start >= d.startGte)) return false;
+    if (d.startGt !== undefined && !(f.start !== '' && f.start > d.startGt)) return false;
+    if (d.startLt !== undefined && !(f.start !== '' && f.start < d.startLt)) return false;
+    if (d.endLte !== undefined && !(f.end !== '' && f.end <= d.endLte)) return false;
+    if (d.endLt !== undefined && !(f.end !== '' && f.end < d.endLt)) return false;
+    if (d.endGt !== undefined && !(f.end !== '' && f.end > d.endGt)) return false;
+    if (q.featured !== undefined && f.featured !== q.featured) return false;
+    if (q.parent !== undefined && f.parent !== q.parent) return false;
+    if (!anyOf(categories, f.categories) || !anyOf(tags, f.tags) || !anyOf(organizers, f.organizers))
+      return false;
+    if (venues && (f.venue === null || !venues.has(f.venue))) return false;
+    return terms === null || matchesSearch(f, terms);
+  };
+}
+
+/** First index whose start is not below `value` (`strict`: above it). */
+function lowerBound(sorted: readonly EventFacets[], value: string, strict: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const s = sorted[mid].start;
+    if (strict ? s <= value : s < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The [from, to) slice of a start-sorted array that the start bounds allow. */
+function startRange(sorted: readonly EventFacets[], d: DateBounds): [number, number] {
+  let from = 0;
+  let to = sorted.length;
+  if (d.startGte !== undefined) from = Math.max(from, lowerBound(sorted, d.startGte, false));
+  if (d.startGt !== undefined) from = Math.max(from, lowerBound(sorted, d.startGt, true));
+  if (d.startLt !== undefined) to = Math.min(to, lowerBound(sorted, d.startLt, false));
+  return [from, Math.max(from, to)];
+}
+
+function page(matches: readonly EventFacets[], q: IndexQuery): IndexResult {
+  const total = matches.length;
+  const perPage = Math.max(1, Math.floor(q.perPage));
+  const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
+  return {
+    ids: matches.slice(offset, offset + perPage).map((f) => f.id),
+    total,
+    totalPages: Math.ceil(total / perPage),
+  };
+}
+
+/**
+ * The query over facets already sorted by {@link byStart}: one pass over the part of the array the start bounds
+ * allow (found by binary search), so O(log n + range).
+ */
+export function querySorted(sorted: readonly EventFacets[], q: IndexQuery): IndexResult {
+  const keep = compileFilter(q);
+  const matches: EventFacets[] = [];
+  if (q.include && q.include.length > 0) {
+    // `include` switches the order to publication date (TEC sets `post__in` and orders by date).
+    const wanted = new Set(q.include);
+    for (const f of sorted) if (wanted.has(f.id) && keep(f)) matches.push(f);
+    matches.sort(byDate);
+    return page(matches, q);
+  }
+  const [from, to] = startRange(sorted, q.dates ?? {});
+  for (let i = from; i < to; i++) if (keep(sorted[i])) matches.push(sorted[i]);
+  return page(matches, q);
+}
+
+/** Answers a list query over any collection of facets (sorts a copy first). */
+export function queryIndex(facets: Iterable<EventFacets>, q: IndexQuery): IndexResult {
+  return querySorted([...facets].sort(byStart), q);
+}

@@ -1,0 +1,64 @@
+// Tests for the facets a venue/organizer catalog keeps: raw values, publication date and the searched text.
+import { describe, expect, it } from 'vitest';
+import tec from '../../mappings/tec.json' with { type: 'json' };
+import { mappingSchema } from '../mapping/schema.ts';
+import type { WpPost } from '../wp/types.ts';
+import { linkedFacetsOf } from './catalog.ts';
+
+const mapping = mappingSchema.parse(tec);
+
+const post = (meta: Record<string, string>, extra: Partial<WpPost> = {}): WpPost => ({
+  id: 12,
+  date: '2024-05-10T14:30:00',
+  date_gmt: '2024-05-10T12:30:00',
+  modified: '2024-05-10T14:30:00',
+  modified_gmt: '2024-05-10T12:30:00',
+  slug: 'blue-hall',
+  status: 'publish',
+  type: 'tribe_venue',
+  link: 'https://example.com/venue/blue-hall/',
+  title: { rendered: 'Blue &amp; Hall', raw: 'Blue & Hall' },
+  content: { rendered: '<p>A <strong>fine</strong> room.</p>', raw: '<p>A <strong>fine</strong> room.</p>' },
+  excerpt: { rendered: '', raw: '' },
+  meta,
+  ...extra,
+});
+
+describe('linkedFacetsOf', () => {
+  it('keeps id, status, slug, the publication date and the raw name', () => {
+    const f = linkedFacetsOf('venue', post({}), mapping);
+    expect(f).toMatchObject({
+      id: 12,
+      status: 'publish',
+      slug: 'blue-hall',
+      date: '2024-05-10 14:30:00',
+      name: 'Blue & Hall',
+    });
+  });
+
+  it.each([
+    ['venue', { _VenueZip: '28001' }, '28001'],
+    ['venue', { _VenueStateProvince: 'Comunidad' }, 'comunidad'],
+    ['venue', { _VenuePhone: '+34 91' }, '+34 91'],
+    ['organizer', { _OrganizerEmail: 'Hi@Example.com' }, 'hi@example.com'],
+    ['organizer', { _OrganizerWebsite: 'https://x.example' }, 'x.example'],
+  ] as const)('searches the %s field %o (lower-cased)', (kind, meta, needle) => {
+    expect(linkedFacetsOf(kind, post(meta), mapping).searchText).toContain(needle);
+  });
+
+  it('does not search fields TEC does not search (a venue website, an organizer city)', () => {
+    expect(
+      linkedFacetsOf('venue', post({ _VenueURL: 'https://only-url.example' }), mapping).searchText,
+    ).not.toContain('only-url');
+  });
+
+  it('matches the visible words of the description as well as its markup', () => {
+    const text = linkedFacetsOf('venue', post({}), mapping).searchText;
+    expect(text).toContain('a fine room');
+    expect(text).toContain('<strong>fine</strong>');
+  });
+
+  it('records the stored excerpt, empty when none is stored', () => {
+    expect(linkedFacetsOf('venue', post({}), mapping).values.excerpt).toBe('');
+  });
+});

@@ -1,0 +1,101 @@
+// GET /venues and /organizers: filters over the catalog and the event index, then the page read as the caller.
+import type { ArgsOf } from '../contract/args.ts';
+import type { LinkedKind, linkedListArgs } from '../contract/linked.ts';
+import type { Deps } from '../deps.ts';
+import { postListResult, readPage } from '../events/page.ts';
+import { listVisibility } from '../events/visibility.ts';
+import { ApiError, invalidParams } from '../http/errors.ts';
+import type { HandlerInput, HandlerResult } from '../http/handler.ts';
+import { catalogOf, type LinkedFacets } from './catalog.ts';
+import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
+import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES, linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
+
+type Args = ArgsOf<ReturnType<typeof linkedListArgs>>;
+
+/** Newest publication date first, then the higher id (WP_Query's `date DESC` keeps insertion order on ties). */
+export const byDateDesc = (a: LinkedFacets, b: LinkedFacets): number =>
+  a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id;
+
+/** The facets that pass every filter, ordered. Pure: the sets come from the event index. */
+export function filterLinked(
+  items: Iterable<LinkedFacets>,
+  f: { statuses: string[]; search?: string; only?: Set<number>; exclude?: Set<number> },
+): LinkedFacets[] {
+  const statuses = new Set(f.statuses);
+  const needle = f.search?.toLowerCase();
+  const out: LinkedFacets[] = [];
+  for (const x of items) {
+    if (!statuses.has(x.status)) continue;
+    if (f.only && !f.only.has(x.id)) continue;
+    if (f.exclude?.has(x.id)) continue;
+    if (needle !== undefined && !x.searchText.includes(needle)) continue;
+    out.push(x);
+  }
+  return out.sort(byDateDesc);
+}
+
+const intersect = (a: Set<number> | undefined, b: Set<number>): Set<number> =>
+  a ? new Set([...a].filter((x) => b.has(x))) : b;
+
+export async function listLinked(
+  deps: Deps,
+  kind: LinkedKind,
+  input: HandlerInput<ReturnType<typeof linkedListArgs>>,
+): Promise<HandlerResult> {
+  const { ctx, site } = input;
+  const a: Args = input.args;
+  const [visibility, index, catalog] = await Promise.all([
+    listVisibility(deps, ctx, kind, a.status),
+    deps.indexes.forLanguage(ctx.language),
+    catalogOf(deps).all(kind, ctx.language),
+  ]);
+  let only: Set<number> | undefined;
+  let exclude: Set<number> | undefined;
+  if (a.event !== undefined) {
+    const event = index.get(a.event);
+    if (!event) throw invalidParams({ event: 'Invalid parameter.' });
+    only = new Set(linkedIdsOf(kind, event));
+  }
+  if (a.has_events === true) only = intersect(only, usedBy(index, kind, HAS_EVENTS_STATUSES));
+  if (a.has_events === false) exclude = usedBy(index, kind, ANY_EVENT_STATUSES);
+  if (a.only_with_upcoming === true)
+    only = intersect(only, usedByUpcoming(index, kind, deps.now(), deps.site.timezone));
+
+  const matches = filterLinked(catalog.values(), {
+    statuses: visibility.statuses,
+    search: a.search,
+    only,
+    exclude,
+  });
+  const page = a.page ?? 1;
+  const perPage = a.per_page ?? 10;
+  const total = matches.length;
+  const totalPages = Math.ceil(total / perPage);
+  const ids = matches.slice((page - 1) * perPage, page * perPage).map((x) => x.id);
+  if (page > 1 && ids.length === 0) {
+    throw new ApiError(
+      `${kind}-archive-page-not-found`,
+      `The requested ${kind} archive page does not exist`,
+      404,
+    );
+  }
+  const posts = await readPage(deps, ctx, kind, ids, {
+    statuses: visibility.editor ? visibility.statuses : undefined,
+  });
+  const media = await mediaOf(deps, ctx, posts);
+  const password = passwordOf(input.query, input.body);
+  const records = posts.map((p) =>
+    serialize(deps, kind, p, media, site, 'list', { password, stored: catalog.get(p.id) }),
+  );
+
+  const echo = {
+    per_page: perPage,
+    search: a.search,
+    event: a.event,
+    has_events: a.has_events === undefined ? undefined : a.has_events ? 1 : 0,
+    only_with_upcoming: a.only_with_upcoming ? 1 : undefined,
+    status: visibility.echo,
+    multilang_language: a.multilang_language,
+  };
+  return postListResult(site.apiRoot, PLURAL[kind], records, echo, page, total, totalPages);
+}

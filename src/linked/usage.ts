@@ -1,0 +1,48 @@
+// Which venues/organizers events use, answered from the event index (all events, not a first page).
+import type { LinkedKind } from '../contract/linked.ts';
+import { fromUtc } from '../events/dates.ts';
+import type { EventIndex } from '../index/event-index.ts';
+import type { EventFacets } from '../index/facets.ts';
+import type { DateBounds } from '../index/query.ts';
+
+/** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending). */
+export const HAS_EVENTS_STATUSES = ['publish', 'future', 'private'];
+/** Every status an event can be linked in: `has_events=false` means linked to none of these. */
+export const ANY_EVENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+
+/** The venue or organizer ids one event links to. */
+export function linkedIdsOf(kind: LinkedKind, f: EventFacets): number[] {
+  if (kind === 'venue') return f.venue === null ? [] : [f.venue];
+  return f.organizers;
+}
+
+/** Ids of every venue/organizer linked to at least one event matching the statuses and date bounds. */
+export function usedBy(
+  index: EventIndex,
+  kind: LinkedKind,
+  statuses: string[],
+  dates?: DateBounds,
+): Set<number> {
+  const { ids } = index.query({ statuses, dates, page: 1, perPage: Number.MAX_SAFE_INTEGER });
+  const out = new Set<number>();
+  for (const id of ids) {
+    const f = index.get(id);
+    if (f) for (const linked of linkedIdsOf(kind, f)) out.add(linked);
+  }
+  return out;
+}
+
+/** `now` as the site's wall clock (`Y-m-d H:i:s`), the clock event starts are stored in. */
+export function siteNow(now: Date, timezone: string): string {
+  return fromUtc(now.toISOString().slice(0, 19).replace('T', ' '), timezone);
+}
+
+/** Ids linked to an event that starts now or later and is public (TEC's upcoming list). */
+export function usedByUpcoming(
+  index: EventIndex,
+  kind: LinkedKind,
+  now: Date,
+  timezone: string,
+): Set<number> {
+  return usedBy(index, kind, ['publish'], { startGte: siteNow(now, timezone) });
+}

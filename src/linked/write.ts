@@ -1,0 +1,235 @@
+// POST/PUT/PATCH/DELETE on venues and organizers: TEC's rules over wp/v2, with the caller's own credentials.
+import type { RequestContext } from '../context.ts';
+import type { LinkedKind } from '../contract/linked.ts';
+import type { Deps } from '../deps.ts';
+import { zoneOf } from '../events/dates/zones.ts';
+import { parseTime } from '../events/dates.ts';
+import { writeError } from '../events/upstream-errors.ts';
+import { scaleStatus } from '../events/write.ts';
+import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
+import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
+import type { Json, SiteInfo } from '../serialize/index.ts';
+import { type Caller, can } from '../wp/caller.ts';
+import { asCaller } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+import { catalogOf, type LinkedFacets } from './catalog.ts';
+import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
+
+/** Text fields a write may carry per kind (besides status, author, dates, image and the flags). */
+export const TEXT_FIELDS: Record<LinkedKind, string[]> = {
+  venue: [
+    'venue',
+    'description',
+    'address',
+    'city',
+    'country',
+    'province',
+    'state',
+    'zip',
+    'phone',
+    'stateprovince',
+    'website',
+  ],
+  organizer: ['organizer', 'description', 'phone', 'website', 'email'],
+};
+const FLAGS = ['show_map', 'show_map_link'];
+const US = new Set(['', 'US', 'USA', 'United States', 'United States of America']);
+
+/** TEC stores `_VenueStateProvince` as the State for US (or no) country, else the Province. Pure. */
+export function stateProvinceOf(v: { country?: string; state?: string; province?: string }): string {
+  return US.has((v.country ?? '').trim()) ? (v.state ?? '') : (v.province ?? '');
+}
+
+/** Publication dates as WordPress stores them (`Y-m-d H:i:s`), parsed with TEC's `is_time` rules. */
+function wallClock(value: unknown, tz: string, now: Date, name: string): string {
+  const dt = parseTime(value as string, tz, now);
+  if (!dt) throw invalidParams({ [name]: 'Invalid parameter.' });
+  return dt.setZone(zoneOf(tz)).toFormat('yyyy-MM-dd HH:mm:ss');
+}
+
+/** The calendar values of a write: only the arguments that were sent. Pure apart from the clock. */
+export function valuesOf(
+  kind: LinkedKind,
+  a: Record<string, unknown>,
+  opts: {
+    canPublish: boolean;
+    create: boolean;
+    current?: Record<string, FieldValue>;
+    timezone: string;
+    now: Date;
+  },
+): Record<string, FieldValue> {
+  const v: Record<string, FieldValue> = {};
+  for (const f of TEXT_FIELDS[kind]) if (typeof a[f] === 'string') v[f] = a[f] as string;
+  if (kind === 'venue') for (const f of FLAGS) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
+  if (typeof a.author === 'number') v.author = a.author;
+  if (a.image !== undefined) v.image = a.image === '' ? 0 : Number(a.image);
+  if (a.status !== undefined || opts.create)
+    v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
+  if (a.date !== undefined) v.date = wallClock(a.date, opts.timezone, opts.now, 'date');
+  if (a.date_utc !== undefined) v.date_utc = wallClock(a.date_utc, 'UTC', opts.now, 'date_utc');
+  if (
+    kind === 'venue' &&
+    v.stateprovince === undefined &&
+    ['country', 'state', 'province'].some((f) => f in v)
+  ) {
+    const merged = { ...opts.current, ...v } as Record<string, FieldValue>;
+    const s = (k: string) => (merged[k] == null ? '' : String(merged[k]));
+    v.stateprovince = stateProvinceOf({ country: s('country'), state: s('state'), province: s('province') });
+  }
+  return v;
+}
+
+/** TEC reuses an existing post (not trashed) whose name and every text field sent are the same. Pure. */
+export function findDuplicate(
+  kind: LinkedKind,
+  items: Iterable<LinkedFacets>,
+  values: Record<string, FieldValue>,
+): LinkedFacets | undefined {
+  const sent = TEXT_FIELDS[kind].filter((f) => f !== 'stateprovince' && typeof values[f] === 'string');
+  const norm = (s: string | undefined) => (s ?? '').trim();
+  const matches: LinkedFacets[] = [];
+  for (const x of items) {
+    if (x.status === 'trash') continue;
+    if (sent.every((f) => norm(x.values[f]) === norm(String(values[f])))) matches.push(x);
+  }
+  return matches.sort((p, q) => p.id - q.id)[0];
+}
+
+async function requireCaller(deps: Deps, ctx: RequestContext): Promise<Caller> {
+  const caller = await deps.callers.resolve(ctx);
+  if (!caller) throw forbidden(false);
+  return caller;
+}
+
+async function respond(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  kind: LinkedKind,
+  post: WpPost,
+  status: number,
+) {
+  catalogOf(deps).invalidate(kind);
+  const body: Json = serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'write');
+  return { status, body };
+}
+
+const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
+  const mapped = writeError(err, true);
+  if (mapped instanceof ApiError && mapped.status === 400 && mapped.code === 'rest_invalid_param') {
+    return new ApiError(
+      `could-not-${verb}-${kind}`,
+      `The ${kind} could not be ${verb}d: ${mapped.message}`,
+      400,
+    );
+  }
+  return mapped;
+};
+
+export async function createLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  kind: LinkedKind,
+  a: Record<string, unknown>,
+) {
+  const caller = await requireCaller(deps, ctx);
+  if (!can(caller, deps.site.caps[kind] ?? {}, 'edit_posts')) throw forbidden(true);
+  // TEC scales venue and organizer statuses with the *event* post type's publish capability.
+  const canPublish = can(caller, deps.site.caps.event ?? {}, 'publish_posts');
+  const values = valuesOf(kind, a, {
+    canPublish,
+    create: true,
+    timezone: deps.site.timezone,
+    now: deps.now(),
+  });
+  catalogOf(deps).invalidate(kind);
+  const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
+  if (dup) {
+    // Only a duplicate the caller may read is reused; the service view never answers a caller.
+    const post = await readPost(deps, ctx, kind, dup.id, { context: 'edit' })
+      .catch(() => readPost(deps, ctx, kind, dup.id))
+      .catch(() => undefined);
+    if (post) return respond(deps, ctx, site, kind, post, 201);
+  }
+  try {
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping[kind].restBase}`,
+      method: 'POST',
+      body: writeRecord(deps.mapping, kind, values),
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, kind, res.body, 201);
+  } catch (err) {
+    throw failed(kind, 'create', err);
+  }
+}
+
+/** The current post as its editor sees it; refusals are `rest_forbidden` (TEC checks `edit_post` first). */
+async function current(deps: Deps, ctx: RequestContext, kind: LinkedKind, id: number): Promise<WpPost> {
+  return readPost(deps, ctx, kind, id, { context: 'edit' }).catch((err: unknown) => {
+    if (err instanceof ApiError && err.code === notAccessible(kind, id).code) throw forbidden(true);
+    throw err;
+  });
+}
+
+export async function updateLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  kind: LinkedKind,
+  id: number,
+  a: Record<string, unknown>,
+) {
+  await requireId(deps, ctx, kind, id);
+  const caller = await requireCaller(deps, ctx);
+  const post = await current(deps, ctx, kind, id);
+  const canPublish = can(caller, deps.site.caps.event ?? {}, 'publish_posts');
+  const values = valuesOf(kind, a, {
+    canPublish,
+    create: false,
+    current: readRecord(deps.mapping, kind, post) as Record<string, FieldValue>,
+    timezone: deps.site.timezone,
+    now: deps.now(),
+  });
+  try {
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
+      method: 'POST',
+      body: writeRecord(deps.mapping, kind, values),
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, kind, res.body, 200);
+  } catch (err) {
+    throw failed(kind, 'update', err);
+  }
+}
+
+export async function deleteLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  kind: LinkedKind,
+  id: number,
+) {
+  await requireId(deps, ctx, kind, id);
+  await requireCaller(deps, ctx);
+  const post = await current(deps, ctx, kind, id);
+  if (post.status === 'trash') throw inTrash(kind, id);
+  try {
+    const res = await deps.wp.request<WpPost>({
+      path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
+      method: 'DELETE',
+      ...asCaller(ctx),
+    });
+    return await respond(deps, ctx, site, kind, res.body, 200);
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === 'rest_already_trashed' || err.status === 410))
+      throw inTrash(kind, id);
+    if (err instanceof ApiError && err.status >= 500) {
+      throw new ApiError(`could-not-delete-${kind}`, `The ${kind} could not be deleted.`, 500);
+    }
+    throw writeError(err, true);
+  }
+}

@@ -1,0 +1,69 @@
+// `npm start`: the gateway in front of UPSTREAM_URL, or in demo mode on the in-memory WordPress of mocks/.
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig } from './config.ts';
+import { loadMapping, startGateway } from './gateway.ts';
+import { ApiError } from './http/errors.ts';
+import { createLogger } from './log.ts';
+import { ProbeError } from './wp/probe.ts';
+
+const DEMO_UPSTREAM = 'http://wordpress.demo/wp-json';
+const DEMO_USERS = ['admin', 'editor', 'author', 'contributor', 'subscriber'];
+
+/** The upstream being probed, for the start-up error message. */
+let probedUrl: string | undefined;
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.argv.slice(2), process.env);
+  const log = createLogger(config.logLevel);
+  let upstreamUrl = config.upstreamUrl;
+  let upstreamAuth = config.upstreamAuth;
+  let demoNote = '';
+  if (!upstreamUrl) {
+    const password = config.demoPassword ?? randomBytes(12).toString('base64url');
+    const { startMockWordPress } = await import('../mocks/wordpress/index.ts');
+    const { buildSeed } = await import('../mocks/seed-data.ts');
+    const mapping = await loadMapping(config.mapping);
+    startMockWordPress({
+      mapping,
+      baseUrl: DEMO_UPSTREAM,
+      seed: buildSeed(mapping, new Date()),
+      usersPassword: password,
+    });
+    upstreamUrl = DEMO_UPSTREAM;
+    upstreamAuth = `admin:${password}`;
+    demoNote =
+      `Demo mode: an in-memory WordPress with a sample calendar. Users ${DEMO_USERS.join(', ')} each have the ` +
+      `application password ${config.demoPassword ? '$DEMO_PASSWORD' : password}` +
+      (config.demoPassword ? '' : ' (generated; set DEMO_PASSWORD to choose one)');
+  }
+  probedUrl = upstreamUrl;
+  const gateway = await startGateway({ ...config, upstreamUrl, upstreamAuth }, { log });
+  const shown = `http://localhost:${gateway.url.split(':').pop()}/wp-json/calendar/events/v1`;
+  process.stdout.write(`calendar-gateway listening on ${shown}\n`);
+  if (demoNote) process.stdout.write(`${demoNote}\n`);
+  const stop = async () => {
+    await gateway.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError || err instanceof ProbeError) {
+    process.stderr.write(`calendar-gateway cannot start.\n${err.message}\n`);
+  } else if (err instanceof ApiError && err.status >= 500) {
+    // The probe could not talk to WordPress at all: name the URL and what to check.
+    process.stderr.write(
+      `calendar-gateway cannot start: ${err.message} (${err.code}, ${probedUrl ?? 'the upstream'}).\n` +
+        'Check that UPSTREAM_URL is the REST root of a running WordPress, e.g. https://example.com/wp-json.\n',
+    );
+  } else if (err instanceof ApiError && err.status === 401) {
+    process.stderr.write(
+      `calendar-gateway cannot start: WordPress refused UPSTREAM_AUTH (${err.code}). Use user:application-password.\n`,
+    );
+  } else {
+    process.stderr.write(`calendar-gateway cannot start: ${(err as Error)?.message ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,195 @@
+// The declarative mapping format: which wp/v2 post field, meta key or taxonomy backs each calendar field.
+import { z } from 'zod';
+
+/**
+ * How a stored value is written in WordPress and read back into the calendar record.
+ * - `string`: kept as is.                          - `datetime`: `Y-m-d H:i:s` wall clock.
+ * - `int`: a numeric id or number.                 - `int-list`: several ids (one meta row each).
+ * - `yes-flag`: `'yes'` when true, absent when false (TEC's `_EventAllDay`, `_EventHideFromUpcoming`).
+ * - `one-flag`: `'1'` when true, absent when false (TEC's `_tribe_featured`).
+ * - `bool`: `'1'`/`''` (or a REST boolean); `default` applies when the row is absent (TEC's `_EventShowMap`).
+ * - `string-list`: several string rows (TEC's `_EventCost`).
+ */
+export const storageFormat = z.enum([
+  'string',
+  'datetime',
+  'int',
+  'int-list',
+  'yes-flag',
+  'one-flag',
+  'bool',
+  'string-list',
+]);
+export type StorageFormat = z.infer<typeof storageFormat>;
+
+/** Core post fields that wp/v2 exposes (rendered/raw objects are unwrapped by the codec). */
+export const postField = z.enum([
+  'title',
+  'content',
+  'excerpt',
+  'slug',
+  'status',
+  'author',
+  'date',
+  'date_gmt',
+  'modified',
+  'modified_gmt',
+  'password',
+  'featured_media',
+  'menu_order',
+  'parent',
+  'link',
+]);
+export type PostField = z.infer<typeof postField>;
+
+export const fieldSource = z.union([
+  z.object({ post: postField }).strict(),
+  z
+    .object({
+      meta: z.string().min(1),
+      format: storageFormat.default('string'),
+      default: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+    })
+    .strict(),
+]);
+export type FieldSource = z.infer<typeof fieldSource>;
+
+export const taxonomySource = z
+  .object({
+    /** Taxonomy name as registered in WordPress (`tribe_events_cat`). */
+    taxonomy: z.string().min(1),
+    /** Its wp/v2 rest_base (`tribe_events_cat`, `tags`): the collection route and the post's field name. */
+    restBase: z.string().min(1),
+    hierarchical: z.boolean().default(false),
+  })
+  .strict();
+export type TaxonomySource = z.infer<typeof taxonomySource>;
+
+const resource = <F extends z.ZodRawShape>(fields: z.ZodObject<F>) =>
+  z
+    .object({
+      /** Post type name (`tribe_events`). */
+      postType: z.string().min(1),
+      /** Its wp/v2 rest_base (`tribe_events`). */
+      restBase: z.string().min(1),
+      /** Front-end permalink prefix, for documentation only. */
+      fields,
+    })
+    .strict();
+
+const f = fieldSource;
+const fo = fieldSource.optional();
+
+/** The post fields every resource has (its name field — title, venue, organizer — comes first in each). */
+const postFields = {
+  description: f,
+  excerpt: f,
+  slug: f,
+  status: f,
+  author: f,
+  date: f,
+  date_utc: f,
+  modified: f,
+  modified_utc: f,
+  password: f,
+  image: fo,
+};
+
+/** Event fields: each calendar field names its storage. Optional ones may be absent on a custom site. */
+export const eventFields = z
+  .object({
+    title: f,
+    ...postFields,
+    parent: fo,
+    sticky: fo,
+    start_date: f,
+    end_date: f,
+    utc_start_date: fo,
+    utc_end_date: fo,
+    duration: fo,
+    timezone: fo,
+    timezone_abbr: fo,
+    all_day: fo,
+    hide_from_listings: fo,
+    featured: fo,
+    show_map: fo,
+    show_map_link: fo,
+    cost: fo,
+    currency_symbol: fo,
+    currency_code: fo,
+    currency_position: fo,
+    website: fo,
+    venue: fo,
+    organizer: fo,
+  })
+  .strict();
+
+export const venueFields = z
+  .object({
+    venue: f,
+    ...postFields,
+    address: fo,
+    city: fo,
+    country: fo,
+    province: fo,
+    state: fo,
+    stateprovince: fo,
+    zip: fo,
+    phone: fo,
+    website: fo,
+    show_map: fo,
+    show_map_link: fo,
+  })
+  .strict();
+
+export const organizerFields = z
+  .object({
+    organizer: f,
+    ...postFields,
+    phone: fo,
+    website: fo,
+    email: fo,
+  })
+  .strict();
+
+export const mappingSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    /** Multilingual plugin: the query parameter WordPress reads the language from (`lang`, `wpml_language`). */
+    language: z
+      .object({
+        param: z.string().min(1).nullable().default('lang'),
+        languages: z.array(z.string().min(2)).min(1).default(['en', 'es']),
+        default: z.string().min(2).default('en'),
+      })
+      .strict()
+      .default({ param: 'lang', languages: ['en', 'es'], default: 'en' }),
+    event: resource(eventFields).extend({
+      categories: taxonomySource.optional(),
+      tags: taxonomySource.optional(),
+    }),
+    venue: resource(venueFields),
+    organizer: resource(organizerFields),
+  })
+  .strict();
+
+export type Mapping = z.infer<typeof mappingSchema>;
+export type EventFieldName = keyof z.infer<typeof eventFields>;
+export type VenueFieldName = keyof z.infer<typeof venueFields>;
+export type OrganizerFieldName = keyof z.infer<typeof organizerFields>;
+export type ResourceKind = 'event' | 'venue' | 'organizer';
+
+/** Every meta key a mapping uses, per post type, with its format: what the companion plugin must register. */
+export function metaKeysOf(mapping: Mapping): Map<string, Map<string, StorageFormat>> {
+  const out = new Map<string, Map<string, StorageFormat>>();
+  for (const kind of ['event', 'venue', 'organizer'] as const) {
+    const res = mapping[kind];
+    const keys = new Map<string, StorageFormat>();
+    for (const src of Object.values(res.fields) as Array<FieldSource | undefined>) {
+      if (src && 'meta' in src) keys.set(src.meta, src.format);
+    }
+    out.set(res.postType, keys);
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+// Everything outside the calendar namespace goes to the upstream WordPress as it is: streamed, status and headers kept.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestHandler } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { ApiError } from './http/errors.ts';
+import type { Logger } from './log.ts';
+
+export interface ProxyOptions {
+  /** The upstream site URL: the REST root without `/wp-json` (a sub-directory install keeps its path). */
+  siteUrl: string;
+  timeoutMs: number;
+  log: Logger;
+}
+
+const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
+  typeof (r as ServerResponse).writeHead === 'function';
+
+/**
+ * A reverse proxy to the site. The request body must still be unread (no body parser may run before it); the Host
+ * header is rewritten to the upstream's so WordPress answers as itself. An unreachable or slow upstream answers a
+ * WordPress-style 503/504 (as src/wp/errors.ts) instead of http-proxy's plain-text page.
+ */
+export function siteProxy(opts: ProxyOptions): RequestHandler {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: opts.siteUrl,
+    changeOrigin: true,
+    proxyTimeout: opts.timeoutMs,
+    on: {
+      error: (err, req, res) => {
+        const code = (err as NodeJS.ErrnoException).code;
+        const timedOut = code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
+        opts.log.warn({ err, url: req.url }, 'proxy to the upstream WordPress failed');
+        if (!isResponse(res)) {
+          res.destroy();
+          return;
+        }
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const e = timedOut
+          ? new ApiError('upstream_timeout', 'WordPress did not answer in time.', 504)
+          : new ApiError(
+              'upstream_unavailable',
+              'WordPress cannot be reached.',
+              503,
+              code ? { cause: code } : {},
+            );
+        res.writeHead(e.status, { 'Content-Type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify(e.toJSON()));
+      },
+    },
+  }) as unknown as RequestHandler;
+}

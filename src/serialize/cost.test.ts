@@ -1,0 +1,86 @@
+// Cost formatting as TEC's tribe_get_cost( $id, true ) and REST cost_details produce them.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatCost } from './cost.ts';
+
+const none = { symbol: '', code: '', position: '' };
+
+describe('formatCost', () => {
+  it.each([
+    { rows: [], currency: none, cost: '', values: [] },
+    { rows: [''], currency: none, cost: '', values: [] },
+    { rows: ['20'], currency: none, cost: '$20', values: ['20'] },
+    {
+      rows: ['20'],
+      currency: { symbol: '€', code: 'EUR', position: 'postfix' },
+      cost: '20€',
+      values: ['20'],
+    },
+    { rows: ['20'], currency: { symbol: '£', code: 'GBP', position: 'prefix' }, cost: '£20', values: ['20'] },
+    { rows: ['0'], currency: none, cost: 'Free', values: ['0'] },
+    { rows: ['0.00'], currency: none, cost: 'Free', values: ['0.00'] },
+    { rows: ['10 - 25'], currency: none, cost: '$10 – $25', values: ['10', '25'] },
+    { rows: ['25', '10'], currency: none, cost: '$10 – $25', values: ['10', '25'] },
+    // "10," is not PHP-numeric, so TEC's min/max step drops it: the cost shows only the other value.
+    { rows: ['10, 25'], currency: none, cost: '$25', values: ['10.', '25'] },
+    // TEC's cost regex reads "10,25" as one European-decimal value, not a range.
+    { rows: ['10,25'], currency: none, cost: '$10,25', values: ['10.25'] },
+    {
+      rows: ['20$'],
+      currency: { symbol: '$', code: 'USD', position: 'postfix' },
+      cost: '20$',
+      values: ['20'],
+    },
+    { rows: ['0 - 15'], currency: none, cost: 'Free – $15', values: ['0', '15'] },
+    { rows: ['Donation'], currency: none, cost: 'Donation', values: ['donation'] },
+    {
+      rows: ['<b>Free entry</b>'],
+      currency: none,
+      cost: '&lt;b&gt;Free entry&lt;/b&gt;',
+      values: ['b-free-entry-b'],
+    },
+  ])('formats $rows with $currency.position as "$cost"', ({ rows, currency, cost, values }) => {
+    const out = formatCost(rows, currency);
+    expect(out.cost).toBe(cost);
+    expect(out.cost_details.values).toEqual(values);
+  });
+
+  it('keeps the stored currency fields in cost_details, in TEC key order', () => {
+    const out = formatCost(['5'], { symbol: '€', code: 'EUR', position: 'postfix' });
+    expect(Object.keys(out.cost_details)).toEqual([
+      'currency_symbol',
+      'currency_code',
+      'currency_position',
+      'values',
+    ]);
+    expect(out.cost_details).toMatchObject({
+      currency_symbol: '€',
+      currency_code: 'EUR',
+      currency_position: 'postfix',
+    });
+  });
+
+  it('formats any list of whole amounts as the currency-prefixed min and max', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 100000 }), { minLength: 1, maxLength: 6 }),
+        (amounts) => {
+          const min = Math.min(...amounts);
+          const max = Math.max(...amounts);
+          const { cost } = formatCost(amounts.map(String), none);
+          expect(cost).toBe(min === max ? `$${min}` : `$${min} – $${max}`);
+        },
+      ),
+    );
+  });
+
+  it('never throws and always returns strings for arbitrary stored rows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string()), fc.string(), (rows, position) => {
+        const out = formatCost(rows, { symbol: '', code: '', position });
+        expect(typeof out.cost).toBe('string');
+        for (const v of out.cost_details.values) expect(typeof v).toBe('string');
+      }),
+    );
+  });
+});

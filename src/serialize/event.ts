@@ -1,0 +1,107 @@
+// TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
+import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
+import type { WpPost } from '../wp/types.ts';
+import { canSeeProtected, escHtml, globalId, postHead, renderedText } from './common.ts';
+import { formatCost } from './cost.ts';
+import { abbrOf, detailsOf, utcOf } from './dates.ts';
+import { serializeImage } from './image.ts';
+import { jsonLdEvent } from './jsonld.ts';
+import { serializeOrganizer, serializeVenue } from './linked.ts';
+import { blankProtected } from './protect.ts';
+import { serializeTerm } from './terms.ts';
+import type { Json, Related, SerializeOptions } from './types.ts';
+
+const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const ids = (v: unknown): number[] =>
+  (Array.isArray(v) ? v : v === null || v === undefined ? [] : [v])
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
+
+function termsOf(post: WpPost, kind: 'categories' | 'tags', related: Related, o: SerializeOptions): Json[] {
+  const tax = o.mapping.event[kind];
+  if (!tax) return [];
+  const out: Json[] = [];
+  for (const id of ids(post[tax.restBase])) {
+    const term = related.terms.get(id);
+    if (term) out.push(serializeTerm(term, kind, { site: o.site, embedded: true, taxonomy: tax.taxonomy }));
+  }
+  return out;
+}
+
+function costRows(post: WpPost, o: SerializeOptions): string[] {
+  const src = o.mapping.event.fields.cost;
+  if (!src) return [];
+  // `_EventCost` holds one row per value; read every row whatever format the mapping names.
+  if ('meta' in src) return decodeMeta(post.meta?.[src.meta], 'string-list') as string[];
+  const v = readField(post, src);
+  return v === null || v === '' ? [] : [String(v)];
+}
+
+export function serializeEvent(post: WpPost, related: Related, o: SerializeOptions): Json {
+  const fields = o.mapping.event.fields;
+  const v = readRecord(o.mapping, 'event', post);
+  const start = str(v.start_date);
+  const end = str(v.end_date) || start;
+  // The zone the wall clocks are in: the event's own, else the site's (TEC stores the site zone on save).
+  const zone = str(v.timezone) || o.site.timezone;
+  const gid = globalId(o.site.home, post.id);
+
+  const venues = ids(v.venue).flatMap((id) => {
+    const p = related.venues.get(id);
+    return p ? [serializeVenue(p, related, o)] : [];
+  });
+  const organizers = ids(v.organizer).flatMap((id) => {
+    const p = related.organizers.get(id);
+    return p ? [serializeOrganizer(p, related, o)] : [];
+  });
+  const { cost, cost_details } = formatCost(costRows(post, o), {
+    symbol: str(v.currency_symbol),
+    code: str(v.currency_code),
+    position: str(v.currency_position),
+  });
+  const utcStart = str(v.utc_start_date) || utcOf(start, zone);
+  const utcEnd = str(v.utc_end_date) || utcOf(end, zone);
+  const { id: _id, ...head } = postHead(post, v.author);
+
+  const record: Json = {
+    id: post.id,
+    global_id: gid,
+    global_id_lineage: [gid],
+    ...head,
+    rest_url: `${o.site.apiRoot}/events/${post.id}`,
+    title: renderedText(post, fields.title, 'title'),
+    description: renderedText(post, fields.description, 'text'),
+    excerpt: renderedText(post, fields.excerpt, 'text'),
+    slug: str(v.slug),
+    image: serializeImage(typeof v.image === 'number' ? related.media.get(v.image) : undefined),
+    all_day: v.all_day === true,
+    start_date: start,
+    start_date_details: detailsOf(start),
+    end_date: end,
+    end_date_details: detailsOf(end),
+    utc_start_date: utcStart,
+    utc_start_date_details: detailsOf(utcStart),
+    utc_end_date: utcEnd,
+    utc_end_date_details: detailsOf(utcEnd),
+    // Stored values as TEC prints them ('' when the row is missing); computed only where the mapping has none.
+    timezone: fields.timezone ? str(v.timezone) : o.site.timezone,
+    timezone_abbr: fields.timezone_abbr ? str(v.timezone_abbr) : abbrOf(start, zone),
+    cost,
+    cost_details,
+    // TEC falls back to the permalink when the row is missing; wp/v2 cannot tell missing from empty.
+    website: v.website ? escHtml(str(v.website)) : post.link,
+    show_map: fields.show_map ? v.show_map !== false : true,
+    show_map_link: fields.show_map_link ? v.show_map_link !== false : true,
+    hide_from_listings: v.hide_from_listings === true,
+    sticky: typeof v.sticky === 'boolean' ? v.sticky : v.sticky === -1,
+    featured: v.featured === true,
+    categories: termsOf(post, 'categories', related, o),
+    tags: termsOf(post, 'tags', related, o),
+    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+    organizer: organizers,
+  };
+  if (o.context === 'single') record.json_ld = jsonLdEvent(record, zone);
+  record.custom_fields = [];
+  if (o.context === 'write' || canSeeProtected(post, o.password)) return record;
+  return blankProtected(record);
+}

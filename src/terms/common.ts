@@ -1,0 +1,146 @@
+// Shared pieces of the term handlers: taxonomy lookup, existence checks, permission and upstream error mapping.
+import type { RequestContext } from '../context.ts';
+import type { TermKind } from '../contract/terms.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
+import type { TaxonomySource } from '../mapping/schema.ts';
+import { can } from '../wp/caller.ts';
+
+/** The mapping's taxonomy behind a kind; a mapping without it has no such terms (every id is unknown). */
+export function taxonomyOf(deps: Deps, kind: TermKind, name = 'id'): TaxonomySource {
+  const tax = deps.mapping.event[kind];
+  if (!tax) throw invalidParams({ [name]: 'Invalid parameter.' });
+  return tax;
+}
+
+export const termPath = (tax: TaxonomySource, id?: number): string =>
+  `/wp/v2/${tax.restBase}${id === undefined ? '' : `/${id}`}`;
+
+/** Whether a term id exists in the taxonomy (terms are public: asked anonymously, revealing nothing private). */
+export async function termExists(
+  deps: Deps,
+  ctx: RequestContext,
+  tax: TaxonomySource,
+  id: number,
+): Promise<boolean> {
+  try {
+    await deps.wp.request({
+      path: termPath(tax, id),
+      query: { _fields: 'id' },
+      as: 'anonymous',
+      signal: ctx.signal,
+      language: ctx.language,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.code === 'rest_term_invalid')) return false;
+    throw err;
+  }
+}
+
+/** TEC validates ids before permissions: an unknown id is a 400 `rest_invalid_param` for everyone. */
+export async function requireTerm(
+  deps: Deps,
+  ctx: RequestContext,
+  tax: TaxonomySource,
+  id: number,
+  name = 'id',
+) {
+  if (!(await termExists(deps, ctx, tax, id))) throw invalidParams({ [name]: 'Invalid parameter.' });
+}
+
+/**
+ * Resolves ids or slugs to term ids; each must exist. The term cache may be a few seconds old, so an
+ * unknown value triggers one fresh read before it is refused.
+ */
+export async function resolveRefs(
+  deps: Deps,
+  ctx: RequestContext,
+  tax: TaxonomySource,
+  name: string,
+  values: string[] | undefined,
+): Promise<number[] | undefined> {
+  if (!values?.length) return undefined;
+  let r = await deps.terms.resolve(tax, ctx.language, values);
+  if (r.unknown.length) {
+    deps.terms.invalidate(tax);
+    r = await deps.terms.resolve(tax, ctx.language, values);
+  }
+  if (r.unknown.length) throw invalidParams({ [name]: 'Invalid parameter.' });
+  return r.ids;
+}
+
+/** WordPress's map_meta_cap for the core taxonomies' meta caps (`post_tag` manages with `manage_post_tags`). */
+const META_TERM_CAPS: Record<string, string> = {
+  manage_post_tags: 'manage_categories',
+  edit_post_tags: 'manage_categories',
+  delete_post_tags: 'manage_categories',
+  edit_categories: 'manage_categories',
+  delete_categories: 'manage_categories',
+};
+
+/** The taxonomy's `manage_terms` capability name, read once per taxonomy (WordPress's default otherwise). */
+const manageCaps = new WeakMap<Deps, Map<string, Promise<string>>>();
+
+async function manageCapOf(deps: Deps, tax: TaxonomySource): Promise<string> {
+  let byTax = manageCaps.get(deps);
+  if (!byTax) {
+    byTax = new Map();
+    manageCaps.set(deps, byTax);
+  }
+  let cap = byTax.get(tax.taxonomy);
+  if (!cap) {
+    cap = deps.wp
+      .request<{ capabilities?: Record<string, string> }>({
+        path: `/wp/v2/taxonomies/${tax.taxonomy}`,
+        query: { context: deps.wp.options.serviceAuth ? 'edit' : 'view' },
+        as: deps.wp.options.serviceAuth ? 'service' : 'anonymous',
+      })
+      .then((r) => r.body.capabilities?.manage_terms ?? 'manage_categories')
+      .catch(() => 'manage_categories');
+    byTax.set(tax.taxonomy, cap);
+  }
+  return cap;
+}
+
+/**
+ * TEC's permission for term writes: the caller can edit events AND manage the taxonomy's terms. WordPress
+ * still has the last word on the write itself (credentials pass through); this check only adds TEC's stricter
+ * rule for tags (wp/v2 lets anyone who may assign tags create them).
+ */
+export async function requireTermWriter(deps: Deps, ctx: RequestContext, tax: TaxonomySource): Promise<void> {
+  const caller = await deps.callers.resolve(ctx);
+  if (!caller) throw forbidden(false);
+  if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
+  const manage = await manageCapOf(deps, tax);
+  if (caller.caps[META_TERM_CAPS[manage] ?? manage] !== true) throw forbidden(true);
+}
+
+/**
+ * WordPress's refusals in TEC's words: permission → rest_forbidden (401 anonymous, 403 logged in); an unknown
+ * term → 400 rest_invalid_param; other 400s keep their code (term_exists with data.term_id, rest_term_invalid…).
+ */
+export function termError(err: unknown, loggedIn: boolean): unknown {
+  if (!(err instanceof ApiError)) return err;
+  if (/^rest_cannot_|^rest_forbidden/.test(err.code) || err.status === 401 || err.status === 403) {
+    return forbidden(loggedIn);
+  }
+  if (err.status === 404 && err.code === 'rest_term_invalid')
+    return invalidParams({ id: 'Invalid parameter.' });
+  if (err.status === 400) {
+    const { status: _s, upstream: _u, ...data } = err.data;
+    return new ApiError(err.code, err.message, 400, data);
+  }
+  return err;
+}
+
+/** The gateway's public REST root (`…/wp-json`): WordPress's own links are rewritten onto it (it proxies wp/v2). */
+export function publicLinks(deps: Deps, apiRoot: string, links: unknown): unknown {
+  const from = deps.wp.options.baseUrl;
+  const to = apiRoot.replace(/\/calendar\/events\/v1$/, '');
+  return JSON.parse(JSON.stringify(links ?? {}), (_k, v) =>
+    typeof v === 'string' && v.startsWith(from) ? to + v.slice(from.length) : v,
+  );
+}
+
+export type { TermKind };

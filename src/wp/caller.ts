@@ -1,0 +1,63 @@
+// Who the caller is upstream (id, roles, capabilities), resolved with their own credentials and cached briefly.
+import { LRUCache } from 'lru-cache';
+import type { RequestContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { WpClient } from './client.ts';
+import type { WpUser } from './types.ts';
+
+export interface Caller {
+  id: number;
+  roles: string[];
+  caps: Record<string, boolean>;
+}
+
+/** The capability names a post type maps its generic caps to (`edit_posts` → `edit_tribe_events`). */
+export type TypeCaps = Record<string, string>;
+
+export class CallerResolver {
+  private readonly cache: LRUCache<string, Caller>;
+  private readonly wp: WpClient;
+
+  constructor(wp: WpClient, ttlMs = 60_000) {
+    this.wp = wp;
+    this.cache = new LRUCache<string, Caller>({
+      max: 5000,
+      ttl: ttlMs,
+      fetchMethod: async (_key, _stale, { context }) => this.load(context as RequestContext),
+    });
+  }
+
+  private async load(ctx: RequestContext): Promise<Caller> {
+    try {
+      const res = await this.wp.request<WpUser>({
+        path: '/wp/v2/users/me',
+        query: { context: 'edit', _fields: 'id,roles,capabilities' },
+        as: { credentials: ctx.credentials },
+        signal: ctx.signal,
+      });
+      return { id: res.body.id, roles: res.body.roles ?? [], caps: res.body.capabilities ?? {} };
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        throw new ApiError('incorrect_password', 'The provided credentials were rejected by WordPress.', 401);
+      }
+      throw err;
+    }
+  }
+
+  /** `null` for anonymous callers; throws 401 when the credentials are rejected. */
+  async resolve(ctx: RequestContext): Promise<Caller | null> {
+    if (!ctx.credentials) return null;
+    const caller = await this.cache.fetch(ctx.audience, { context: ctx });
+    return caller ?? null;
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+/** Whether the caller holds the post type's mapped capability (e.g. `edit_posts` of `tribe_events`). */
+export function can(caller: Caller | null, typeCaps: TypeCaps, cap: string): boolean {
+  if (!caller) return false;
+  return caller.caps[typeCaps[cap] ?? cap] === true;
+}

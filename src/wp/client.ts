@@ -1,0 +1,170 @@
+// The WordPress client: wp/v2 calls through @wordpress/api-fetch, credentials and options per call.
+import apiFetchModule from '@wordpress/api-fetch';
+import type { Credentials, RequestContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { mapUpstreamError, upstreamUnavailable } from './errors.ts';
+import type { WpErrorBody } from './types.ts';
+
+export type QueryValue = string | number | boolean | ReadonlyArray<string | number> | undefined | null;
+export type Query = Record<string, QueryValue>;
+
+/** Who the upstream call is made as: the caller's own credentials, nobody, or the index's service account. */
+export type As = { credentials?: Credentials } | 'anonymous' | 'service';
+
+export interface WpRequest {
+  /** Path below the REST root, e.g. `/wp/v2/tribe_events`. */
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+  query?: Query;
+  body?: unknown;
+  as: As;
+  signal?: AbortSignal;
+  /** Content language, sent as the mapping's language parameter. */
+  language?: string;
+}
+
+/** How a call made for a request goes upstream: with the caller's own credentials, abort signal and language. */
+export const asCaller = (ctx: RequestContext): Pick<WpRequest, 'as' | 'signal' | 'language'> => ({
+  as: { credentials: ctx.credentials },
+  signal: ctx.signal,
+  language: ctx.language,
+});
+
+export interface WpResponse<T> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface WpClientOptions {
+  /** REST root, e.g. `https://example.com/wp-json`. */
+  baseUrl: string;
+  /** `user:application-password` of the service account (index builds only). */
+  serviceAuth?: string;
+  timeoutMs: number;
+  /** Query parameter that selects the language upstream (`lang`, `wpml_language`), or null; sent on every call
+   * that names a language, the default one included (Polylang answers every language when it is absent). */
+  languageParam: string | null;
+  defaultLanguage: string;
+}
+
+export function buildQuery(query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    params.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+// The package's types are read as CommonJS under NodeNext; at run time the ESM default export is the function.
+const apiFetch = apiFetchModule as unknown as (options: Record<string, unknown>) => Promise<unknown>;
+
+const basic = (userPass: string): string => `Basic ${Buffer.from(userPass).toString('base64')}`;
+
+export class WpClient {
+  readonly options: WpClientOptions;
+  private readonly serviceHeader?: string;
+
+  constructor(options: WpClientOptions) {
+    this.options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+    this.serviceHeader = options.serviceAuth ? basic(options.serviceAuth) : undefined;
+  }
+
+  /** The site's home URL: the REST root without `/wp-json`. */
+  get siteUrl(): string {
+    return this.options.baseUrl.replace(/\/wp-json$/, '');
+  }
+
+  private authHeaders(as: As): Record<string, string> {
+    if (as === 'anonymous') return {};
+    if (as === 'service') {
+      if (!this.serviceHeader)
+        throw new ApiError('gateway_misconfigured', 'No service credential configured.', 500);
+      return { Authorization: this.serviceHeader };
+    }
+    const c = as.credentials;
+    if (!c) return {};
+    if (c.kind === 'basic') return { Authorization: c.header };
+    return { Cookie: c.cookie, 'X-WP-Nonce': c.nonce };
+  }
+
+  url(path: string, query: Query = {}, language?: string): string {
+    const { languageParam } = this.options;
+    const q: Query = { ...query };
+    if (languageParam && language) q[languageParam] = language;
+    return `${this.options.baseUrl}${path}${buildQuery(q)}`;
+  }
+
+  /** One upstream call. Throws ApiError for WordPress errors (mapped) and for an unreachable upstream. */
+  async request<T>(req: WpRequest): Promise<WpResponse<T>> {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(req.as) };
+    let response: Response;
+    try {
+      response = (await apiFetch({
+        url: this.url(req.path, req.query, req.language),
+        method: req.method ?? 'GET',
+        headers,
+        data: req.body as Record<string, unknown> | undefined,
+        signal,
+        parse: false,
+        credentials: 'omit',
+      })) as Response;
+    } catch (err) {
+      if (err instanceof Response) response = err;
+      else throw upstreamUnavailable(err, timeout.aborted);
+    }
+    const text = await response.text().catch(() => '');
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ApiError(
+          'upstream_bad_response',
+          'WordPress answered with something that is not JSON.',
+          502,
+          {
+            upstream_status: response.status,
+          },
+        );
+      }
+    }
+    if (!response.ok) throw mapUpstreamError(response.status, body as WpErrorBody | null);
+    return { status: response.status, body: body as T, headers: response.headers };
+  }
+
+  /** A list page with WordPress's totals. */
+  async list<T>(req: WpRequest): Promise<{ items: T[]; total: number; totalPages: number }> {
+    const res = await this.request<T[]>(req);
+    return {
+      items: res.body ?? [],
+      total: Number(res.headers.get('x-wp-total') ?? res.body?.length ?? 0),
+      totalPages: Number(res.headers.get('x-wp-totalpages') ?? 1),
+    };
+  }
+
+  /**
+   * Every item of a collection, 100 per page, pages fetched `parallel` at a time after the first
+   * (which tells how many there are). `onPage` reports progress.
+   */
+  async all<T>(req: WpRequest, onPage?: (done: number, total: number) => void, parallel = 4): Promise<T[]> {
+    const query = { ...req.query, per_page: 100 };
+    const first = await this.list<T>({ ...req, query: { ...query, page: 1 } });
+    const items = [...first.items];
+    onPage?.(items.length, first.total);
+    for (let page = 2; page <= first.totalPages; page += parallel) {
+      const pages = [];
+      for (let p = page; p < page + parallel && p <= first.totalPages; p++) pages.push(p);
+      const results = await Promise.all(
+        pages.map((p) => this.list<T>({ ...req, query: { ...query, page: p } })),
+      );
+      for (const r of results) items.push(...r.items);
+      onPage?.(items.length, first.total);
+    }
+    return items;
+  }
+}

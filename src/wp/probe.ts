@@ -1,0 +1,123 @@
+// Start-up probe: checks the upstream exposes what the mapping needs, and says how to fix what is missing.
+import type { FieldSource, Mapping, ResourceKind } from '../mapping/schema.ts';
+import type { TypeCaps } from './caller.ts';
+import type { WpClient } from './client.ts';
+
+export interface SiteFacts {
+  name: string;
+  /** Site URL without a trailing slash. */
+  home: string;
+  /** IANA zone or `UTC+N`. */
+  timezone: string;
+  /** Capability names per mapped post type. */
+  caps: Record<ResourceKind, TypeCaps>;
+}
+
+export class ProbeError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(
+      `The upstream WordPress is not ready for this mapping:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
+    this.name = 'ProbeError';
+    this.problems = problems;
+  }
+}
+
+interface RootIndex {
+  name?: string;
+  home?: string;
+  url?: string;
+  timezone_string?: string;
+  gmt_offset?: number | string;
+  namespaces?: string[];
+}
+interface TypeInfo {
+  slug: string;
+  rest_base: string;
+  capabilities?: TypeCaps;
+}
+interface TaxInfo {
+  slug: string;
+  rest_base: string;
+  types: string[];
+}
+interface Schema {
+  schema?: { properties?: { meta?: { properties?: Record<string, unknown> } } };
+}
+
+const FIX =
+  'install the companion plugin (wordpress/companion/calendar-gateway-companion.php) as an mu-plugin';
+
+export function siteTimezone(root: RootIndex): string {
+  if (root.timezone_string) return root.timezone_string;
+  const off = Number(root.gmt_offset ?? 0);
+  if (!off) return 'UTC';
+  const h = Math.trunc(off);
+  const m = Math.round(Math.abs(off - h) * 60);
+  return `UTC${off >= 0 ? '+' : '-'}${Math.abs(h)}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
+export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<SiteFacts> {
+  const problems: string[] = [];
+  const root = (await wp.request<RootIndex>({ path: '/', as: 'anonymous' })).body;
+  if (!root.namespaces?.includes('wp/v2')) {
+    throw new ProbeError([
+      `${wp.options.baseUrl} does not serve the wp/v2 namespace: is UPSTREAM_URL the REST root (…/wp-json)?`,
+    ]);
+  }
+  const as = wp.options.serviceAuth ? 'service' : 'anonymous';
+  const context = as === 'service' ? 'edit' : 'view';
+  const types = (await wp.request<Record<string, TypeInfo>>({ path: '/wp/v2/types', query: { context }, as }))
+    .body;
+  const taxes = (
+    await wp.request<Record<string, TaxInfo>>({ path: '/wp/v2/taxonomies', query: { context }, as })
+  ).body;
+  const caps = {} as Record<ResourceKind, TypeCaps>;
+  for (const kind of ['event', 'venue', 'organizer'] as const) {
+    const res = mapping[kind];
+    const type = types[res.postType];
+    if (!type) {
+      problems.push(
+        `post type "${res.postType}" (${kind}s) is not registered with show_in_rest: ${FIX}, or fix mappings "${kind}.postType".`,
+      );
+      continue;
+    }
+    if (type.rest_base !== res.restBase) {
+      problems.push(
+        `post type "${res.postType}" has rest_base "${type.rest_base}", the mapping says "${res.restBase}": fix "${kind}.restBase".`,
+      );
+      continue;
+    }
+    caps[kind] = type.capabilities ?? {};
+    const schema = (await wp.request<Schema>({ path: `/wp/v2/${res.restBase}`, method: 'OPTIONS', as })).body;
+    const meta = schema.schema?.properties?.meta?.properties ?? {};
+    const missing = (Object.values(res.fields) as Array<FieldSource | undefined>)
+      .filter((s): s is Extract<FieldSource, { meta: string }> => !!s && 'meta' in s)
+      .map((s) => s.meta)
+      .filter((k) => !(k in meta));
+    if (missing.length) {
+      problems.push(
+        `post type "${res.postType}" does not expose meta ${missing.join(', ')} in REST: ${FIX} (it registers them with show_in_rest).`,
+      );
+    }
+  }
+  for (const name of ['categories', 'tags'] as const) {
+    const tax = mapping.event[name];
+    if (!tax) continue;
+    const info = Object.values(taxes).find((t) => t.slug === tax.taxonomy);
+    if (!info) problems.push(`taxonomy "${tax.taxonomy}" is not registered with show_in_rest: ${FIX}.`);
+    else if (info.rest_base !== tax.restBase) {
+      problems.push(
+        `taxonomy "${tax.taxonomy}" has rest_base "${info.rest_base}", the mapping says "${tax.restBase}".`,
+      );
+    } else if (!info.types.includes(mapping.event.postType)) {
+      problems.push(
+        `taxonomy "${tax.taxonomy}" is not attached to post type "${mapping.event.postType}": ${FIX}.`,
+      );
+    }
+  }
+  if (problems.length) throw new ProbeError(problems);
+  const home = String(root.home ?? root.url ?? wp.siteUrl).replace(/\/+$/, '');
+  return { name: root.name ?? '', home, timezone: siteTimezone(root), caps };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { RecordCache } from './records.ts';
+import type { WpPost } from './types.ts';
+
+const post = (id: number) => ({ id }) as WpPost;
+
+describe('RecordCache', () => {
+  it('keeps records per kind and language', () => {
+    const c = new RecordCache(60_000);
+    c.set('venue', 'en', post(3));
+    expect(c.get('venue', 'en', 3)?.id).toBe(3);
+    expect(c.get('venue', 'es', 3)).toBeUndefined();
+    expect(c.get('organizer', 'en', 3)).toBeUndefined();
+  });
+
+  it('drops exactly the records named by invalidation tags, in every language', () => {
+    const c = new RecordCache(60_000);
+    for (const lang of ['en', 'es']) {
+      c.set('venue', lang, post(3));
+      c.set('venue', lang, post(33));
+      c.set('organizer', lang, post(3));
+    }
+    c.drop(['venue:3', 'event:3', 'list:event']);
+    expect(['en', 'es'].map((l) => c.get('venue', l, 3))).toEqual([undefined, undefined]);
+    expect(c.get('venue', 'en', 33)?.id).toBe(33);
+    expect(c.get('organizer', 'es', 3)?.id).toBe(3);
+  });
+
+  it('drops everything on a purge', () => {
+    const c = new RecordCache(60_000);
+    c.set('organizer', 'en', post(8));
+    c.drop(null);
+    expect(c.get('organizer', 'en', 8)).toBeUndefined();
+  });
+});

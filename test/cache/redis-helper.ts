@@ -1,0 +1,105 @@
+// Real Redis for the cache tests: the shared server on 6379 (started if stopped) and private killable servers.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+export const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+const ping = (port: number): boolean => {
+  try {
+    return (
+      execFileSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8', timeout: 2000 }).trim() ===
+      'PONG'
+    );
+  } catch {
+    return false;
+  }
+};
+
+/** Makes sure the shared Redis answers (CI machines have it installed but maybe stopped). */
+export async function ensureSharedRedis(): Promise<void> {
+  const port = Number(new URL(SHARED_REDIS).port || 6379);
+  if (ping(port)) return;
+  spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'yes'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 50 && !ping(port); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!ping(port))
+    throw new Error(`redis-server did not start on port ${port}: install Debian's redis-server`);
+}
+
+/** A unique key prefix per test run, and a cleanup that deletes everything under it. */
+export function testPrefix(): { prefix: string; cleanup: () => Promise<void> } {
+  const prefix = `cgtest:${process.pid}:${Math.random().toString(36).slice(2, 8)}:`;
+  return {
+    prefix,
+    cleanup: async () => {
+      const r = new Redis(SHARED_REDIS);
+      let cursor = '0';
+      do {
+        const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+        cursor = next;
+        if (keys.length) await r.del(...keys);
+      } while (cursor !== '0');
+      r.disconnect();
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
+
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  /** Kills it and removes its directory. */
+  dispose(): Promise<void>;
+}
+
+/** A redis-server of our own on a free port, that a test may kill and restart. */
+export async function privateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'cg-redis-'));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: 'ignore',
+      },
+    );
+    for (let i = 0; i < 50 && !ping(port); i++) await new Promise((r) => setTimeout(r, 100));
+  };
+  const kill = async () => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const gone = new Promise((r) => c.once('exit', r));
+    c.kill('SIGKILL');
+    await gone;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    kill,
+    dispose: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// Two cache instances on one real Redis: shared L2 entries, pub/sub invalidation, survival of a Redis outage.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEntry } from '../../src/cache/entry.ts';
+import { hashedKey } from '../../src/cache/key.ts';
+import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
+import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
+import { ensureSharedRedis, privateRedis, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+
+const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
+const quiet = { warn() {}, info() {} };
+const load = (body: string, tags: string[], counter?: { n: number }) => async (): Promise<Loaded> => {
+  if (counter) counter.n++;
+  return { entry: makeEntry(body, { tags }), store: true };
+};
+const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 2000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+};
+const ready = (link: RedisLink) => waitFor(() => link.up(), 5000);
+
+describe('two instances on one Redis', () => {
+  const { prefix, cleanup } = testPrefix();
+  const links: RedisLink[] = [];
+  let a: ResponseCache;
+  let b: ResponseCache;
+  let raw: Redis;
+
+  beforeAll(async () => {
+    await ensureSharedRedis();
+    for (let i = 0; i < 2; i++) links.push(connectRedis(SHARED_REDIS, quiet));
+    await Promise.all(links.map(ready));
+    a = new ResponseCache({ policy, redis: links[0], prefix });
+    b = new ResponseCache({ policy, redis: links[1], prefix });
+    raw = new Redis(SHARED_REDIS);
+    // Let both subscriptions register.
+    await new Promise((r) => setTimeout(r, 100));
+  });
+  afterAll(async () => {
+    await Promise.all(links.map((l) => l.close()));
+    raw.disconnect();
+    await cleanup();
+  });
+
+  it('fills Redis once so the other instance answers without loading', async () => {
+    const counter = { n: 0 };
+    await a.get('list?page=1', load('page one', ['list:event', 'event:1'], counter));
+    await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('list?page=1')}`)) === 1);
+    const r = await b.get('list?page=1', load('other', ['list:event'], counter));
+    expect(r.source).toBe('l2');
+    expect(r.entry.body.toString()).toBe('page one');
+    expect(counter.n).toBe(1);
+  });
+
+  it('keeps the ETag computed by the filling instance', async () => {
+    await a.get('etag', load('same bytes', ['event:2']));
+    await new Promise((r) => setTimeout(r, 50));
+    const fromA = a.peek('etag')!;
+    const fromB = (await b.get('etag', load('different', ['event:2']))).entry;
+    expect(fromB.etag).toBe(fromA.etag);
+  });
+
+  it('drops both instances’ in-process copies and the Redis entry within a second of an invalidation', async () => {
+    await a.get('e3', load('three', ['event:3']));
+    await new Promise((r) => setTimeout(r, 50));
+    await b.get('e3', load('three', ['event:3']));
+    expect(b.peek('e3')).toBeDefined();
+    await a.invalidate(['event:3']);
+    expect(a.peek('e3')).toBeUndefined();
+    expect(await waitFor(() => b.peek('e3') === undefined, 1000)).toBe(true);
+    expect(await raw.exists(`${prefix}e:${hashedKey('e3')}`)).toBe(0);
+    expect(await raw.exists(`${prefix}t:event:3`)).toBe(0);
+  });
+
+  it('purges everything everywhere', async () => {
+    await a.get('p1', load('x', ['event:4']));
+    await b.get('p2', load('y', ['event:5']));
+    await new Promise((r) => setTimeout(r, 50));
+    await a.purgeAll();
+    expect(await waitFor(() => b.peek('p2') === undefined, 1000)).toBe(true);
+    expect(await raw.keys(`${prefix}e:*`)).toEqual([]);
+  });
+});
+
+describe('Redis outage', () => {
+  it('keeps answering from memory and the upstream, logs once, and replays invalidations when Redis is back', async () => {
+    const redis = await privateRedis();
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const link = connectRedis(redis.url, {
+      warn: (_o, m) => warnings.push(m),
+      info: (_o, m) => infos.push(m),
+    });
+    try {
+      await ready(link);
+      const cache = new ResponseCache({ policy, redis: link, prefix: 'out:' });
+      await cache.get('kept', load('kept', ['event:1']));
+      await new Promise((r) => setTimeout(r, 50));
+      await redis.kill();
+      let failures = 0;
+      for (let i = 0; i < 200; i++) {
+        try {
+          const r = await cache.get(i % 2 ? 'kept' : `new${i}`, load(`v${i}`, ['event:1']));
+          if (!r.entry) failures++;
+        } catch {
+          failures++;
+        }
+      }
+      expect(failures).toBe(0);
+      await cache.invalidate(['event:1']);
+      expect(await waitFor(() => warnings.length > 0, 5000)).toBe(true);
+      // More requests during the outage (and reconnection attempts) add no log line.
+      for (let i = 0; i < 50; i++) await cache.get(`more${i}`, load('m', ['event:2']));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(warnings).toHaveLength(1);
+      // Redis comes back empty here; the replayed invalidation must go through without error.
+      await redis.start();
+      expect(await ready(link)).toBe(true);
+      expect(await waitFor(() => infos.includes('Redis is back'), 5000)).toBe(true);
+      await cache.get('after', load('after', ['event:7']));
+      const r = new Redis(redis.url);
+      expect(await waitFor(async () => (await r.exists(`out:e:${hashedKey('after')}`)) === 1)).toBe(true);
+      r.disconnect();
+    } finally {
+      await link.close();
+      await redis.dispose();
+    }
+  });
+});

@@ -1,0 +1,158 @@
+// HTTP caching of the gateway: ETags and 304s, Cache-Control and Vary, and no authenticated answer ever shared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, openTarget, type Target } from '../harness.ts';
+import { get, NS } from './cache-support.ts';
+import { type EventRecord, Fixtures, idsOf, monthOf, token } from './fixtures.ts';
+
+const tok = token();
+const day = monthOf(2033, 3);
+let t: Target;
+let fx: Fixtures;
+let base: string;
+
+beforeAll(async () => {
+  t = await openTarget();
+  fx = new Fixtures(t);
+  base = t.gateway.url;
+});
+
+afterAll(async () => {
+  await fx?.cleanup();
+  await t?.close();
+});
+
+const window = `start_date=${encodeURIComponent(day(1, '00:00:00'))}&end_date=${encodeURIComponent(day(28, '23:59:59'))}`;
+
+describe('anonymous reads', () => {
+  it('carry a strong ETag, a public Cache-Control with stale windows, and Vary', async () => {
+    const res = await get(base, '/events?per_page=10');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect(res.headers.get('cache-control')).toMatch(
+      /^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/,
+    );
+    expect(res.headers.get('vary')).toBe('Authorization, Cookie, Accept-Encoding');
+    const again = await get(base, '/events?per_page=10');
+    expect(again.headers.get('etag')).toBe(res.headers.get('etag'));
+    expect(again.text).toBe(res.text);
+  });
+
+  it('answer If-None-Match with a 304 that keeps ETag, Cache-Control and Vary and has no body', async () => {
+    const first = await get(base, '/events?per_page=10');
+    const etag = first.headers.get('etag')!;
+    const res = await get(base, '/events?per_page=10', { 'If-None-Match': etag });
+    expect(res.status).toBe(304);
+    expect(res.text).toBe('');
+    expect(res.headers.get('etag')).toBe(etag);
+    expect(res.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
+    expect(res.headers.get('vary')).toBe(first.headers.get('vary'));
+    expect(res.headers.get('x-wp-total')).toBeNull();
+  });
+
+  it('answer HEAD with the headers and no body', async () => {
+    const res = await fetch(`${base}${NS}/events?per_page=10`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"/);
+    expect(await res.text()).toBe('');
+  });
+
+  it('share one entry whatever the parameter order', async () => {
+    const a = await get(base, `/events?per_page=3&page=1&${window}`);
+    const b = await get(base, `/events?${window}&page=1&per_page=3`);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+  });
+
+  it('are not stored when they fail', async () => {
+    const res = await get(base, '/events?per_page=oops');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('cache-control') ?? '').not.toMatch(/public/);
+  });
+});
+
+describe('authenticated reads', () => {
+  it('are private, no-store, and never the shared entry', async () => {
+    const anon = await get(base, '/events?per_page=10');
+    const res = await call(t, 'GET', '/events?per_page=10', { as: 'editor' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('etag')).not.toBe(anon.headers.get('etag'));
+  });
+
+  it('never reach an anonymous caller, even after an editor asked for the same URL first', async () => {
+    const draft = await fx.event({
+      title: `Draft ${tok}`,
+      status: 'draft',
+      start_date: day(2),
+      end_date: day(2, '12:00:00'),
+    });
+    const pub = await fx.event({ title: `Public ${tok}`, start_date: day(3), end_date: day(3, '12:00:00') });
+    const path = `/events?${window}&search=${tok}&status=publish,draft`;
+    const editor = await call(t, 'GET', path, { as: 'editor' });
+    const read = await call<EventRecord>(t, 'GET', `/events/${draft.id}`, { as: 'editor' });
+    expect(read.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const anon = await call(t, 'GET', path);
+      if (anon.status === 200) {
+        expect(idsOf(anon)).not.toContain(draft.id);
+        expect(idsOf(anon)).toContain(pub.id);
+      }
+      expect(anon.headers.get('cache-control') ?? '').not.toMatch(/private/);
+      if (editor.status === 200 && idsOf(editor).includes(draft.id))
+        expect(anon.body).not.toEqual(editor.body);
+      const single = await call(t, 'GET', `/events/${draft.id}`);
+      expect(single.status).not.toBe(200);
+    }
+  });
+});
+
+describe('writes through the gateway', () => {
+  it('show at once in the lists and records they touched', async () => {
+    const path = `/events?${window}&search=Fresh${tok}`;
+    expect(idsOf(await call(t, 'GET', path))).toEqual([]);
+    const created = await fx.event({
+      title: `Fresh${tok}`,
+      start_date: day(5),
+      end_date: day(5, '12:00:00'),
+    });
+    expect(idsOf(await call(t, 'GET', path))).toEqual([created.id]);
+    const before = await call<EventRecord>(t, 'GET', `/events/${created.id}`);
+    expect(before.body.title).toBe(`Fresh${tok}`);
+    const upd = await call(t, 'POST', `/events/${created.id}`, {
+      as: 'admin',
+      body: { title: `Fresh${tok} renamed` },
+    });
+    expect(upd.status).toBe(200);
+    expect((await call<EventRecord>(t, 'GET', `/events/${created.id}`)).body.title).toBe(
+      `Fresh${tok} renamed`,
+    );
+    const del = await call(t, 'DELETE', `/events/${created.id}`, { as: 'admin' });
+    expect(del.status).toBe(200);
+    expect(idsOf(await call(t, 'GET', path))).toEqual([]);
+  });
+});
+
+describe('purge-all for operators', () => {
+  const purge = (as?: 'admin' | 'editor') =>
+    fetch(`${base}/calendar-gateway/v1/purge`, {
+      method: 'POST',
+      headers: as ? { Authorization: t.auth[as] } : {},
+    });
+
+  it.each([
+    [undefined, 401],
+    ['editor', 403],
+  ] as const)('refuses %s callers with %i', async (as, status) => {
+    const res = await purge(as);
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { code: string }).code).toBe('rest_forbidden');
+  });
+
+  it('drops every cached answer for an administrator', async () => {
+    await get(base, '/events?per_page=4');
+    expect(t.gateway.deps.cache!.size.entries).toBeGreaterThan(0);
+    const res = await purge('admin');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(t.gateway.deps.cache!.size.entries).toBe(0);
+  });
+});

@@ -1,0 +1,135 @@
+// Helpers of the cache tests: extra gateways on the same upstream (with Redis, webhook), a stoppable upstream proxy.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
+import { sign } from '../../src/cache/notify.ts';
+import { configSchema } from '../../src/config.ts';
+import { type Gateway, startGateway } from '../../src/gateway.ts';
+import type { Target } from '../harness.ts';
+
+export const NS = '/wp-json/calendar/events/v1';
+
+export interface PeerOptions {
+  redisUrl?: string;
+  redisPrefix?: string;
+  pollIntervalMs?: number;
+  webhookSecret?: string;
+  /** Another upstream REST root (a proxy in front of the target's). */
+  upstreamUrl?: string;
+  cacheTtlSeconds?: number;
+  cacheStaleWhileRevalidateSeconds?: number;
+}
+
+/** The admin's application password, from the target's Basic header. */
+const adminAuth = (t: Target): string =>
+  Buffer.from(t.auth.admin.replace(/^Basic /, ''), 'base64').toString('utf8');
+
+/** One more gateway in front of the target's WordPress, configured as a deployment would be. */
+export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
+  const upstreamUrl = o.upstreamUrl ?? t.upstream;
+  const config = configSchema.parse({
+    port: 0,
+    host: '127.0.0.1',
+    upstreamUrl,
+    upstreamAuth: adminAuth(t),
+    mapping: inject('target').mapping,
+    pollIntervalMs: o.pollIntervalMs ?? 0,
+    redisUrl: o.redisUrl,
+    redisPrefix: o.redisPrefix,
+    webhookSecret: o.webhookSecret,
+    cacheTtlSeconds: o.cacheTtlSeconds,
+    cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
+    logLevel: 'silent',
+  });
+  return startGateway({ ...config, upstreamUrl }, { quiet: true });
+}
+
+export async function get(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string; json: Record<string, unknown> }> {
+  const res = await fetch(`${base}${NS}${path}`, { headers });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // 304s and errors without JSON
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Polls until `check` holds; resolves the elapsed milliseconds, or throws after `ms`. */
+export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - t0;
+    if (Date.now() - t0 > ms) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Sends a change notification as the companion plugin does (for the mock, which runs no PHP). */
+export async function notify(gatewayUrl: string, secret: string, changes: unknown[]): Promise<number> {
+  const body = JSON.stringify({ time: Math.floor(Date.now() / 1000), changes });
+  const res = await fetch(`${gatewayUrl}/calendar-gateway/v1/notify`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Calendar-Gateway-Signature': sign(body, secret) },
+    body,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Points the real WordPress's companion plugin at a gateway (or nowhere), through wp/v2 settings as admin. */
+export async function configureWebhook(t: Target, url: string, secret: string): Promise<void> {
+  const res = await fetch(`${t.upstream}/wp/v2/settings`, {
+    method: 'POST',
+    headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ calendar_gateway_webhook: { url, secret } }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`cannot configure the webhook: ${res.status} ${text}`);
+}
+
+/** A pass-through HTTP proxy in front of an upstream REST root that a test can stop ("WordPress is down"). */
+export async function stoppableUpstream(target: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const origin = new URL(target);
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([k, v]) => typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k),
+      ),
+    ) as Record<string, string>;
+    try {
+      const up = await fetch(`${origin.origin}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+        redirect: 'manual',
+      });
+      const body = Buffer.from(await up.arrayBuffer());
+      const out: Record<string, string> = {};
+      up.headers.forEach((v, k) => {
+        if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k))
+          out[k] = v;
+      });
+      res.writeHead(up.status, out);
+      res.end(body);
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${origin.pathname.replace(/\/+$/, '')}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

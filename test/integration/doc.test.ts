@@ -1,0 +1,152 @@
+// GET /doc: a valid OpenAPI 3.0 document in TEC's shape that lists every route and parameter of the spec.
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, openTarget, type Target } from '../harness.ts';
+import type { Json } from './fixtures.ts';
+import { PASSWORD_ON_SECONDARY, SPEC } from './spec-routes.ts';
+
+type Param = {
+  name: string;
+  in: string;
+  description: string;
+  schema: Json;
+  required: boolean;
+  style?: string;
+  explode?: boolean;
+};
+type Operation = {
+  parameters?: Param[];
+  requestBody?: { content: Record<string, { schema: { properties: Json; required?: string[] } }> };
+  responses: Json;
+};
+type Doc = Json & {
+  paths: Record<string, Record<string, Operation>>;
+  servers: Array<{ url: string }>;
+  components: { schemas: Json };
+};
+
+let t: Target;
+let doc: Doc;
+
+/** Every parameter name an operation accepts: its parameters and its form body's properties. */
+const namesOf = (op: Operation | undefined): string[] => [
+  ...(op?.parameters ?? []).map((p) => p.name),
+  ...Object.keys(op?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}),
+];
+
+beforeAll(async () => {
+  t = await openTarget();
+  const res = await call<Doc>(t, 'GET', '/doc');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the document', () => {
+  it('passes a real OpenAPI 3.0 validator', async () => {
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+
+  it('has TEC top-level shape: openapi 3.0.0, info, one server at the API root, and its component schemas', () => {
+    expect(doc.openapi).toBe('3.0.0');
+    expect(doc.info).toMatchObject({
+      version: '1.0.0',
+      title: expect.any(String),
+      description: expect.any(String),
+    });
+    expect(doc.servers).toEqual([{ url: `${t.api}/` }]);
+    expect(Object.keys(doc.components.schemas)).toEqual([
+      'ImageSize',
+      'CostDetails',
+      'Term',
+      'Image',
+      'DateDetails',
+      'Event',
+      'Venue',
+      'Organizer',
+    ]);
+  });
+
+  it("lists the paths in TEC's order after the namespace index", () => {
+    expect(Object.keys(doc.paths)).toEqual([
+      '/',
+      '/doc',
+      '/events',
+      '/events/{id}',
+      '/events/by-slug/{slug}',
+      '/venues',
+      '/venues/{id}',
+      '/venues/by-slug/{slug}',
+      '/organizers',
+      '/organizers/{id}',
+      '/organizers/by-slug/{slug}',
+      '/categories',
+      '/categories/{id}',
+      '/tags',
+      '/tags/{id}',
+    ]);
+  });
+
+  it('documents collections with get and post (create), and single records with get, post, put, patch and delete', () => {
+    for (const kind of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+      expect(Object.keys(doc.paths[`/${kind}`] ?? {})).toEqual(['get', 'post']);
+      expect(Object.keys(doc.paths[`/${kind}/{id}`] ?? {})).toEqual([
+        'get',
+        'delete',
+        'post',
+        'put',
+        'patch',
+      ]);
+    }
+  });
+
+  it('sends write fields as a form body and keeps the path identifier a required path parameter', () => {
+    const update = doc.paths['/events/{id}']?.post;
+    expect(update?.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
+    const form = update?.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+    expect(form?.properties).toHaveProperty('title');
+    expect(form?.required).toBeUndefined();
+    const create =
+      doc.paths['/events']?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+    expect(create?.required).toEqual(expect.arrayContaining(['title', 'start_date', 'end_date']));
+    expect(doc.paths['/events']?.post?.responses).toHaveProperty('201');
+  });
+
+  it('shapes query parameters as TEC does, CSV lists as form style without explode', () => {
+    const params = doc.paths['/events']?.get?.parameters ?? [];
+    const categories = params.find((p) => p.name === 'categories');
+    expect(categories).toEqual({
+      name: 'categories',
+      in: 'query',
+      description: expect.any(String),
+      schema: { type: 'array', items: { type: 'integer' } },
+      required: false,
+      style: 'form',
+      explode: false,
+    });
+    const page = params.find((p) => p.name === 'page');
+    expect(page).toMatchObject({ in: 'query', schema: { type: 'integer', default: 1 }, required: false });
+    expect(page).not.toHaveProperty('style');
+  });
+
+  it('does not document the event password on the primary root', () => {
+    for (const s of SPEC.filter((r) => PASSWORD_ON_SECONDARY.includes(r.name))) {
+      for (const m of s.methods)
+        expect(namesOf(doc.paths[s.path]?.[m.toLowerCase()])).not.toContain('password');
+    }
+  });
+});
+
+describe('every route and parameter of the spec', () => {
+  it.each(SPEC.flatMap((s) => s.methods.map((m) => [m, s.path, s] as const)))(
+    'documents %s %s',
+    (m, path, s) => {
+      const op = doc.paths[path]?.[m.toLowerCase()];
+      expect(op).toBeDefined();
+      expect(namesOf(op)).toEqual(expect.arrayContaining(s.params));
+    },
+  );
+});

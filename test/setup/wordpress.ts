@@ -1,0 +1,49 @@
+// Global setup of the real-WordPress projects: start (or reuse) the local WordPress for the project's mapping.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { basename, join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
+
+const isFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+
+/**
+ * The port of this state dir's site when it already runs (wp.sh records it), else the first free port from the
+ * configured one: another checkout's site on 8080 must not stop this suite.
+ */
+async function portFor(stateDir: string, wanted: number): Promise<number> {
+  try {
+    const recorded = Number(readFileSync(join(stateDir, 'port'), 'utf8').trim());
+    if (recorded && !(await isFree(recorded))) return recorded;
+  } catch {
+    // no site yet
+  }
+  // Steps of two: the tec and custom projects start side by side from neighbouring ports.
+  for (let port = wanted; port < wanted + 100; port += 2) if (await isFree(port)) return port;
+  throw new Error(`no free port in ${wanted}–${wanted + 99} for the local WordPress`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const target = project.config.provide.target as { mapping: string; port: number };
+  const name = basename(target.mapping, '.json');
+  const stateDir = process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-${name}` : `.wordpress/${name}`;
+  const port = await portFor(stateDir, target.port);
+  const wp = await ensureWordPress({ mapping: target.mapping, stateDir, port });
+  project.provide('upstream', wp);
+  // Locally the site keeps running between runs (a second run starts in a second); CI leaves nothing behind.
+  return async () => {
+    if (process.env.CI) await stopWordPress(stateDir);
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    target: { kind: 'mock' | 'wordpress'; mapping: string; port?: number };
+    upstream: { url: string; auth: string; usersPassword: string };
+  }
+}

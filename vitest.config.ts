@@ -1,0 +1,62 @@
+// Test projects: fast unit tests, and one integration suite run against the mock and the real WordPress.
+import { defineConfig } from 'vitest/config';
+
+type Target = { kind: 'mock' | 'wordpress'; mapping: string; port?: number };
+
+const integration = (name: string, target: Target, include = ['test/integration/**/*.test.ts']) => ({
+  extends: true as const,
+  test: {
+    name,
+    include,
+    provide: { target },
+    globalSetup: ['test/setup/redis.ts', ...(target.kind === 'wordpress' ? ['test/setup/wordpress.ts'] : [])],
+    fileParallelism: target.kind !== 'wordpress',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
+
+/** Ports of the local WordPress sites (override to run a second copy of the suite beside a running one). */
+const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
+
+/** The part of the suite that also runs against the custom mapping (post type `event`, meta `event_start`…). */
+const customPart = ['test/integration/events-read.test.ts', 'test/integration/events-write.test.ts'];
+
+export default defineConfig({
+  test: {
+    env: { LOG_LEVEL: 'silent' },
+    reporters: ['default', './test/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'wordpress/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        // Cache tiers against a real Redis (started by the tests when it is stopped).
+        test: {
+          name: 'redis',
+          include: ['test/cache/**/*.test.ts'],
+          globalSetup: ['test/setup/redis.ts'],
+          fileParallelism: false,
+          testTimeout: 30_000,
+        },
+      },
+      integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),
+      integration('mock-custom', { kind: 'mock', mapping: 'mappings/custom.json' }, customPart),
+      integration('wordpress', { kind: 'wordpress', mapping: 'mappings/tec.json', port: wpPort }, [
+        'test/integration/**/*.test.ts',
+        'wordpress/**/*.integration.test.ts',
+      ]),
+      integration(
+        'wordpress-custom',
+        { kind: 'wordpress', mapping: 'mappings/custom.json', port: wpPort + 1 },
+        customPart,
+      ),
+    ],
+  },
+});

@@ -1,0 +1,357 @@
+#!/usr/bin/env bash
+# Starts, stops and reports a private local WordPress (own MariaDB + php -S) seeded with the sample calendar.
+# Usage: wordpress/wp.sh start [--port N] [--mapping FILE] | stop | status
+# Env: WP_STATE_DIR (default <repo>/.wordpress), WP_PORT (8080), WP_USERS_PASSWORD, WP_SKIP_SEED=1.
+# stdout carries only the UPSTREAM_* lines; progress and errors go to stderr.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+export PATH="$ROOT/node_modules/.bin:$PATH" # Node 24 from the npm `node` package runs seed.ts
+
+log() { echo "wordpress: $*" >&2; }
+die() {
+  echo "wordpress: ERROR: $*" >&2
+  exit 1
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+PORT=${WP_PORT:-8080}
+MAPPING=$ROOT/mappings/tec.json
+while [ $# -gt 0 ]; do
+  case $1 in
+    --port) PORT=${2:?--port needs a value}; shift 2 ;;
+    --port=*) PORT=${1#--port=}; shift ;;
+    --mapping) MAPPING=${2:?--mapping needs a value}; shift 2 ;;
+    --mapping=*) MAPPING=${1#--mapping=}; shift ;;
+    *) die "unknown argument '$1' (usage: wp.sh start [--port N] [--mapping FILE] | stop | status)" ;;
+  esac
+done
+[[ $PORT =~ ^[0-9]+$ ]] || die "port must be a number, got '$PORT'"
+
+STATE=${WP_STATE_DIR:-$ROOT/.wordpress}
+mkdir -p "$STATE"
+STATE=$(cd "$STATE" && pwd)
+# MariaDB runs as user mysql, which must be able to walk down to its files. Under a private (0700) directory, such
+# as a `mktemp -d` checkout, it cannot: the database then lives in /var/tmp, in a directory named after the state dir.
+[ "$(id -u)" = 0 ] && chmod go+x "$STATE" # mktemp -d makes 0700 dirs; this one is ours
+reachable() {
+  local d=$1
+  while [ "$d" != / ]; do
+    [ -n "$(find "$d" -maxdepth 0 -perm -o+x)" ] || return 1
+    d=$(dirname "$d")
+  done
+}
+if [ "$(id -u)" != 0 ] || reachable "$STATE"; then
+  DBHOME=$STATE
+else
+  DBHOME=/var/tmp/calendar-gateway-wp-$(printf %s "$STATE" | sha256sum | cut -c1-12)
+  mkdir -p "$DBHOME" && chmod 755 "$DBHOME"
+fi
+RUN=$DBHOME/run # everything mariadbd writes lives here, owned by mysql (pitfall 11)
+DB=$DBHOME/db
+SOCK=$RUN/mysqld.sock
+SITE=$STATE/site
+# Unix socket paths are limited to 107 bytes; a deep temp dir would otherwise fail deep inside mariadbd.
+[ ${#SOCK} -lt 107 ] || die "state dir path too long for a unix socket ($SOCK); use a shorter WP_STATE_DIR"
+
+# A killed php -S worker stays a zombie until its parent reaps it; kill -0 alone would call it alive.
+alive() {
+  [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null || return 1
+  [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" != Z ]
+}
+# A recorded pid counts only while its arguments still name our directory ($2): after a reboot the number may
+# belong to something else, which stop must never kill. ("$STATE/site", not "$STATE": state dirs may nest.)
+ours() {
+  local pid
+  pid=$(cat "$1" 2>/dev/null || true)
+  [ -n "$pid" ] && ps -o args= -p "$pid" 2>/dev/null | grep -qF -- "$2 " && echo "$pid"
+  return 0
+}
+php_pid() { ours "$STATE/php.pid" "-t $SITE"; }
+db_pid() { ours "$RUN/mysqld.pid" "--datadir=$DB"; }
+db_ping() { mariadb-admin --no-defaults --socket="$SOCK" -uroot ping >/dev/null 2>&1; }
+http_ok() { curl -fsS -o /dev/null --max-time 5 "http://127.0.0.1:$1/wp-json/" 2>/dev/null; }
+
+# Stops a pid and waits for it; TERM first, KILL after $2 seconds.
+stop_pid() {
+  local pid=$1 wait_s=$2 i
+  alive "$pid" || return 0
+  kill "$pid" 2>/dev/null || true
+  for ((i = 0; i < wait_s * 20; i++)); do
+    alive "$pid" || return 0
+    sleep 0.05
+  done
+  log "pid $pid did not stop in ${wait_s}s, killing it"
+  kill -9 "$pid" 2>/dev/null || true
+}
+
+stop_all() {
+  local pid child children
+  pid=$(php_pid)
+  if alive "$pid"; then
+    # php -S workers outlive their parent (pitfall 8): collect and stop them first. `ps` exits 1 with no
+    # children, which must not end the script under set -e (pitfall 10).
+    children=$(ps -o pid= --ppid "$pid" || true)
+    for child in $children; do kill "$child" 2>/dev/null || true; done
+    for child in $children; do stop_pid "$child" 5; done
+    stop_pid "$pid" 5
+    log "php -S stopped (pid $pid)"
+  fi
+  rm -f "$STATE/php.pid"
+  pid=$(db_pid)
+  if alive "$pid"; then
+    stop_pid "$pid" 60
+    log "mariadbd stopped (pid $pid)"
+  fi
+}
+
+print_lines() {
+  # shellcheck disable=SC1091
+  . "$STATE/env"
+  echo "UPSTREAM_URL=$UPSTREAM_URL"
+  echo "UPSTREAM_AUTH=$UPSTREAM_AUTH"
+}
+
+packages_present() {
+  command -v php >/dev/null && command -v mariadbd >/dev/null && [ -d /usr/share/wordpress ] &&
+    php -m | grep -qi '^mysqli$'
+}
+
+ensure_packages() {
+  packages_present && return 0
+  [ "$(id -u)" = 0 ] || die "packages missing and not root: install wordpress php-cli php-mysql mariadb-server"
+  # Two state dirs starting at once (the tec and custom test projects) must not race for dpkg's lock.
+  exec 9>"${TMPDIR:-/tmp}/calendar-gateway-wordpress-apt.lock"
+  flock 9
+  if ! packages_present; then
+    local t0
+    t0=$(now)
+    log "installing Debian packages (wordpress php-cli php-mysql mariadb-server)…"
+    apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      wordpress php-cli php-mysql mariadb-server >&2
+    log "packages installed in $(since "$t0")s"
+  fi
+  exec 9>&- # closing releases the lock, and keeps the fd out of mariadbd and php -S
+}
+
+users_password() {
+  local file=$STATE/users-password pw
+  if [ -n "${WP_USERS_PASSWORD:-}" ]; then
+    pw=$WP_USERS_PASSWORD
+  elif [ -s "$file" ]; then
+    pw=$(cat "$file")
+  else
+    # 24 alphanumerics, like WordPress's own application passwords. head closes the pipe early: ignore SIGPIPE.
+    pw=$(set +o pipefail; LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c 24)
+  fi
+  # WordPress strips everything but [A-Za-z0-9] from a presented application password before checking it.
+  [[ $pw =~ ^[A-Za-z0-9]+$ ]] || die "WP_USERS_PASSWORD must be alphanumeric"
+  (umask 077 && printf '%s\n' "$pw" >"$file")
+  echo "$pw"
+}
+
+start_db() {
+  local as_root=0 i pid
+  [ "$(id -u)" = 0 ] && as_root=1
+  mkdir -p "$RUN" "$DB"
+  if [ $as_root = 1 ]; then
+    chown mysql:mysql "$RUN" "$DB"
+    runuser -u mysql -- test -w "$RUN" ||
+      die "user mysql cannot reach $RUN: every directory above it must be traversable (chmod o+x)"
+  fi
+  if [ ! -d "$DB/mysql" ]; then
+    log "initialising MariaDB datadir"
+    local auth=socket user_opt=()
+    [ $as_root = 1 ] && user_opt=(--user=mysql) || auth=normal
+    mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$DB" --skip-test-db \
+      --auth-root-authentication-method=$auth >"$RUN/install-db.log" 2>&1 ||
+      { tail -n 30 "$RUN/install-db.log" >&2; die "mariadb-install-db failed (log above)"; }
+  fi
+  if alive "$(db_pid)" && db_ping; then
+    log "mariadbd already running (pid $(db_pid))"
+    return 0
+  fi
+  rm -f "$RUN/mysqld.pid" "$SOCK"
+  local user_opt=()
+  [ $as_root = 1 ] && user_opt=(--user=mysql)
+  setsid mariadbd --no-defaults "${user_opt[@]}" --datadir="$DB" --socket="$SOCK" \
+    --pid-file="$RUN/mysqld.pid" --skip-networking --skip-log-bin --innodb-buffer-pool-size=128M \
+    --innodb-flush-log-at-trx-commit=2 --log-error="$RUN/mysqld.err" </dev/null >/dev/null 2>&1 &
+  pid=$!
+  for ((i = 0; i < 600; i++)); do
+    db_ping && break
+    alive "$pid" || { tail -n 30 "$RUN/mysqld.err" >&2; die "mariadbd exited during start-up (tail of $RUN/mysqld.err above)"; }
+    sleep 0.05
+  done
+  db_ping || { tail -n 30 "$RUN/mysqld.err" >&2; die "mariadbd not answering after 30s (tail of $RUN/mysqld.err above)"; }
+  log "mariadbd running (pid $pid)"
+  mariadb --no-defaults --socket="$SOCK" -uroot -e "CREATE DATABASE IF NOT EXISTS wordpress
+      CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+    CREATE USER IF NOT EXISTS 'wp'@'localhost' IDENTIFIED BY 'wp';
+    GRANT ALL ON wordpress.* TO 'wp'@'localhost';" || die "creating the database failed"
+}
+
+prepare_site() {
+  if [ ! -f "$SITE/wp-settings.php" ]; then
+    log "copying /usr/share/wordpress"
+    rm -rf "$SITE.tmp"
+    # A copy, not symlinks: PHP resolves __DIR__ through symlinks and would load Debian's wp-config.php.
+    cp -a /usr/share/wordpress "$SITE.tmp"
+    rm -f "$SITE.tmp/.htaccess" "$SITE.tmp/wp-config.php" # both point into /etc/wordpress
+    mv "$SITE.tmp" "$SITE"
+  fi
+  mkdir -p "$SITE/wp-content/mu-plugins"
+  cp "$HERE/companion/calendar-gateway-companion.php" "$SITE/wp-content/mu-plugins/"
+  cp "$MAPPING" "$STATE/mapping.json"
+  local url=http://127.0.0.1:$PORT salt hook_url hook_secret
+  salt=$(basename "$STATE")
+  # Change notifications to the gateway (empty: the plugin falls back to its option or webhook.json).
+  hook_url=${CALENDAR_GATEWAY_WEBHOOK_URL:-}
+  hook_secret=${CALENDAR_GATEWAY_WEBHOOK_SECRET:-}
+  hook_url=${hook_url//\'/} hook_secret=${hook_secret//\'/}
+  cat >"$SITE/wp-config.php" <<PHP
+<?php
+// Generated by wordpress/wp.sh on every start: private test site, not for production.
+define('DB_NAME', 'wordpress');
+define('DB_USER', 'wp');
+define('DB_PASSWORD', 'wp');
+define('DB_HOST', 'localhost:$SOCK');
+define('DB_CHARSET', 'utf8mb4');
+define('DB_COLLATE', '');
+\$table_prefix = 'wp_';
+foreach (['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT',
+    'LOGGED_IN_SALT', 'NONCE_SALT'] as \$k) {
+    define(\$k, 'calendar-gateway-test-$salt-' . \$k);
+}
+define('WP_HOME', '$url');
+define('WP_SITEURL', '$url');
+define('WP_ENVIRONMENT_TYPE', 'local'); // application passwords over plain http
+define('DISABLE_WP_CRON', true);
+define('AUTOMATIC_UPDATER_DISABLED', true);
+define('WP_HTTP_BLOCK_EXTERNAL', true);
+define('CALENDAR_GATEWAY_MAPPING', '$STATE/mapping.json');
+define('CALENDAR_GATEWAY_WEBHOOK_URL', '$hook_url');
+define('CALENDAR_GATEWAY_WEBHOOK_SECRET', '$hook_secret');
+define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+PHP
+}
+
+start_php() {
+  local i pid
+  : >"$STATE/php.log"
+  # Own session: Ctrl-C in the caller's terminal must not kill the server; stop does that by PID.
+  PHP_CLI_SERVER_WORKERS=4 setsid php -S "127.0.0.1:$PORT" -t "$SITE" "$HERE/php/router.php" \
+    </dev/null >>"$STATE/php.log" 2>&1 &
+  pid=$!
+  echo "$pid" >"$STATE/php.pid"
+  for ((i = 0; i < 600; i++)); do
+    http_ok "$PORT" && break
+    alive "$pid" || { tail -n 30 "$STATE/php.log" >&2; die "php -S exited (port $PORT in use?) (tail of $STATE/php.log above)"; }
+    sleep 0.05
+  done
+  http_ok "$PORT" || { tail -n 30 "$STATE/php.log" >&2; die "no 200 from http://127.0.0.1:$PORT/wp-json/ after 30s"; }
+  echo "$PORT" >"$STATE/port"
+  log "php -S serving http://127.0.0.1:$PORT (pid $pid)"
+}
+
+# The stamp of a mapping's content (parsed and re-serialised, so reformatting the file does not change it).
+seed_stamp() {
+  echo "mapping $(node -e 'process.stdout.write(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))))' "$1" |
+    sha256sum | cut -c1-16)"
+}
+
+# A site seeded for one mapping holds that mapping's post types; serving it under another would confuse tests.
+check_seeded_mapping() {
+  [ ! -f "$STATE/seeded" ] || [ "$(cat "$STATE/seeded")" = "$(seed_stamp "$MAPPING")" ] ||
+    die "$STATE was seeded with another mapping; use another WP_STATE_DIR or delete $STATE"
+}
+
+seed() {
+  local url=$1 auth=$2 stamp t0
+  stamp=$(seed_stamp "$STATE/mapping.json")
+  if [ -f "$STATE/seeded" ]; then
+    check_seeded_mapping
+    log "already seeded"
+    return 0
+  fi
+  if [ "${WP_SKIP_SEED:-}" = 1 ]; then
+    log "WP_SKIP_SEED=1: not seeding"
+    return 0
+  fi
+  node --version | grep -q '^v2[4-9]' || die "Node 24 needed for seeding (run npm install first)"
+  t0=$(now)
+  node "$HERE/seed.ts" "$url" "$auth" "$STATE/mapping.json" >&2 || die "seeding failed (output above)"
+  echo "$stamp" >"$STATE/seeded"
+  log "seeded in $(since "$t0")s"
+}
+
+start() {
+  local t0 pw url running_port
+  t0=$(now)
+  [ -f "$MAPPING" ] || die "mapping file not found: $MAPPING"
+  MAPPING=$(cd "$(dirname "$MAPPING")" && pwd)/$(basename "$MAPPING")
+  if alive "$(php_pid)" && [ -f "$STATE/env" ]; then
+    running_port=$(cat "$STATE/port" 2>/dev/null || true)
+    [ "$running_port" = "$PORT" ] || die "already running on port $running_port for $STATE; stop it first"
+    if [ "$(seed_stamp "$MAPPING")" = "$(seed_stamp "$STATE/mapping.json")" ] && http_ok "$PORT"; then
+      # The running site always gets the current companion plugin (PHP reads it on the next request).
+      cp "$HERE/companion/calendar-gateway-companion.php" "$STATE/site/wp-content/mu-plugins/"
+      print_lines
+      return 0
+    fi
+    log "running but unhealthy or mapping changed: restarting"
+  fi
+  check_seeded_mapping
+  stop_all
+  # Another server on the port would answer our health check while our php -S failed to bind.
+  if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/"; then
+    die "port $PORT is already in use by another process; choose another with --port or WP_PORT"
+  fi
+  # A failed start leaves nothing running (the logs stay in $STATE); success clears this trap.
+  trap 'log "start failed: stopping what was started"; stop_all' EXIT
+  ensure_packages
+  pw=$(users_password)
+  start_db
+  prepare_site
+  log "installing WordPress"
+  php "$HERE/php/install.php" "$SITE" "$PORT" "$pw" >"$STATE/install.log" 2>&1 ||
+    { tail -n 30 "$STATE/install.log" >&2; die "install.php failed (tail of $STATE/install.log above)"; }
+  start_php
+  url=http://127.0.0.1:$PORT/wp-json
+  printf 'UPSTREAM_URL=%s\nUPSTREAM_AUTH=%s\nWP_USERS_PASSWORD=%s\n' "$url" "admin:$pw" "$pw" >"$STATE/env"
+  curl -fsS -o /dev/null -u "admin:$pw" "$url/wp/v2/users/me" ||
+    die "the admin application password is rejected by $url (see $STATE/php.log)"
+  seed "$url" "admin:$pw"
+  trap - EXIT
+  log "ready in $(since "$t0")s"
+  print_lines
+}
+
+status() {
+  local pid
+  pid=$(php_pid)
+  if alive "$pid" && http_ok "$(cat "$STATE/port" 2>/dev/null || echo 0)"; then
+    echo "running: php -S pid $pid, mariadbd pid $(db_pid), state $STATE" >&2
+    print_lines
+    return 0
+  fi
+  echo "not running (state $STATE)" >&2
+  return 3
+}
+
+case $cmd in
+  start) start ;;
+  stop)
+    t0=$(now)
+    stop_all
+    log "stopped in $(since "$t0")s"
+    ;;
+  status) status ;;
+  *) die "usage: wp.sh start [--port N] [--mapping FILE] | stop | status" ;;
+esac
