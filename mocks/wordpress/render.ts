@@ -15,11 +15,22 @@ export interface Site {
 /** Y-m-d\TH:i:s (mysql_to_rfc3339 without the offset). */
 export const rfc3339 = (mysql: string): string => mysql.replace(' ', 'T');
 
-/** A small wptexturize: the typographic replacements the sample titles can trigger. */
+/**
+ * A small wptexturize: the typographic replacements of WordPress's `the_title` that plain titles trigger (ampersands,
+ * dashes, ellipses, dimensions, double and single quotes). Titles with markup or shortcodes are out of its scope.
+ */
 export function texturize(s: string): string {
   return s
     .replace(/&(?!#?\w+;)/g, '&#038;')
+    .replace(/---/g, '&#8212;')
+    .replace(/ -- /g, ' &#8212; ')
+    .replace(/--/g, '&#8211;')
     .replace(/ - /g, ' &#8211; ')
+    .replace(/\.\.\./g, '&#8230;')
+    .replace(/\b(\d[\d.,]*)x(\d[\d.,]*)\b/g, '$1&#215;$2')
+    .replace(/(^|[\s([{-])"(?=\S)/g, '$1&#8220;')
+    .replace(/"/g, '&#8221;')
+    .replace(/(^|[\s([{-])'(?=\S)/g, '$1&#8216;')
     .replace(/'/g, '&#8217;');
 }
 

@@ -38,6 +38,15 @@ describe('create', () => {
     expect(res.body).not.toHaveProperty('json_ld');
   });
 
+  it('renders the title through the_title, as TEC does, on create and on read', async () => {
+    const res = await post('/events', { ...base('Created', 3), title: `Gig 2x4 "Live" -- it's ${tok}...` });
+    expect(res.status).toBe(201);
+    fx.ids.push(res.body.id);
+    const want = `Gig 2&#215;4 &#8220;Live&#8221; &#8212; it&#8217;s ${tok}&#8230;`;
+    expect(res.body.title).toBe(want);
+    expect((await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body.title).toBe(want);
+  });
+
   it('accepts a form-encoded body', async () => {
     const res = await call<EventRecord>(t, 'POST', '/events', {
       as: 'admin',

@@ -5,8 +5,12 @@ import { type CallResult, call, type Role, type Target } from '../harness.ts';
 export type Json = Record<string, unknown>;
 export type EventRecord = Json & { id: number; slug: string; status: string; title: string };
 
-/** A short random token, so fixtures of different files (and runs) never collide. */
-export const token = (): string => Math.random().toString(36).slice(2, 8);
+/**
+ * A short random token, so fixtures of different files (and runs) never collide. Letters only: WordPress's
+ * `the_title` turns digit-x-digit into a multiplication sign, so `4x8` in a token would change the names tests expect.
+ */
+export const token = (): string =>
+  Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwyz'[Math.floor(Math.random() * 25)]).join('');
 
 /** `YYYY-MM` of a far-future month reserved for one file, so its date windows see only its own events. */
 export function monthOf(year: number, month: number): (day: number, time?: string) => string {

@@ -344,6 +344,13 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expect((await fx.call('GET', `/${rec.id}`)).status).toBe(200);
     });
 
+    it('renders the name through the_title, as TEC does: dimensions, quotes, dashes and ellipses', async () => {
+      const rec = await fx.create({ [kind]: `Room 4x8 "Main" -- it's ${fx.tok}...` }, 'editor');
+      const want = `Room 4&#215;8 &#8220;Main&#8221; &#8212; it&#8217;s ${fx.tok}&#8230;`;
+      expect(rec[kind]).toBe(want);
+      expect((await fx.call('GET', `/${rec.id}`)).body[kind]).toBe(want);
+    });
+
     it('scales statuses for a contributor: draft by default, pending instead of publish', async () => {
       const plain = await fx.create({ [kind]: name('Contrib one') }, 'contributor');
       expect(plain.status).toBe('draft');
