@@ -62,6 +62,11 @@ export const configSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (the companion plugin signs notifications with it)')
     .optional(),
+  imageAllowPrivateHosts: z.stringbool({ error: 'must be true or false' }).default(false),
+  imageMaxMb: z.coerce
+    .number({ message: 'must be a number of megabytes' })
+    .positive('must be more than 0')
+    .default(10),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -87,6 +92,8 @@ const sources: Record<keyof Config, { env: string; flag: string }> = {
   cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb' },
   redisPrefix: { env: 'REDIS_PREFIX', flag: 'redis-prefix' },
   webhookSecret: { env: 'WEBHOOK_SECRET', flag: 'webhook-secret' },
+  imageAllowPrivateHosts: { env: 'IMAGE_ALLOW_PRIVATE_HOSTS', flag: 'image-allow-private-hosts' },
+  imageMaxMb: { env: 'IMAGE_MAX_MB', flag: 'image-max-mb' },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level' },
 };
 

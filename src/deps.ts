@@ -3,6 +3,7 @@ import type { ResponseCache } from './cache/response-cache.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { Logger } from './log.ts';
 import type { Mapping } from './mapping/schema.ts';
+import type { RemoteImages } from './media/remote-image.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -17,6 +18,8 @@ export interface Deps {
   callers: CallerResolver;
   terms: TermCache;
   log: Logger;
+  /** Fetches images named by URL in writes (TEC's sideloading). */
+  images: RemoteImages;
   now: () => Date;
   /** The response cache (absent when CACHE_TTL_SECONDS=0); writes invalidate through it. */
   cache?: ResponseCache;

@@ -12,6 +12,7 @@ import type { Deps } from './deps.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
+import { RemoteImages } from './media/remote-image.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { probeUpstream } from './wp/probe.ts';
@@ -86,6 +87,11 @@ export async function startGateway(
     callers: new CallerResolver(wp),
     terms: new TermCache(wp),
     log,
+    images: new RemoteImages({
+      allowPrivateHosts: config.imageAllowPrivateHosts,
+      maxBytes: Math.round(config.imageMaxMb * 1024 * 1024),
+      timeoutMs: config.upstreamTimeoutMs,
+    }),
     now: opts.now ?? (() => new Date()),
     cache: caching.cache,
   };

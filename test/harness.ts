@@ -52,6 +52,8 @@ export async function openTarget(overrides: { pollIntervalMs?: number } = {}): P
     upstreamAuth: `admin:${password}`,
     mapping: target.mapping,
     pollIntervalMs: overrides.pollIntervalMs ?? 0,
+    // The image-URL tests serve their images from a loopback server.
+    imageAllowPrivateHosts: 'true',
     logLevel: 'silent',
   });
   const gateway = await startGateway({ ...config, upstreamUrl }, { quiet: true });

@@ -7,6 +7,7 @@ import { SITE_TIMEZONE } from '../seed-data.ts';
 import type { SeedSite } from '../seed-types.ts';
 import { authenticate } from './caps.ts';
 import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
+import { deleteMedia, uploadMedia } from './media-write.ts';
 import { deletePost, listPosts, type Req, readPost } from './posts.ts';
 import { writePost } from './posts-write.ts';
 import type { Site } from './render.ts';
@@ -60,8 +61,13 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     const path = reqUrl.pathname.slice(new URL(root).pathname.length).replace(/\/+$/, '') || '/';
     const method = request.method.toUpperCase();
     const query = queryParams(reqUrl);
+    // A media upload's body is the file itself, not parameters.
+    const upload = method === 'POST' && /^\/wp\/v2\/media\/?$/.test(path);
+    const bytes = upload ? new Uint8Array(await request.arrayBuffer()) : undefined;
     const body =
-      method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? {} : await bodyParams(request);
+      method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || upload
+        ? {}
+        : await bodyParams(request);
     const params = { ...query, ...body };
     // `_method` or the X-HTTP-Method-Override header (what @wordpress/api-fetch sends) lets a POST stand for
     // PUT/PATCH/DELETE, as WordPress's REST server allows.
@@ -97,7 +103,12 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     if (base === 'types' && isRead) return types(req, id);
     if (base === 'taxonomies' && isRead) return taxonomies(req, id);
     if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);
-    if (base === 'media' && isRead) return media(req, id);
+    if (base === 'media') {
+      if (isRead) return media(req, id);
+      if (id === undefined && bytes) return uploadMedia(req, request, bytes);
+      if (id !== undefined && effective === 'DELETE') return deleteMedia(req, id);
+      throw noRoute();
+    }
 
     const postType = model.postTypes.find((t) => t.restBase === base);
     if (postType) {

@@ -195,7 +195,28 @@ export function termLinks(site: Site, term: StoredTerm): Record<string, unknown>
 export function renderMedia(site: Site, post: StoredPost, context: Context): Record<string, unknown> {
   const m = post.media ?? { file: '', width: 0, height: 0, mime: 'image/jpeg', alt: '' };
   const source = `${site.url}/wp-content/uploads/${m.file}`;
-  const thumb = source.replace(/\.jpg$/, '-150x150.jpg');
+  const dot = source.lastIndexOf('.');
+  const thumb = `${source.slice(0, dot)}-150x150${source.slice(dot)}`;
+  // WordPress makes no thumbnail of an image that already fits in 150×150, and then lists no sizes at all.
+  const sizes =
+    m.width > 150 || m.height > 150
+      ? {
+          thumbnail: {
+            file: thumb.split('/').at(-1),
+            width: 150,
+            height: 150,
+            mime_type: m.mime,
+            source_url: thumb,
+          },
+          full: {
+            file: m.file.split('/').at(-1),
+            width: m.width,
+            height: m.height,
+            mime_type: m.mime,
+            source_url: source,
+          },
+        }
+      : {};
   const out: Record<string, unknown> = {
     id: post.id,
     date: rfc3339(post.date),
@@ -212,23 +233,8 @@ export function renderMedia(site: Site, post: StoredPost, context: Context): Rec
       width: m.width,
       height: m.height,
       file: m.file,
-      filesize: m.width * m.height,
-      sizes: {
-        thumbnail: {
-          file: thumb.split('/').at(-1),
-          width: 150,
-          height: 150,
-          mime_type: m.mime,
-          source_url: thumb,
-        },
-        full: {
-          file: m.file.split('/').at(-1),
-          width: m.width,
-          height: m.height,
-          mime_type: m.mime,
-          source_url: source,
-        },
-      },
+      filesize: m.filesize ?? m.width * m.height,
+      sizes,
       image_meta: {},
     },
     source_url: source,

@@ -267,7 +267,10 @@ export function media(req: Req, id?: string): Response {
     return HttpResponse.json(withFields(req, renderMedia(req.site, m, context)));
   }
   const include = parseList(req.params.include).map(Number);
-  const list = include.length ? all.filter((p) => include.includes(p.id)) : all;
+  const search = String(req.params.search ?? '').toLowerCase();
+  const list = all
+    .filter((p) => !include.length || include.includes(p.id))
+    .filter((p) => !search || `${p.title} ${p.content} ${p.excerpt}`.toLowerCase().includes(search));
   const body = list.map((m) => withFields(req, renderMedia(req.site, m, context)));
   const headers = new Headers({
     'X-WP-Total': String(list.length),

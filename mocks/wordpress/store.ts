@@ -32,7 +32,8 @@ export interface StoredPost {
   /** Status before trashing (map_meta_cap looks at it). */
   trashedFrom?: string;
   /** Attachments only. */
-  media?: { file: string; width: number; height: number; mime: string; alt: string };
+  /** An attachment's file and metadata; `filesize` is the uploaded byte count (seeded images have none). */
+  media?: { file: string; width: number; height: number; mime: string; alt: string; filesize?: number };
 }
 
 export interface StoredTerm {

@@ -289,8 +289,8 @@ export const eventWriteArgs = (create: boolean) => ({
     type: 'string',
     in: 'body',
     description: {
-      en: 'The featured image: an attachment id (or URL).',
-      es: 'La imagen destacada: un id de adjunto (o una URL).',
+      en: 'The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.',
+      es: 'La imagen destacada: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.',
     },
     schema: anyString,
   } satisfies ArgDef<string>,

@@ -1,5 +1,7 @@
 // The venues and organizers routes of calendar/events/v1 (tec-contract.md §1.4): list, create, read/update/delete.
+
 import { z } from 'zod';
+import { isImageArg } from '../media/sideload.ts';
 import {
   type ArgDef,
   type ArgsShape,
@@ -136,10 +138,10 @@ export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => {
     type: 'string',
     in: 'body',
     description: {
-      en: `The ${n.en} image: an attachment id, or empty to remove it.`,
-      es: `La imagen del ${n.es}: un id de adjunto, o vacío para quitarla.`,
+      en: `The ${n.en} image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.`,
+      es: `La imagen del ${n.es}: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.`,
     },
-    schema: anyString.refine((s) => s === '' || /^\d+$/.test(s), INVALID),
+    schema: anyString.refine(isImageArg, INVALID),
   };
   if (kind === 'venue') {
     return {

@@ -5,6 +5,8 @@ import { ApiError, invalidParams } from '../http/errors.ts';
 import { catalogOf } from '../linked/catalog.ts';
 import { findDuplicate } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
+import { isImageArg, resolveImage } from '../media/sideload.ts';
+import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 
@@ -75,6 +77,8 @@ const LINKED_FIELDS: Record<LinkedKind, string[]> = {
 };
 
 function valuesOf(kind: LinkedKind, obj: Record<string, unknown>): Record<string, FieldValue> {
+  if (obj.image !== undefined && (typeof obj.image !== 'string' || !isImageArg(obj.image.trim())))
+    throw invalidParams({ [kind]: 'Invalid parameter.' });
   const out: Record<string, FieldValue> = {};
   for (const f of LINKED_FIELDS[kind]) {
     const v = obj[f];
@@ -91,6 +95,7 @@ function valuesOf(kind: LinkedKind, obj: Record<string, unknown>): Record<string
 export async function resolveLinked(
   deps: Deps,
   ctx: RequestContext,
+  caller: Caller,
   kind: LinkedKind,
   raw: unknown,
   status: string,
@@ -110,7 +115,7 @@ export async function resolveLinked(
   for (const item of items) {
     if (typeof item === 'number') ids.push(item);
     else if ('id' in item && !isEmpty(item.id)) ids.push(Number(item.id));
-    else ids.push(await createLinked(deps, ctx, kind, item, status, undo));
+    else ids.push(await createLinked(deps, ctx, caller, kind, item, status, undo));
   }
   return [...new Set(ids)];
 }
@@ -118,6 +123,7 @@ export async function resolveLinked(
 async function createLinked(
   deps: Deps,
   ctx: RequestContext,
+  caller: Caller,
   kind: LinkedKind,
   obj: Record<string, unknown>,
   status: string,
@@ -134,6 +140,8 @@ async function createLinked(
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
   const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;
+  if (typeof obj.image === 'string')
+    values.image = await resolveImage(deps, ctx, caller, obj.image.trim(), undo);
   const restBase = deps.mapping[kind].restBase;
   const res = await deps.wp
     .request<WpPost>({

@@ -8,6 +8,7 @@ import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
 import { catalogOf } from '../linked/catalog.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
+import { isImageArg, resolveImage } from '../media/sideload.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
@@ -68,7 +69,7 @@ async function resolveTerms(
 }
 
 /** Removes what a failed write created, with the caller's credentials and then the service account's. */
-async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Promise<void> {
+export async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Promise<void> {
   const all = [...undo.posts.map((p) => ({ ...p })), ...undo.terms];
   for (const { restBase, id } of all.reverse()) {
     for (const as of [{ credentials: ctx.credentials }, 'service'] as const) {
@@ -123,10 +124,7 @@ async function valuesOf(
     cost: costValue(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
-  if (a.image !== undefined) {
-    if (a.image !== '' && !/^\d+$/.test(a.image)) throw invalidParams({ image: 'Invalid parameter.' });
-    v.image = a.image === '' ? 0 : Number(a.image);
-  }
+  if (a.image !== undefined && !isImageArg(a.image)) throw invalidParams({ image: 'Invalid parameter.' });
   const canPublish = can(caller, site.caps.event ?? {}, 'publish_posts');
   if (a.status !== undefined || !current) v.status = scaleStatus(a.status, canPublish);
 
@@ -161,12 +159,14 @@ async function valuesOf(
 
   const linkedStatus = canPublish ? 'publish' : 'draft';
   if (body.venue !== undefined) {
-    const ids = await resolveLinked(deps, ctx, 'venue', body.venue, linkedStatus, undo);
+    const ids = await resolveLinked(deps, ctx, caller, 'venue', body.venue, linkedStatus, undo);
     v.venue = ids[0] ?? null;
   }
   if (body.organizer !== undefined) {
-    v.organizer = await resolveLinked(deps, ctx, 'organizer', body.organizer, linkedStatus, undo);
+    v.organizer = await resolveLinked(deps, ctx, caller, 'organizer', body.organizer, linkedStatus, undo);
   }
+  // Last, once everything else is valid: a URL is fetched and uploaded (and removed again if the write fails).
+  if (a.image !== undefined) v.image = await resolveImage(deps, ctx, caller, a.image, undo);
   const out: Record<string, unknown> = writeRecord(mapping, 'event', v);
   for (const name of ['categories', 'tags'] as const) {
     const tax = mapping.event[name];

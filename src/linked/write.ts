@@ -4,10 +4,12 @@ import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { zoneOf } from '../events/dates/zones.ts';
 import { parseTime } from '../events/dates.ts';
+import type { Undo } from '../events/linked.ts';
 import { writeError } from '../events/upstream-errors.ts';
-import { scaleStatus } from '../events/write.ts';
+import { rollback, scaleStatus } from '../events/write.ts';
 import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
+import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
@@ -63,7 +65,9 @@ export function valuesOf(
   for (const f of TEXT_FIELDS[kind]) if (typeof a[f] === 'string') v[f] = a[f] as string;
   if (kind === 'venue') for (const f of FLAGS) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
   if (typeof a.author === 'number') v.author = a.author;
-  if (a.image !== undefined) v.image = a.image === '' ? 0 : Number(a.image);
+  // An image URL is sideloaded by the caller of valuesOf (it needs the network); ids and '' are kept here.
+  if (typeof a.image === 'string' && (a.image === '' || /^\d+$/.test(a.image)))
+    v.image = a.image === '' ? 0 : Number(a.image);
   if (a.status !== undefined || opts.create)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
   if (a.date !== undefined) v.date = wallClock(a.date, opts.timezone, opts.now, 'date');
@@ -127,6 +131,19 @@ const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
   return mapped;
 };
 
+/** An `image` URL becomes an uploaded attachment (recorded in `undo`); ids were set by valuesOf. */
+async function sideload(
+  deps: Deps,
+  ctx: RequestContext,
+  caller: Caller,
+  a: Record<string, unknown>,
+  values: Record<string, FieldValue>,
+  undo: Undo,
+): Promise<void> {
+  if (typeof a.image === 'string' && values.image === undefined && a.image !== '')
+    values.image = await resolveImage(deps, ctx, caller, a.image, undo);
+}
+
 export async function createLinked(
   deps: Deps,
   ctx: RequestContext,
@@ -153,6 +170,9 @@ export async function createLinked(
       .catch(() => undefined);
     if (post) return respond(deps, ctx, site, kind, post, 201);
   }
+  const undo: Undo = { posts: [], terms: [] };
+  // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
+  await sideload(deps, ctx, caller, a, values, undo);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}`,
@@ -162,6 +182,7 @@ export async function createLinked(
     });
     return await respond(deps, ctx, site, kind, res.body, 201);
   } catch (err) {
+    await rollback(deps, ctx, undo);
     throw failed(kind, 'create', err);
   }
 }
@@ -193,6 +214,9 @@ export async function updateLinked(
     timezone: deps.site.timezone,
     now: deps.now(),
   });
+  const undo: Undo = { posts: [], terms: [] };
+  // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
+  await sideload(deps, ctx, caller, a, values, undo);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
@@ -202,6 +226,7 @@ export async function updateLinked(
     });
     return await respond(deps, ctx, site, kind, res.body, 200);
   } catch (err) {
+    await rollback(deps, ctx, undo);
     throw failed(kind, 'update', err);
   }
 }

@@ -16,7 +16,10 @@ export interface WpRequest {
   path: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   query?: Query;
+  /** JSON data, or raw bytes (a media upload) sent as they are with `headers`. */
   body?: unknown;
+  /** Extra request headers (a raw body's Content-Type and Content-Disposition). */
+  headers?: Record<string, string>;
   as: As;
   signal?: AbortSignal;
   /** Content language, sent as the mapping's language parameter. */
@@ -101,14 +104,20 @@ export class WpClient {
   async request<T>(req: WpRequest): Promise<WpResponse<T>> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.authHeaders(req.as) };
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...req.headers,
+      ...this.authHeaders(req.as),
+    };
+    const raw = req.body instanceof Uint8Array;
     let response: Response;
     try {
       response = (await apiFetch({
         url: this.url(req.path, req.query, req.language),
         method: req.method ?? 'GET',
         headers,
-        data: req.body as Record<string, unknown> | undefined,
+        data: raw ? undefined : (req.body as Record<string, unknown> | undefined),
+        body: raw ? req.body : undefined,
         signal,
         parse: false,
         credentials: 'omit',

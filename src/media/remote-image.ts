@@ -1,0 +1,147 @@
+// Fetches an image named by URL for sideloading: TEC's HEAD check, then the bytes, never from private addresses.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+
+/** Image types TEC accepts for `image` URLs, with the file extension WordPress expects for each. */
+export const IMAGE_TYPES: Record<string, string[]> = {
+  'image/jpeg': ['jpg', 'jpeg', 'jpe'],
+  'image/png': ['png'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'image/bmp': ['bmp'],
+  'image/tiff': ['tif', 'tiff'],
+  'image/x-icon': ['ico'],
+  'image/heic': ['heic'],
+  'image/avif': ['avif'],
+};
+
+export interface RemoteImage {
+  bytes: Buffer;
+  type: string;
+  /** A file name WordPress accepts for the type: the URL's own name when its extension fits. */
+  filename: string;
+}
+
+export interface RemoteImageOptions {
+  /** Private, loopback and link-local addresses are refused unless this is set (SSRF guard). */
+  allowPrivateHosts: boolean;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/** Why a URL is not a usable image: the message names the cause, so the caller can fix it. */
+export class RemoteImageError extends Error {}
+
+/** `image/png; charset=…` → `image/png`. Pure. */
+export const mediaType = (header: string | undefined): string =>
+  (header ?? '').split(';')[0].trim().toLowerCase();
+
+/** The URL's last path segment, made safe, with an extension that fits `type`. Pure. */
+export function filenameFor(url: URL, type: string): string {
+  const exts = IMAGE_TYPES[type] ?? [];
+  let base = '';
+  try {
+    base = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  } catch {
+    // A malformed escape: fall back to the generic name.
+  }
+  base = base.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '');
+  const ext = base.includes('.') ? base.split('.').pop()?.toLowerCase() : undefined;
+  if (ext && exts.includes(ext)) return base;
+  const stem = base.replace(/\.[^.]*$/, '') || 'image';
+  return `${stem}.${exts[0] ?? 'img'}`;
+}
+
+export class RemoteImages {
+  private readonly options: RemoteImageOptions;
+  private readonly agents: { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent };
+
+  constructor(options: RemoteImageOptions) {
+    this.options = options;
+    const filter = { allowPrivateIPAddress: options.allowPrivateHosts, keepAlive: false };
+    this.agents = {
+      http: new RequestFilteringHttpAgent(filter),
+      https: new RequestFilteringHttpsAgent(filter),
+    };
+  }
+
+  /** Parses an `image` argument that is not an id; null when it is no http(s) URL at all. Pure. */
+  static parse(value: string): URL | null {
+    if (!/^https?:\/\//i.test(value)) return null;
+    try {
+      return new URL(value);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * TEC's rule: the URL answers HEAD with 200 and an image type (redirects are not followed, as WordPress's
+   * `wp_remote_head`); then the body is read, up to the size limit.
+   */
+  async fetch(url: URL, signal?: AbortSignal): Promise<RemoteImage> {
+    const head = await this.send('HEAD', url, signal);
+    head.resume();
+    const type = mediaType(head.headers['content-type']);
+    if (head.statusCode !== 200)
+      throw new RemoteImageError(`The image URL answered HTTP ${head.statusCode}, not 200.`);
+    if (!IMAGE_TYPES[type])
+      throw new RemoteImageError(`The image URL serves ${type || 'no content type'}, not an image.`);
+    const res = await this.send('GET', url, signal);
+    if (res.statusCode !== 200) {
+      res.resume();
+      throw new RemoteImageError(`The image URL answered HTTP ${res.statusCode}, not 200.`);
+    }
+    const bytes = await this.read(res);
+    return { bytes, type, filename: filenameFor(url, type) };
+  }
+
+  private send(method: 'HEAD' | 'GET', url: URL, signal?: AbortSignal): Promise<IncomingMessage> {
+    const { timeoutMs } = this.options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const abort = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const https = url.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+      const req = (https ? httpsRequest : httpRequest)(
+        url,
+        { method, agent: https ? this.agents.https : this.agents.http, signal: abort },
+        resolve,
+      );
+      req.once('error', (err) => {
+        const why = timeout.aborted
+          ? `no answer within ${timeoutMs} ms`
+          : /not allowed/i.test(err.message)
+            ? 'its address is private or reserved'
+            : err.message;
+        reject(new RemoteImageError(`The image URL could not be fetched: ${why}.`));
+      });
+      req.end();
+    });
+  }
+
+  private async read(res: IncomingMessage): Promise<Buffer> {
+    const { maxBytes } = this.options;
+    if (Number(res.headers['content-length'] ?? 0) > maxBytes) {
+      res.destroy();
+      throw new RemoteImageError(`The image is larger than the ${maxBytes} bytes allowed.`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          res.destroy();
+          throw new RemoteImageError(`The image is larger than the ${maxBytes} bytes allowed.`);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      if (err instanceof RemoteImageError) throw err;
+      throw new RemoteImageError(`The image URL could not be read: ${(err as Error).message}.`);
+    }
+    if (size === 0) throw new RemoteImageError('The image URL served an empty body.');
+    return Buffer.concat(chunks);
+  }
+}
