@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       mapping: 'mappings/tec.json',
       pollIntervalMs: 5000,
       secondaryLanguage: 'es',
+      imageAllowPrivateHosts: false,
+      imageMaxMb: 10,
     });
     expect(c.upstreamUrl).toBeUndefined();
   });
@@ -36,9 +38,24 @@ describe('loadConfig', () => {
     [{ UPSTREAM_URL: 'http://x.test/wp-json', UPSTREAM_AUTH: 'nocolon' }, 'UPSTREAM_AUTH (--upstream-auth)'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL (--redis-url)'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL (--log-level)'],
+    [
+      { IMAGE_ALLOW_PRIVATE_HOSTS: 'maybe' },
+      'IMAGE_ALLOW_PRIVATE_HOSTS (--image-allow-private-hosts) must be true or false',
+    ],
+    [{ IMAGE_MAX_MB: '0' }, 'IMAGE_MAX_MB (--image-max-mb)'],
     [{ UPSTREAM_AUTH: 'a:b' }, 'UPSTREAM_AUTH is set but UPSTREAM_URL is not'],
   ])('names the setting and its flag for a bad value: %j', (env, named) => {
     expect(fails([], env)).toContain(named);
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+  ])('reads IMAGE_ALLOW_PRIVATE_HOSTS=%s as %s', (value, want) => {
+    expect(loadConfig([], { IMAGE_ALLOW_PRIVATE_HOSTS: value }).imageAllowPrivateHosts).toBe(want);
   });
 
   it('refuses unknown flags and lists the known ones', () => {

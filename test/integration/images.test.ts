@@ -10,6 +10,7 @@ let t: Target;
 let fx: Fixtures;
 let srv: ImageServer;
 const venues: number[] = [];
+const organizers: number[] = [];
 
 beforeAll(async () => {
   [t, srv] = await Promise.all([openTarget(), startImageServer()]);
@@ -19,6 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.cleanup();
   for (const id of venues) await upstream('DELETE', `/${t.mapping.venue.restBase}/${id}?force=true`);
+  for (const id of organizers) await upstream('DELETE', `/${t.mapping.organizer.restBase}/${id}?force=true`);
   for (const m of await uploaded('')) await upstream('DELETE', `/media/${m.id}?force=true`);
   await Promise.all([t?.close(), srv?.close()]);
 });
@@ -139,7 +141,7 @@ describe('image URLs on event writes', () => {
   });
 });
 
-describe('image URLs on venue writes', () => {
+describe('image URLs on venue and organizer writes', () => {
   it('uploads the image of a venue created directly or nested in an event', async () => {
     const direct = await call<Json>(t, 'POST', '/venues', {
       as: 'editor',
@@ -158,6 +160,23 @@ describe('image URLs on venue writes', () => {
     expect(venue.image).toMatchObject({ width: 7, height: 3 });
     const read = await call<Json>(t, 'GET', `/venues/${venue.id}`);
     expect(read.body.image).toEqual(venue.image);
+  });
+
+  it('uploads the image of an organizer nested in an event and of one updated directly', async () => {
+    const nested = await create(
+      event('Organized', 7, { organizer: [{ organizer: `Host ${tok}`, image: imageUrl(2, 3, 'host') }] }),
+    );
+    expect(nested.status, JSON.stringify(nested.body)).toBe(201);
+    const [host] = nested.body.organizer as Json[];
+    organizers.push(host?.id as number);
+    expect(host?.image).toMatchObject({ width: 2, height: 3 });
+    const updated = await call<Json>(t, 'PATCH', `/organizers/${host?.id}`, {
+      as: 'editor',
+      body: { image: imageUrl(9, 9, 'hostnew') },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.image).toMatchObject({ width: 9, height: 9 });
+    expect(updated.body.organizer).toBe(`Host ${tok}`);
   });
 
   it('refuses a venue image URL that is not an image, and leaves the venue unchanged', async () => {
