@@ -1,11 +1,13 @@
 // Nested venues and organizers on event writes: ids are checked, objects are created (reusing duplicates).
 import type { RequestContext } from '../context.ts';
+import { parseArgs } from '../contract/args.ts';
+import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import { catalogOf } from '../linked/catalog.ts';
-import { findDuplicate } from '../linked/write.ts';
+import { findDuplicate, valuesOf } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
-import { isImageArg, resolveImage } from '../media/sideload.ts';
+import { resolveImage } from '../media/sideload.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -56,39 +58,24 @@ async function existing(deps: Deps, kind: LinkedKind, ids: number[]): Promise<Se
   return new Set(res.items.map((x) => x.id));
 }
 
-const LINKED_FIELDS: Record<LinkedKind, string[]> = {
-  venue: [
-    'venue',
-    'description',
-    'excerpt',
-    'address',
-    'city',
-    'country',
-    'province',
-    'state',
-    'stateprovince',
-    'zip',
-    'phone',
-    'website',
-    'show_map',
-    'show_map_link',
-  ],
-  organizer: ['organizer', 'description', 'excerpt', 'phone', 'website', 'email'],
-};
-
-function valuesOf(kind: LinkedKind, obj: Record<string, unknown>): Record<string, FieldValue> {
-  if (obj.image !== undefined && (typeof obj.image !== 'string' || !isImageArg(obj.image.trim())))
-    throw invalidParams({ [kind]: 'Invalid parameter.' });
-  const out: Record<string, FieldValue> = {};
-  for (const f of LINKED_FIELDS[kind]) {
-    const v = obj[f];
-    if (v === undefined || v === null) continue;
-    if (f === 'show_map' || f === 'show_map_link')
-      out[f] = !['false', '0', '', 'no'].includes(String(v).toLowerCase());
-    else if (typeof v === 'string' || typeof v === 'number') out[f] = String(v);
-    else throw invalidParams({ [kind]: 'Invalid parameter.' });
-  }
-  return out;
+/**
+ * TEC validates a nested object against the venue/organizer create arguments, and creates it with the same rules as
+ * POST /venues and /organizers; so do we, with the same argument definitions and the same value builder.
+ */
+function nestedValues(
+  deps: Deps,
+  kind: LinkedKind,
+  obj: Record<string, unknown>,
+  canPublish: boolean,
+): Record<string, FieldValue> {
+  const parsed = parseArgs(linkedWriteArgs(kind, false), obj);
+  if (!parsed.ok) throw invalidParams({ [kind]: 'Invalid parameter.' });
+  return valuesOf(kind, parsed.args as Record<string, unknown>, {
+    canPublish,
+    create: true,
+    timezone: deps.site.timezone,
+    now: deps.now(),
+  });
 }
 
 /** Resolves the linked ids of an event write, creating what the caller described; records creations in `undo`. */
@@ -129,18 +116,20 @@ async function createLinked(
   status: string,
   undo: Undo,
 ): Promise<number> {
-  const values = valuesOf(kind, obj);
-  if (!values[NAME[kind]]) {
+  const name = obj[NAME[kind]];
+  if (name === undefined || name === null || String(name).trim() === '') {
     throw new ApiError(
       `could-not-create-${kind}`,
       `The ${kind} could not be created: its name is missing.`,
       400,
     );
   }
+  // Nested records take the event's status rule: published for publishers, drafts otherwise.
+  const values = nestedValues(deps, kind, obj, status === 'publish');
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
   const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;
-  if (typeof obj.image === 'string')
+  if (typeof obj.image === 'string' && values.image === undefined)
     values.image = await resolveImage(deps, ctx, caller, obj.image.trim(), undo);
   const restBase = deps.mapping[kind].restBase;
   const res = await deps.wp

@@ -122,6 +122,27 @@ describe('create', () => {
     expect((third.venue as Json).id).toBe(v1.id);
   });
 
+  it('checks a nested venue against the venue create arguments and stores it as POST /venues would', async () => {
+    const bad = await post('/events', {
+      ...base('Bad venue', 13),
+      venue: { venue: `Web ${tok}`, website: 'not a url' },
+    });
+    expectError(bad, 400, 'rest_invalid_param');
+    expect((bad.body.data as Json).params).toEqual({ venue: 'Invalid parameter.' });
+    const found = await call<Json>(t, 'GET', `/venues?search=${encodeURIComponent(`Web ${tok}`)}`, {
+      as: 'admin',
+    });
+    expect(found.body.venues ?? []).toEqual([]);
+
+    const ev = await fx.event({
+      ...base('US venue', 14),
+      venue: { venue: `Hall US ${tok}`, country: 'United States', state: 'OH', show_map: false },
+    });
+    const v = ev.venue as Json;
+    // TEC derives stateprovince from the state for US venues, and keeps show_map off when sent off.
+    expect(v).toMatchObject({ state: 'OH', stateprovince: 'OH', show_map: false });
+  });
+
   it('creates nested organizers in order and links organizers by id', async () => {
     const ev = await fx.event({
       ...base('Organizers', 11),
