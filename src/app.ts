@@ -1,5 +1,6 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
 import express from 'express';
+import pkg from '../package.json' with { type: 'json' };
 import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
 import type { Deps } from './deps.ts';
 import { NAMESPACE } from './discovery/contract.ts';
@@ -61,7 +62,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     );
     app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
   }
-  app.use(OPS_PREFIX, opsRouter(deps, { webhookSecret: opts.webhookSecret }));
+  app.use(OPS_PREFIX, opsRouter(deps, { webhookSecret: opts.webhookSecret, version: pkg.version }));
   app.use(siteProxy({ siteUrl: deps.wp.siteUrl, timeoutMs: deps.wp.options.timeoutMs, log: deps.log }));
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));

@@ -1,4 +1,4 @@
-// Operator endpoints outside the calendar namespace: signed change notifications and an authenticated purge-all.
+// Operator endpoints outside the calendar namespace: signed change notifications, purge-all, status and health.
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
@@ -8,11 +8,14 @@ import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapte
 import { ApiError } from '../http/errors.ts';
 import { PRIVATE_CACHE_CONTROL } from './entry.ts';
 import { type Plan, parseNotification, planOf, SIGNATURE_HEADER, verifySignature } from './notify.ts';
+import { gatewayStatus } from './status.ts';
 
 export const OPS_PREFIX = '/calendar-gateway/v1';
 
 export interface OpsOptions {
   webhookSecret?: string;
+  /** The gateway's version, shown by the status route. */
+  version?: string;
   maxSkewSeconds?: number;
 }
 
@@ -34,8 +37,37 @@ export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
   }
 }
 
+/** Runs `action` for a WordPress user with `manage_options`; anyone else gets WordPress's 401/403. */
+async function asOperator(
+  deps: Deps,
+  req: Request,
+  res: Response,
+  what: string,
+  action: () => Promise<void>,
+): Promise<void> {
+  const credentials = credentialsOf(req);
+  const ctx: RequestContext = {
+    audience: audienceOf(credentials),
+    credentials,
+    language: deps.mapping.language.default,
+    requestId: randomUUID(),
+    signal: new AbortController().signal,
+  };
+  try {
+    const caller = await deps.callers.resolve(ctx);
+    if (!caller) throw new ApiError('rest_forbidden', `${what} needs a WordPress administrator.`, 401);
+    if (caller.caps.manage_options !== true)
+      throw new ApiError('rest_forbidden', `${what} needs the manage_options capability.`, 403);
+    await action();
+  } catch (err) {
+    res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+    sendError(res, toApiError(err, deps.log, ctx.requestId));
+  }
+}
+
 export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
   const router = express.Router();
+  const startedAt = deps.now().getTime();
   const maxSkew = o.maxSkewSeconds ?? 300;
   // Signatures seen inside the skew window: the same signed body cannot be replayed.
   const seen = new LRUCache<string, true>({ max: 10_000, ttl: 2 * maxSkew * 1000 });
@@ -78,31 +110,29 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
     },
   );
 
-  router.post('/purge', async (req: Request, res: Response) => {
-    const controller = new AbortController();
-    const credentials = credentialsOf(req);
-    const ctx: RequestContext = {
-      audience: audienceOf(credentials),
-      credentials,
-      language: deps.mapping.language.default,
-      requestId: randomUUID(),
-      signal: controller.signal,
-    };
-    try {
-      const caller = await deps.callers.resolve(ctx);
-      if (!caller)
-        throw new ApiError('rest_forbidden', 'Sign in as a WordPress administrator to purge.', 401);
-      if (caller.caps.manage_options !== true) {
-        throw new ApiError('rest_forbidden', 'Purging needs the manage_options capability.', 403);
-      }
+  router.get('/health', (_req: Request, res: Response) => {
+    // Liveness only: a gateway keeps answering cached reads while WordPress is down, so this does not ask it.
+    json(res, 200, { status: 'ok', uptime_seconds: Math.round((deps.now().getTime() - startedAt) / 1000) });
+  });
+
+  router.get('/status', (req: Request, res: Response) =>
+    asOperator(deps, req, res, 'Reading the status', async () => {
+      const status = await gatewayStatus(deps, {
+        startedAt,
+        notifications: !!o.webhookSecret,
+        version: o.version ?? '',
+      });
+      json(res, 200, status);
+    }),
+  );
+
+  router.post('/purge', (req: Request, res: Response) =>
+    asOperator(deps, req, res, 'Purging', async () => {
       const before = deps.cache?.size.entries ?? 0;
       await deps.cache?.purgeAll();
       deps.terms.invalidate();
       json(res, 200, { purged: true, entries: before });
-    } catch (err) {
-      res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
-      sendError(res, toApiError(err, deps.log, ctx.requestId));
-    }
-  });
+    }),
+  );
   return router;
 }

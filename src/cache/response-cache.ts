@@ -322,6 +322,12 @@ export class ResponseCache {
   }
 
   /** Entries and bytes held in L1 (for tests and the purge endpoint's answer). */
+  /** The shared tier: `off` without REDIS_URL, else whether Redis answers now. */
+  get redis(): 'off' | 'up' | 'down' {
+    if (!this.#l2) return 'off';
+    return this.#l2.up ? 'up' : 'down';
+  }
+
   get size(): { entries: number; bytes: number } {
     return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };
   }

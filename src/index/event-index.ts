@@ -127,6 +127,10 @@ export class EventIndex {
   get lastRefreshAt(): Date | null {
     return this.#lastRefreshAt;
   }
+  /** Whether the last `modified_after` refresh or reconciliation failed (WordPress unreachable or refusing). */
+  get failing(): { refresh: boolean; reconcile: boolean } {
+    return { ...this.#failing };
+  }
 
   get(id: number): EventFacets | undefined {
     return this.#facets.get(id);

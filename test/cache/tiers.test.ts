@@ -100,6 +100,7 @@ describe('Redis outage', () => {
       const cache = new ResponseCache({ policy, redis: link, prefix: 'out:' });
       await cache.get('kept', load('kept', ['event:1']));
       await new Promise((r) => setTimeout(r, 50));
+      expect(cache.redis).toBe('up');
       await redis.kill();
       let failures = 0;
       for (let i = 0; i < 200; i++) {
@@ -117,6 +118,7 @@ describe('Redis outage', () => {
       for (let i = 0; i < 50; i++) await cache.get(`more${i}`, load('m', ['event:2']));
       await new Promise((r) => setTimeout(r, 500));
       expect(warnings).toHaveLength(1);
+      expect(cache.redis).toBe('down');
       // Redis comes back empty here; the replayed invalidation must go through without error.
       await redis.start();
       expect(await ready(link)).toBe(true);

@@ -156,3 +156,50 @@ describe('purge-all for operators', () => {
     expect(t.gateway.deps.cache!.size.entries).toBe(0);
   });
 });
+
+describe('status and health for operators', () => {
+  const ops = (path: string, as?: 'admin' | 'editor') =>
+    fetch(`${base}/calendar-gateway/v1/${path}`, { headers: as ? { Authorization: t.auth[as] } : {} });
+
+  it.each([
+    [undefined, 401],
+    ['editor', 403],
+  ] as const)('refuses the status to %s callers with %i, without any figure', async (as, status) => {
+    const res = await ops('status', as);
+    expect(res.status).toBe(status);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.code).toBe('rest_forbidden');
+    expect(body).not.toHaveProperty('indexes');
+  });
+
+  it('shows an administrator the upstream, each event index and the cache tiers', async () => {
+    await get(base, '/events?per_page=3');
+    const res = await ops('status', 'admin');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const s = (await res.json()) as {
+      version: string;
+      upstream: { url: string; reachable: boolean; latency_ms: number };
+      indexes: unknown[];
+      cache: { enabled: boolean; entries: number; redis: string };
+    };
+    expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(s.upstream).toMatchObject({ url: t.upstream, reachable: true });
+    expect(s.upstream.latency_ms).toBeGreaterThanOrEqual(0);
+    const index = t.gateway.deps.indexes.all().find((i) => i.language === t.mapping.language.default)!;
+    expect(s.indexes).toContainEqual(
+      expect.objectContaining({ language: index.language, events: index.size, refresh_failing: false }),
+    );
+    expect(index.size).toBeGreaterThan(0);
+    expect(s.cache).toMatchObject({ enabled: true, redis: 'off' });
+    expect(s.cache.entries).toBe(t.gateway.deps.cache!.size.entries);
+    expect(s.cache.entries).toBeGreaterThan(0);
+  });
+
+  it('answers health to anyone, uncached', async () => {
+    const res = await ops('health');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
+});
