@@ -6,16 +6,16 @@ import { authCode, WpError } from './http-util.ts';
 import type { Req } from './posts.ts';
 import { renderMedia } from './render.ts';
 
-/** The image types WordPress 6.1 takes by default, by the extensions it allows for each. */
-const TYPES: Record<string, string[]> = {
-  'image/jpeg': ['jpg', 'jpeg', 'jpe'],
-  'image/png': ['png'],
-  'image/gif': ['gif'],
-  'image/webp': ['webp'],
-  'image/bmp': ['bmp'],
-  'image/tiff': ['tif', 'tiff'],
-  'image/x-icon': ['ico'],
-  'image/heic': ['heic'],
+/** WordPress 6.1's image entries of `wp_get_mime_types()`, written as it writes them (extensions → type). */
+const WP_IMAGE_MIMES: Record<string, string> = {
+  'jpg|jpeg|jpe': 'image/jpeg',
+  gif: 'image/gif',
+  png: 'image/png',
+  bmp: 'image/bmp',
+  'tiff|tif': 'image/tiff',
+  webp: 'image/webp',
+  ico: 'image/x-icon',
+  heic: 'image/heic',
 };
 /** What image-size calls a type, as a MIME type. */
 const DETECTED: Record<string, string> = {
@@ -70,7 +70,7 @@ export function uploadMedia(req: Req, request: Request, bytes: Uint8Array): Resp
   }
   // wp_check_filetype_and_ext: the extension must be allowed, and the content must really be of its type.
   const ext = filename.includes('.') ? (filename.split('.').pop() ?? '').toLowerCase() : '';
-  const byExt = Object.entries(TYPES).find(([, exts]) => exts.includes(ext))?.[0];
+  const byExt = Object.entries(WP_IMAGE_MIMES).find(([exts]) => exts.split('|').includes(ext))?.[1];
   let size: { width: number; height: number; type?: string };
   try {
     size = imageSize(bytes);

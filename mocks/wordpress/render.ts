@@ -223,7 +223,10 @@ export function renderMedia(site: Site, post: StoredPost, context: Context): Rec
     slug: post.slug,
     type: 'attachment',
     link: `${site.url}/${post.slug}/`,
-    title: { rendered: texturize(post.title) },
+    title:
+      context === 'edit'
+        ? { raw: post.title, rendered: texturize(post.title) }
+        : { rendered: texturize(post.title) },
     author: post.author,
     caption: { rendered: '' },
     alt_text: m.alt,
