@@ -13,7 +13,7 @@ async function upload(as: string | null, body: Uint8Array, headers: Record<strin
   const res = await fetch(`${ROOT}/wp/v2/media`, {
     method: 'POST',
     headers: { ...(as ? { Authorization: auth(as) } : {}), ...headers },
-    body,
+    body: new Uint8Array(body),
   });
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary WordPress JSON and assert on its shape.
   return { status: res.status, body: (await res.json()) as Record<string, any> };

@@ -37,16 +37,21 @@ export class RemoteImageError extends Error {}
 export const mediaType = (header: string | undefined): string =>
   (header ?? '').split(';')[0].trim().toLowerCase();
 
+/** The URL's last path segment, decoded; empty when it has none or a malformed escape. Pure. */
+export function lastSegment(url: URL): string {
+  try {
+    return decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  } catch {
+    return '';
+  }
+}
+
 /** The URL's last path segment, made safe, with an extension that fits `type`. Pure. */
 export function filenameFor(url: URL, type: string): string {
   const exts = IMAGE_TYPES[type] ?? [];
-  let base = '';
-  try {
-    base = decodeURIComponent(url.pathname.split('/').pop() ?? '');
-  } catch {
-    // A malformed escape: fall back to the generic name.
-  }
-  base = base.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '');
+  const base = lastSegment(url)
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[.-]+/, '');
   const ext = base.includes('.') ? base.split('.').pop()?.toLowerCase() : undefined;
   if (ext && exts.includes(ext)) return base;
   const stem = base.replace(/\.[^.]*$/, '') || 'image';

@@ -71,6 +71,19 @@ describe('image URLs on event writes', () => {
     expect((await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body.image).toEqual(image);
   });
 
+  it('reuses the attachment when the URL is that of an image already in the media library', async () => {
+    const first = await create(event('Round trip', 8, { image: imageUrl(3, 3, 'roundtrip') }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const image = first.body.image as Json;
+    srv.seen.length = 0;
+    // A client that reads an event and writes its image back sends the attachment's own URL.
+    const second = await create(event('Round trip two', 9, { image: image.url }));
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect((second.body.image as Json).id).toBe(image.id);
+    expect(srv.seen).toEqual([]);
+    expect(await uploaded('roundtrip')).toHaveLength(1);
+  });
+
   it('replaces the image on update, and an empty image removes it', async () => {
     const created = await create(event('Replace', 2, { image: imageUrl(4, 4, 'first') }));
     expect(created.status).toBe(201);
