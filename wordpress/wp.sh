@@ -50,6 +50,7 @@ if [ "$(id -u)" != 0 ] || reachable "$STATE"; then
 else
   DBHOME=/var/tmp/calendar-gateway-wp-$(printf %s "$STATE" | sha256sum | cut -c1-12)
   mkdir -p "$DBHOME" && chmod 755 "$DBHOME"
+  printf '%s\n' "$STATE" >"$DBHOME/owner" # lets a later start remove it once that checkout is deleted
 fi
 RUN=$DBHOME/run # everything mariadbd writes lives here, owned by mysql (pitfall 11)
 DB=$DBHOME/db
@@ -107,6 +108,19 @@ stop_all() {
     stop_pid "$pid" 60
     log "mariadbd stopped (pid $pid)"
   fi
+}
+
+# Databases kept in /var/tmp for checkouts that no longer exist (a deleted `mktemp -d` clone) are removed, unless
+# a server still runs on one.
+sweep_orphans() {
+  local d owner
+  for d in /var/tmp/calendar-gateway-wp-*; do
+    [ -f "$d/owner" ] || continue
+    owner=$(cat "$d/owner")
+    [ -d "$owner" ] && continue
+    pgrep -f -- "--datadir=$d/db" >/dev/null && continue
+    rm -rf "$d" && log "removed the database of a deleted checkout ($owner)"
+  done
 }
 
 print_lines() {
@@ -294,6 +308,7 @@ seed() {
 start() {
   local t0 pw url running_port
   t0=$(now)
+  sweep_orphans
   [ -f "$MAPPING" ] || die "mapping file not found: $MAPPING"
   MAPPING=$(cd "$(dirname "$MAPPING")" && pwd)/$(basename "$MAPPING")
   if alive "$(php_pid)" && [ -f "$STATE/env" ]; then
