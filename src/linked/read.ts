@@ -59,6 +59,8 @@ export async function idOfSlug(
   kind: LinkedKind,
   slug: string,
 ): Promise<number> {
+  // wp/v2 splits `slug` on spaces and commas and drops the filter when nothing is left: ` ` would list every post.
+  if (!slug.trim() || /[\s,]/.test(slug)) throw invalidParams({ slug: 'Invalid parameter.' });
   for (const f of (await catalogOf(deps).all(kind, ctx.language)).values()) if (f.slug === slug) return f.id;
   const service = !!deps.wp.options.serviceAuth;
   const res = await deps.wp.list<{ id: number }>({

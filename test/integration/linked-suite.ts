@@ -320,6 +320,14 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expectError(await fx.call('GET', '/999999999'), 400, 'rest_invalid_param');
       expectError(await fx.call('GET', `/${upcoming.id}`), 400, 'rest_invalid_param');
       expectError(await fx.call('GET', `/by-slug/no-such-${fx.tok}`), 400, 'rest_invalid_param');
+      // WordPress would read ` ` or `a,b` as a list of slugs, or as no filter at all: neither names a record.
+      for (const odd of ['%20', `a%2C${fx.tok}`, `${fx.tok}%20x`])
+        expectError(await fx.call('GET', `/by-slug/${odd}`), 400, 'rest_invalid_param');
+      expectError(
+        await fx.call('PATCH', '/by-slug/%20', { as: 'admin', body: {} }),
+        400,
+        'rest_invalid_param',
+      );
     });
 
     it('answers 404 rest_no_route for a non-numeric id', async () => {
