@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       'IMAGE_ALLOW_PRIVATE_HOSTS (--image-allow-private-hosts) must be true or false',
     ],
     [{ IMAGE_MAX_MB: '0' }, 'IMAGE_MAX_MB (--image-max-mb)'],
+    [{ DEMO_EVENTS: '-1' }, 'DEMO_EVENTS (--demo-events)'],
     [{ UPSTREAM_AUTH: 'a:b' }, 'UPSTREAM_AUTH is set but UPSTREAM_URL is not'],
   ])('names the setting and its flag for a bad value: %j', (env, named) => {
     expect(fails([], env)).toContain(named);

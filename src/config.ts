@@ -28,6 +28,12 @@ export const configSchema = z.object({
     .optional(),
   publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
   demoPassword: z.string().min(8, 'must be at least 8 characters').optional(),
+  demoEvents: z.coerce
+    .number({ message: 'must be a number of events' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(100_000, 'must be at most 100000')
+    .default(230),
   upstreamTimeoutMs: ms(10_000),
   pollIntervalMs: ms(5_000),
   reconcileIntervalMs: ms(300_000),
@@ -82,6 +88,7 @@ const sources: Record<keyof Config, { env: string; flag: string }> = {
   redisUrl: { env: 'REDIS_URL', flag: 'redis-url' },
   publicUrl: { env: 'PUBLIC_URL', flag: 'public-url' },
   demoPassword: { env: 'DEMO_PASSWORD', flag: 'demo-password' },
+  demoEvents: { env: 'DEMO_EVENTS', flag: 'demo-events' },
   upstreamTimeoutMs: { env: 'UPSTREAM_TIMEOUT_MS', flag: 'upstream-timeout-ms' },
   pollIntervalMs: { env: 'POLL_INTERVAL_MS', flag: 'poll-interval-ms' },
   reconcileIntervalMs: { env: 'RECONCILE_INTERVAL_MS', flag: 'reconcile-interval-ms' },

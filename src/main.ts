@@ -26,13 +26,13 @@ async function main(): Promise<void> {
     startMockWordPress({
       mapping,
       baseUrl: DEMO_UPSTREAM,
-      seed: buildSeed(mapping, new Date()),
+      seed: buildSeed(mapping, new Date(), { events: config.demoEvents }),
       usersPassword: password,
     });
     upstreamUrl = DEMO_UPSTREAM;
     upstreamAuth = `admin:${password}`;
     demoNote =
-      `Demo mode: an in-memory WordPress with a sample calendar. Users ${DEMO_USERS.join(', ')} each have the ` +
+      `Demo mode: an in-memory WordPress with a sample calendar of ${config.demoEvents} events. Users ${DEMO_USERS.join(', ')} each have the ` +
       `application password ${config.demoPassword ? '$DEMO_PASSWORD' : password}` +
       (config.demoPassword ? '' : ' (generated; set DEMO_PASSWORD to choose one)');
   }
