@@ -63,7 +63,15 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
   }
   app.use(OPS_PREFIX, opsRouter(deps, { webhookSecret: opts.webhookSecret, version: pkg.version }));
-  app.use(siteProxy({ siteUrl: deps.wp.siteUrl, timeoutMs: deps.wp.options.timeoutMs, log: deps.log }));
+  app.use(
+    siteProxy({
+      siteUrl: deps.wp.siteUrl,
+      timeoutMs: deps.wp.options.timeoutMs,
+      log: deps.log,
+      publicUrl: opts.publicUrl,
+      namespace: NAMESPACE,
+    }),
+  );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));
   });

@@ -9,8 +9,18 @@ import type { Logger } from './log.ts';
 export interface ProxyOptions {
   /** The upstream site URL: the REST root without `/wp-json` (a sub-directory install keeps its path). */
   siteUrl: string;
+  /** The gateway's public base URL (PUBLIC_URL); by default the request's own scheme and host. */
+  publicUrl?: string;
+  /** The calendar namespace, announced on front-end pages as TEC does. */
+  namespace: string;
   timeoutMs: number;
   log: Logger;
+}
+
+/** `scheme://host` as the client used it (express has applied `trust proxy` to `protocol`). */
+function requestBase(req: IncomingMessage): string {
+  const proto = (req as IncomingMessage & { protocol?: string }).protocol ?? 'http';
+  return `${proto}://${req.headers.host ?? 'localhost'}`;
 }
 
 const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
@@ -27,6 +37,15 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
     changeOrigin: true,
     proxyTimeout: opts.timeoutMs,
     on: {
+      proxyRes: (proxyRes, req) => {
+        // TEC's HTTP discovery: front-end pages (not REST answers) name the API root and the site origin.
+        const type = String(proxyRes.headers['content-type'] ?? '');
+        if (!type.startsWith('text/html') || (req.url ?? '').startsWith('/wp-json')) return;
+        const base = (opts.publicUrl ?? requestBase(req)).replace(/\/+$/, '');
+        proxyRes.headers['x-tec-api-version'] = 'v1';
+        proxyRes.headers['x-tec-api-root'] = `${base}/wp-json/${opts.namespace}/`;
+        proxyRes.headers['x-tec-api-origin'] = base;
+      },
       error: (err, req, res) => {
         const code = (err as NodeJS.ErrnoException).code;
         const timedOut = code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';

@@ -150,7 +150,13 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
       );
     }
   });
-  return { handlers: [handler], store, reset };
+  // The site's front page, so that what passes through a gateway to the site itself can be tested too.
+  const frontPage = http.get(`${url}/`, () =>
+    HttpResponse.html(
+      '<!doctype html><html><head><title>Calendar sample site</title></head><body></body></html>',
+    ),
+  );
+  return { handlers: [handler, frontPage], store, reset };
 }
 
 /** gmt_offset of the index: hours from UTC at `now` in the site timezone (WordPress sends a number). */

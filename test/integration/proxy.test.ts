@@ -65,6 +65,17 @@ describe('pass-through to WordPress', () => {
     expect(((await res.json()) as Json).code).toBe('rest_cannot_create');
   });
 
+  it('announces the calendar API on front-end pages, as TEC does, and not on REST answers', async () => {
+    const page = await fetch(`${t.gateway.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('x-tec-api-version')).toBe('v1');
+    expect(page.headers.get('x-tec-api-root')).toBe(`${t.gateway.url}/wp-json/calendar/events/v1/`);
+    expect(page.headers.get('x-tec-api-origin')).toBe(t.gateway.url);
+    const rest = await fetch(`${t.gateway.url}/wp-json/wp/v2/types`);
+    expect(rest.headers.get('x-tec-api-root')).toBeNull();
+  });
+
   it('keeps unknown paths inside the namespace a gateway rest_no_route', async () => {
     expectError(await call(t, 'GET', '/nowhere'), 404, 'rest_no_route');
     expectError(await call(t, 'GET', '/events/abc'), 404, 'rest_no_route');
