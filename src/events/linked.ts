@@ -129,8 +129,10 @@ async function createLinked(
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
   const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;
-  if (typeof obj.image === 'string' && values.image === undefined)
-    values.image = await resolveImage(deps, ctx, caller, obj.image.trim(), undo);
+  if (typeof obj.image === 'string' && values.image === undefined) {
+    const image = await resolveImage(deps, ctx, caller, kind, obj.image.trim(), undo);
+    if (image !== undefined) values.image = image;
+  }
   const restBase = deps.mapping[kind].restBase;
   const res = await deps.wp
     .request<WpPost>({

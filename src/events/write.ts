@@ -166,7 +166,7 @@ async function valuesOf(
     v.organizer = await resolveLinked(deps, ctx, caller, 'organizer', body.organizer, linkedStatus, undo);
   }
   // Last, once everything else is valid: a URL is fetched and uploaded (and removed again if the write fails).
-  if (a.image !== undefined) v.image = await resolveImage(deps, ctx, caller, a.image, undo);
+  if (a.image !== undefined) v.image = await resolveImage(deps, ctx, caller, 'event', a.image, undo);
   const out: Record<string, unknown> = writeRecord(mapping, 'event', v);
   for (const name of ['categories', 'tags'] as const) {
     const tax = mapping.event[name];

@@ -136,12 +136,14 @@ async function sideload(
   deps: Deps,
   ctx: RequestContext,
   caller: Caller,
+  kind: LinkedKind,
   a: Record<string, unknown>,
   values: Record<string, FieldValue>,
   undo: Undo,
 ): Promise<void> {
-  if (typeof a.image === 'string' && values.image === undefined && a.image !== '')
-    values.image = await resolveImage(deps, ctx, caller, a.image, undo);
+  if (typeof a.image !== 'string' || values.image !== undefined || a.image === '') return;
+  const image = await resolveImage(deps, ctx, caller, kind, a.image, undo);
+  if (image !== undefined) values.image = image;
 }
 
 export async function createLinked(
@@ -172,7 +174,7 @@ export async function createLinked(
   }
   const undo: Undo = { posts: [], terms: [] };
   // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-  await sideload(deps, ctx, caller, a, values, undo);
+  await sideload(deps, ctx, caller, kind, a, values, undo);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}`,
@@ -216,7 +218,7 @@ export async function updateLinked(
   });
   const undo: Undo = { posts: [], terms: [] };
   // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-  await sideload(deps, ctx, caller, a, values, undo);
+  await sideload(deps, ctx, caller, kind, a, values, undo);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,

@@ -40,9 +40,12 @@ export async function resolveImage(
   deps: Deps,
   ctx: RequestContext,
   caller: Caller,
+  kind: 'event' | 'venue' | 'organizer',
   value: string,
   undo: Undo,
-): Promise<number> {
+): Promise<number | undefined> {
+  // A mapping that stores no image for this kind would keep nothing: upload nothing either.
+  if (!deps.mapping[kind].fields.image) return undefined;
   if (value === '') return 0;
   if (/^\d+$/.test(value)) return Number(value);
   const url = RemoteImages.parse(value);

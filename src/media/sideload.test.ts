@@ -1,0 +1,100 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import type { Undo } from '../events/linked.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Caller } from '../wp/caller.ts';
+import { isImageArg, resolveImage } from './sideload.ts';
+
+const ctx = {
+  credentials: undefined,
+  signal: new AbortController().signal,
+  language: 'en',
+} as unknown as RequestContext;
+const uploader: Caller = { id: 2, roles: ['editor'], caps: { upload_files: true } };
+const writer: Caller = { id: 4, roles: ['contributor'], caps: { edit_posts: true } };
+
+function deps(withImage = true) {
+  const fetch = vi.fn();
+  const request = vi.fn();
+  const list = vi.fn(async () => ({ items: [], total: 0, totalPages: 0 }));
+  const d = {
+    mapping: { event: { fields: withImage ? { image: { post: 'featured_media' } } : {} } },
+    images: { fetch },
+    wp: { request, list },
+  } as unknown as Deps;
+  return { d, fetch, request };
+}
+const undo = (): Undo => ({ posts: [], terms: [] });
+const refusal = async (p: Promise<unknown>) => {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ApiError);
+  return err as ApiError;
+};
+
+describe('resolveImage', () => {
+  it.each([
+    ['', 0],
+    ['42', 42],
+  ])('keeps %j as attachment %i without any call', async (value, id) => {
+    const { d, fetch, request } = deps();
+    expect(await resolveImage(d, ctx, writer, 'event', value, undo())).toBe(id);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('refuses a URL from a user who may not upload files, before fetching it', async () => {
+    const { d, fetch } = deps();
+    const err = await refusal(resolveImage(d, ctx, writer, 'event', 'https://img.test/a.png', undo()));
+    expect(err.code).toBe('rest_invalid_param');
+    expect(err.data.params).toEqual({ image: 'Invalid parameter.' });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('uploads nothing when the mapping stores no image for the kind', async () => {
+    const { d, fetch, request } = deps(false);
+    expect(await resolveImage(d, ctx, uploader, 'event', 'https://img.test/a.png', undo())).toBeUndefined();
+    expect(fetch).not.toHaveBeenCalled();
+    expect(request).not.toHaveBeenCalled();
+  });
+
+  it('uploads the fetched bytes with their type and name, and records the upload for a rollback', async () => {
+    const { d, fetch, request } = deps();
+    fetch.mockResolvedValue({ bytes: Buffer.from('png'), type: 'image/png', filename: 'a.png' });
+    request.mockResolvedValue({ status: 201, body: { id: 77 }, headers: new Headers() });
+    const u = undo();
+    expect(await resolveImage(d, ctx, uploader, 'event', 'https://img.test/a.png', u)).toBe(77);
+    expect(request).toHaveBeenCalledWith(
+      expect.objectContaining({
+        path: '/wp/v2/media',
+        method: 'POST',
+        headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
+      }),
+    );
+    expect(u.posts).toEqual([{ restBase: 'media', id: 77 }]);
+  });
+
+  it('passes an unreachable WordPress on as it is, not as a bad argument', async () => {
+    const { d, fetch, request } = deps();
+    fetch.mockResolvedValue({ bytes: Buffer.from('png'), type: 'image/png', filename: 'a.png' });
+    request.mockRejectedValue(new ApiError('upstream_unavailable', 'WordPress cannot be reached.', 503));
+    const err = await refusal(resolveImage(d, ctx, uploader, 'event', 'https://img.test/a.png', undo()));
+    expect(err.status).toBe(503);
+  });
+});
+
+describe('isImageArg', () => {
+  it.each([
+    ['', true],
+    ['12', true],
+    ['https://a.test/x.png', true],
+    ['picture', false],
+    ['-1', false],
+    ['ftp://a.test/x.png', false],
+  ])('%j → %s', (value, ok) => {
+    expect(isImageArg(value)).toBe(ok);
+  });
+});
