@@ -15,7 +15,7 @@ import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
-import { probeUpstream } from './wp/probe.ts';
+import { probeUpstream, SOURCE_URL_META } from './wp/probe.ts';
 import { RecordCache } from './wp/records.ts';
 import { TermCache } from './wp/terms.ts';
 
@@ -69,6 +69,11 @@ export async function startGateway(
     );
   }
   const site = await probeUpstream(wp, mapping);
+  if (!site.mediaSourceMeta) {
+    log.info(
+      `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,
+    );
+  }
   const caching = createCacheLayer(config, log);
   const indexes = new IndexRegistry({
     snapshots: caching.snapshots,

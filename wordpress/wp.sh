@@ -260,7 +260,8 @@ start_php() {
   local i pid
   : >"$STATE/php.log"
   # Own session: Ctrl-C in the caller's terminal must not kill the server; stop does that by PID.
-  PHP_CLI_SERVER_WORKERS=4 setsid php -S "127.0.0.1:$PORT" -t "$SITE" "$HERE/php/router.php" \
+  # opcache checks file times at once (not every 2 s), so a companion plugin copied into a running site counts now.
+  PHP_CLI_SERVER_WORKERS=4 setsid php -d opcache.revalidate_freq=0 -S "127.0.0.1:$PORT" -t "$SITE" "$HERE/php/router.php" \
     </dev/null >>"$STATE/php.log" 2>&1 &
   pid=$!
   echo "$pid" >"$STATE/php.pid"

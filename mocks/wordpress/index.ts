@@ -7,7 +7,7 @@ import { SITE_TIMEZONE } from '../seed-data.ts';
 import type { SeedSite } from '../seed-types.ts';
 import { authenticate } from './caps.ts';
 import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
-import { deleteMedia, uploadMedia } from './media-write.ts';
+import { deleteMedia, mediaOptions, uploadMedia } from './media-write.ts';
 import { deletePost, listPosts, type Req, readPost } from './posts.ts';
 import { writePost } from './posts-write.ts';
 import type { Site } from './render.ts';
@@ -105,6 +105,7 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);
     if (base === 'media') {
       if (isRead) return media(req, id);
+      if (effective === 'OPTIONS') return mediaOptions();
       if (id === undefined && bytes) return uploadMedia(req, request, bytes);
       if (id !== undefined && effective === 'DELETE') return deleteMedia(req, id);
       throw noRoute();

@@ -4,7 +4,7 @@ import { HttpResponse } from 'msw';
 import { canPost, hasCap, type MockUser } from './caps.ts';
 import { authCode, WpError } from './http-util.ts';
 import type { Req } from './posts.ts';
-import { renderMedia } from './render.ts';
+import { ATTACHMENT_META, renderMedia } from './render.ts';
 
 /** WordPress 6.1's image entries of `wp_get_mime_types()`, written as it writes them (extensions → type). */
 const WP_IMAGE_MIMES: Record<string, string> = {
@@ -28,6 +28,25 @@ const DETECTED: Record<string, string> = {
   ico: 'image/x-icon',
   heif: 'image/heic',
 };
+
+/** OPTIONS /wp/v2/media, reduced to what clients read from it: the registered meta. */
+export function mediaOptions(): Response {
+  return HttpResponse.json({
+    namespace: 'wp/v2',
+    methods: ['GET', 'POST'],
+    schema: {
+      title: 'attachment',
+      type: 'object',
+      properties: {
+        meta: {
+          type: 'object',
+          context: ['view', 'edit'],
+          properties: { [ATTACHMENT_META]: { type: 'string', default: '', context: ['view', 'edit'] } },
+        },
+      },
+    },
+  });
+}
 
 const notAllowedType = () =>
   new WpError('rest_upload_sideload_error', 'Sorry, you are not allowed to upload this file type.', 500);
@@ -86,8 +105,12 @@ export function uploadMedia(req: Req, request: Request, bytes: Uint8Array): Resp
     [...site.store.posts.values()].some((p) => p.type === 'attachment' && p.media?.file === `${dir}/${f}`);
   let file = `${stem}.${ext}`;
   for (let n = 1; taken(file); n++) file = `${stem}-${n}.${ext}`;
+  // `meta` may come in the query string, since the body is the file.
+  const sent = req.params.meta as Record<string, unknown> | undefined;
+  const source = typeof sent?.[ATTACHMENT_META] === 'string' ? (sent[ATTACHMENT_META] as string) : '';
   const post = site.store.insertPost({
     type: 'attachment',
+    meta: source ? { [ATTACHMENT_META]: [source] } : {},
     status: 'inherit',
     author: user?.id ?? 0,
     title: stem,

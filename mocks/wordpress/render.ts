@@ -15,6 +15,9 @@ export interface Site {
 /** Y-m-d\TH:i:s (mysql_to_rfc3339 without the offset). */
 export const rfc3339 = (mysql: string): string => mysql.replace(' ', 'T');
 
+/** The attachment meta the companion plugin registers (TEC's record of where an image was downloaded from). */
+export const ATTACHMENT_META = '_tribe_importer_original_url';
+
 /**
  * A small wptexturize: the typographic replacements of WordPress's `the_title` that plain titles trigger (ampersands,
  * dashes, ellipses, dimensions, double and single quotes). Titles with markup or shortcodes are out of its scope.
@@ -252,7 +255,7 @@ export function renderMedia(site: Site, post: StoredPost, context: Context): Rec
     status: 'inherit',
     description: { rendered: `<p class="attachment">${post.title}</p>\n` },
     post: post.parent || null,
-    meta: [],
+    meta: { [ATTACHMENT_META]: String(post.meta[ATTACHMENT_META]?.[0] ?? '') },
   };
 }
 

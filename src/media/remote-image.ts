@@ -46,16 +46,21 @@ export function lastSegment(url: URL): string {
   }
 }
 
+const safeSegment = (url: URL): string =>
+  lastSegment(url)
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[.-]+/, '');
+
+/** The name an upload from `url` gets, without its extension: also the attachment's title in WordPress. Pure. */
+export const stemOf = (url: URL): string => safeSegment(url).replace(/\.[^.]*$/, '') || 'image';
+
 /** The URL's last path segment, made safe, with an extension that fits `type`. Pure. */
 export function filenameFor(url: URL, type: string): string {
   const exts = IMAGE_TYPES[type] ?? [];
-  const base = lastSegment(url)
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[.-]+/, '');
+  const base = safeSegment(url);
   const ext = base.includes('.') ? base.split('.').pop()?.toLowerCase() : undefined;
   if (ext && exts.includes(ext)) return base;
-  const stem = base.replace(/\.[^.]*$/, '') || 'image';
-  return `${stem}.${exts[0] ?? 'img'}`;
+  return `${stemOf(url)}.${exts[0] ?? 'img'}`;
 }
 
 export class RemoteImages {

@@ -21,6 +21,7 @@ function deps(withImage = true) {
   const d = {
     mapping: { event: { fields: withImage ? { image: { post: 'featured_media' } } : {} } },
     images: { fetch },
+    site: { mediaSourceMeta: true },
     wp: { request, list },
   } as unknown as Deps;
   return { d, fetch, request };
@@ -71,6 +72,7 @@ describe('resolveImage', () => {
       expect.objectContaining({
         path: '/wp/v2/media',
         method: 'POST',
+        query: { 'meta[_tribe_importer_original_url]': 'https://img.test/a.png' },
         headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
       }),
     );

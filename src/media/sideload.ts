@@ -5,7 +5,8 @@ import type { Undo } from '../events/linked.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
-import { lastSegment, RemoteImageError, RemoteImages } from './remote-image.ts';
+import { SOURCE_URL_META } from '../wp/probe.ts';
+import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 
 /** Whether the `image` value has a valid shape: empty, an id or an http(s) URL. Pure. */
 export const isImageArg = (value: string): boolean =>
@@ -14,20 +15,21 @@ export const isImageArg = (value: string): boolean =>
 const refused = (why: string) => invalidParams({ image: 'Invalid parameter.' }, { image: why });
 
 /**
- * The attachment whose full-size URL is exactly `url`, found by searching the media library for the file's name
- * (wp/v2 cannot filter by URL). A renamed attachment is not found, and the image is then uploaded again.
+ * The attachment already standing for `url`: the one whose full-size URL it is (a record read and written back), or
+ * the one uploaded from it before (its SOURCE_URL_META, when the site exposes it). wp/v2 cannot filter by either,
+ * so the media library is searched for the file's name; a renamed attachment is not found and is uploaded again.
  */
 async function findAttachment(deps: Deps, ctx: RequestContext, url: URL): Promise<number | undefined> {
-  const stem = lastSegment(url).replace(/\.[^.]*$/, '');
-  if (!stem) return undefined;
   const res = await deps.wp
-    .list<{ id: number; source_url?: string }>({
+    .list<{ id: number; source_url?: string; meta?: Record<string, unknown> }>({
       path: '/wp/v2/media',
-      query: { search: stem, per_page: 100, _fields: 'id,source_url' },
+      query: { search: stemOf(url), per_page: 100, _fields: 'id,source_url,meta' },
       ...asCaller(ctx),
     })
     .catch(() => ({ items: [] }));
-  return res.items.find((m) => m.source_url === url.href)?.id;
+  const fromSource = (m: { meta?: Record<string, unknown> }) =>
+    deps.site.mediaSourceMeta && m.meta?.[SOURCE_URL_META] === url.href;
+  return res.items.find((m) => m.source_url === url.href || fromSource(m))?.id;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function resolveImage(
   if (!url) throw refused('Give an attachment id or an http(s) image URL.');
   if (caller.caps.upload_files !== true)
     throw refused('Only users who may upload files can give an image URL.');
-  // TEC's uploader first looks for an attachment that already lives at this URL (a record read and written back).
+  // TEC's uploader first looks for an attachment that already stands for this URL.
   const existing = await findAttachment(deps, ctx, url);
   if (existing !== undefined) return existing;
   const image = await deps.images.fetch(url, ctx.signal).catch((err: unknown) => {
@@ -63,6 +65,8 @@ export async function resolveImage(
     .request<{ id: number }>({
       path: '/wp/v2/media',
       method: 'POST',
+      // The body is the file, so the source URL goes in the query (WordPress reads `meta` from there too).
+      query: deps.site.mediaSourceMeta ? { [`meta[${SOURCE_URL_META}]`]: url.href } : undefined,
       body: image.bytes,
       headers: {
         'Content-Type': image.type,

@@ -11,7 +11,15 @@ export interface SiteFacts {
   timezone: string;
   /** Capability names per mapped post type. */
   caps: Record<ResourceKind, TypeCaps>;
+  /**
+   * Whether attachments expose SOURCE_URL_META in REST (the companion plugin registers it): then an image URL sent
+   * again reuses the attachment uploaded from it, as TEC's uploader does.
+   */
+  mediaSourceMeta: boolean;
 }
+
+/** TEC's own record of the URL an attachment was downloaded from (Tribe__Image__Uploader). */
+export const SOURCE_URL_META = '_tribe_importer_original_url';
 
 export class ProbeError extends Error {
   readonly problems: string[];
@@ -118,6 +126,16 @@ export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<Sit
     }
   }
   if (problems.length) throw new ProbeError(problems);
+  const media = await wp
+    .request<Schema>({ path: '/wp/v2/media', method: 'OPTIONS', as })
+    .then((r) => r.body.schema?.properties?.meta?.properties ?? {})
+    .catch(() => ({}));
   const home = String(root.home ?? root.url ?? wp.siteUrl).replace(/\/+$/, '');
-  return { name: root.name ?? '', home, timezone: siteTimezone(root), caps };
+  return {
+    name: root.name ?? '',
+    home,
+    timezone: siteTimezone(root),
+    caps,
+    mediaSourceMeta: SOURCE_URL_META in media,
+  };
 }

@@ -84,6 +84,18 @@ describe('image URLs on event writes', () => {
     expect(await uploaded('roundtrip')).toHaveLength(1);
   });
 
+  it('reuses the attachment it uploaded before when the same image URL comes again', async () => {
+    const url = imageUrl(4, 2, 'again');
+    const first = await create(event('Again', 10, { image: url }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    srv.seen.length = 0;
+    const second = await create(event('Again two', 11, { image: url }));
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect((second.body.image as Json).id).toBe((first.body.image as Json).id);
+    expect(srv.seen).toEqual([]);
+    expect(await uploaded('again')).toHaveLength(1);
+  });
+
   it('replaces the image on update, and an empty image removes it', async () => {
     const created = await create(event('Replace', 2, { image: imageUrl(4, 4, 'first') }));
     expect(created.status).toBe(201);

@@ -105,6 +105,19 @@ add_action('init', static function (): void {
     }
 });
 
+// The URL an image was downloaded from, under TEC's own key (Tribe__Image__Uploader keeps it there too): the gateway
+// records it when it sideloads an `image` URL and reuses that attachment when the same URL comes again.
+add_action('init', static function (): void {
+    register_post_meta('attachment', '_tribe_importer_original_url', [
+        'type' => 'string',
+        'single' => true,
+        'show_in_rest' => true,
+        'auth_callback' => static function ($allowed, $meta_key, $post_id) {
+            return current_user_can('edit_post', $post_id);
+        },
+    ]);
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // CHANGE NOTIFICATION WEBHOOK: post saves, status changes, trash, deletes, meta and term changes of the mapping's
 // post types and taxonomies are collected during the request and sent once, signed (HMAC-SHA256 of the raw body),
