@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { zoneOf } from '../events/dates/zones.ts';
 import { parseTime } from '../events/dates.ts';
-import { type ArgDef, anyString, type Described, INVALID, positiveInt } from './args.ts';
+import { type ArgDef, anyString, boolean, type Described, INVALID, list, positiveInt } from './args.ts';
 
 export const LANGUAGES = ['en', 'es'] as const;
 
@@ -106,3 +106,26 @@ export const postStatus: ArgDef<string> = {
     .refine((v) => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v), INVALID)
     .transform(String),
 };
+
+/** A boolean argument, parsed as WordPress does (`rest_sanitize_boolean`). */
+export const bool = (
+  name: string,
+  en: string,
+  es: string,
+  extra: Partial<Omit<ArgDef, 'schema'>> = {},
+): ArgDef<boolean> => ({
+  type: 'boolean',
+  description: { en, es },
+  schema: boolean(name),
+  ...extra,
+});
+
+/** Category or tag filters: ids, slugs or names, as a CSV or an array. */
+export const termList = (en: string, es: string): ArgDef<string[]> => ({
+  type: 'array',
+  items: 'integer',
+  csv: true,
+  in: 'query',
+  description: { en, es },
+  schema: list,
+});

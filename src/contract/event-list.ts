@@ -1,0 +1,180 @@
+// The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
+import { z } from 'zod';
+import { type ArgDef, INVALID, idList, list, nonEmptyString, positiveInt } from './args.ts';
+import {
+  bool,
+  language,
+  page,
+  perPage,
+  shownEndDefault,
+  shownStartDefault,
+  termList,
+  time,
+} from './common.ts';
+
+const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
+  type: 'array',
+  items: 'integer',
+  csv: true,
+  in: 'query',
+  description: { en, es },
+  schema: idList,
+});
+
+/** `status` as a CSV or array of post statuses; who may ask for what is decided by the handler. */
+const statusList: ArgDef<string[]> = {
+  type: 'string',
+  in: 'query',
+  description: {
+    en: 'The event post status (CSV or array); only `publish` for callers who cannot edit events.',
+    es: 'El estado de publicación del evento (CSV o lista); solo `publish` para quien no puede editar eventos.',
+  },
+  schema: list.refine((items) => items.length > 0, INVALID),
+};
+
+export const listEventsArgs = {
+  page,
+  per_page: perPage(10),
+  start_date: time(
+    {
+      en: 'Events that start on or after this date (default: start of yesterday or today, site time).',
+      es: 'Eventos que empiezan en esta fecha o después (por defecto: inicio de ayer u hoy, hora del sitio).',
+    },
+    { shownDefault: shownStartDefault, untyped: true },
+  ),
+  end_date: time(
+    {
+      en: 'Events that end on or before this date (default: two years from now).',
+      es: 'Eventos que terminan en esta fecha o antes (por defecto: dentro de dos años).',
+    },
+    { shownDefault: shownEndDefault, untyped: true },
+  ),
+  starts_before: time(
+    {
+      en: 'Events that start before this date.',
+      es: 'Eventos que empiezan antes de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  starts_after: time(
+    {
+      en: 'Events that start after this date.',
+      es: 'Eventos que empiezan después de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  ends_before: time(
+    {
+      en: 'Events that end before this date.',
+      es: 'Eventos que terminan antes de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  ends_after: time(
+    {
+      en: 'Events that end after this date.',
+      es: 'Eventos que terminan después de esta fecha.',
+    },
+    { untyped: true },
+  ),
+  strict_dates: {
+    type: 'string',
+    untyped: true,
+    default: 'false',
+    in: 'query',
+    description: {
+      en: 'When false, dates cover whole days; when true, the given times are used exactly.',
+      es: 'Si es false, las fechas abarcan días completos; si es true, se usan las horas exactas.',
+    },
+    // TEC requires a non-empty string: JSON `true` is refused.
+    schema: z.unknown().transform((v, ctx) => {
+      if (typeof v !== 'string' || v.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: INVALID });
+        return z.NEVER;
+      }
+      return ['true', '1', 'yes', 'on'].includes(v.trim().toLowerCase());
+    }),
+  } satisfies ArgDef<boolean>,
+  search: {
+    type: 'string',
+    in: 'query',
+    description: {
+      en: 'Events whose title or description contains this text.',
+      es: 'Eventos cuyo título o descripción contiene este texto.',
+    },
+    schema: nonEmptyString,
+  } satisfies ArgDef<string>,
+  categories: termList(
+    'Events in any of these event categories (ids or slugs).',
+    'Eventos de cualquiera de estas categorías (ids o slugs).',
+  ),
+  tags: termList(
+    'Events with any of these tags (ids or slugs).',
+    'Eventos con cualquiera de estas etiquetas (ids o slugs).',
+  ),
+  venue: linkedIds('Events at any of these venue ids.', 'Eventos en cualquiera de estos lugares.'),
+  organizer: linkedIds(
+    'Events by any of these organizer ids.',
+    'Eventos de cualquiera de estos organizadores.',
+  ),
+  featured: bool(
+    'featured',
+    'Only featured (true) or only not featured (false) events.',
+    'Solo destacados (true) o solo no destacados (false).',
+  ),
+  status: statusList,
+  geoloc: bool(
+    'geoloc',
+    'Events whose venue has geolocation data (needs an extension; accepted, no effect).',
+    'Eventos cuyo lugar tiene geolocalización (requiere una extensión; se acepta sin efecto).',
+  ),
+  geoloc_lat: {
+    type: 'number',
+    in: 'query',
+    description: {
+      en: 'Venue latitude; with geoloc_lng (needs an extension).',
+      es: 'Latitud del lugar; con geoloc_lng (requiere una extensión).',
+    },
+    schema: z.unknown(),
+  } satisfies ArgDef,
+  geoloc_lng: {
+    type: 'number',
+    in: 'query',
+    description: {
+      en: 'Venue longitude; with geoloc_lat (needs an extension).',
+      es: 'Longitud del lugar; con geoloc_lat (requiere una extensión).',
+    },
+    schema: z.unknown(),
+  } satisfies ArgDef,
+  include: linkedIds(
+    'Only events with these ids; date filters are then ignored.',
+    'Solo los eventos con estos ids; se ignoran los filtros de fecha.',
+  ),
+  post_parent: {
+    type: 'integer',
+    in: 'query',
+    description: {
+      en: 'Events whose parent is this event id.',
+      es: 'Eventos cuyo padre es este id de evento.',
+    },
+    schema: positiveInt,
+  } satisfies ArgDef<number>,
+  ticketed: bool(
+    'ticketed',
+    'Events with (true) or without (false) tickets; needs Event Tickets.',
+    'Eventos con (true) o sin (false) entradas; requiere Event Tickets.',
+  ),
+  // TEC reads `password` from any request: a listed protected event whose password matches is not blanked.
+  password: {
+    type: 'string',
+    in: 'query',
+    description: {
+      en: 'The password of protected events to show in full.',
+      es: 'La contraseña de los eventos protegidos que se muestran completos.',
+    },
+    // Accepted, not documented: the spec declares `password` only on single-event routes of the language root.
+    roots: 'none',
+    schema: nonEmptyString,
+  } satisfies ArgDef<string>,
+  multilang_language: language,
+};
