@@ -1,11 +1,11 @@
-// The event index of one language: every event's facets, crawled from wp/v2 and kept fresh (design decision 2).
-import { fromWpDate } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type EventFacets, facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import { byStart, type IndexQuery, type IndexResult, querySorted } from './query.ts';
+import { Periodic } from './schedule.ts';
+import { nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
 
 /** The part of the WordPress client the index uses (tests pass a stub). */
 export type IndexClient = Pick<WpClient, 'all' | 'list' | 'request'>;
@@ -37,7 +37,6 @@ export interface ReconcileResult {
   refetched: number;
 }
 
-const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 export class EventIndex {
@@ -66,8 +65,7 @@ export class EventIndex {
   #building: Promise<void> | null = null;
   #refreshing: Promise<number> | null = null;
   #reconciling: Promise<ReconcileResult> | null = null;
-  readonly #timers: NodeJS.Timeout[] = [];
-  readonly #failing = { refresh: false, reconcile: false };
+  readonly #periodic: { refresh: Periodic; reconcile: Periodic };
   readonly #onChange: (ids: number[]) => void;
 
   constructor(options: EventIndexOptions) {
@@ -79,6 +77,11 @@ export class EventIndex {
     this.#path = `/wp/v2/${options.mapping.event.restBase}`;
     this.#query = indexQueryOf(options.mapping);
     this.#onChange = options.onChange ?? (() => {});
+    const context = { language: this.language };
+    this.#periodic = {
+      refresh: new Periodic('Event index refresh', () => this.refresh(), this.#logger, context),
+      reconcile: new Periodic('Event index reconcile', () => this.reconcile(), this.#logger, context),
+    };
   }
 
   /** The facets and poll position, for a new instance to warm from instead of crawling. */
@@ -129,7 +132,7 @@ export class EventIndex {
   }
   /** Whether the last `modified_after` refresh or reconciliation failed (WordPress unreachable or refusing). */
   get failing(): { refresh: boolean; reconcile: boolean } {
-    return { ...this.#failing };
+    return { refresh: this.#periodic.refresh.failing, reconcile: this.#periodic.reconcile.failing };
   }
 
   get(id: number): EventFacets | undefined {
@@ -188,34 +191,13 @@ export class EventIndex {
 
   /** Polls `refresh` every `intervalMs` and `reconcile` every `reconcileMs`, on timers that do not hold the process. */
   start(intervalMs = 5_000, reconcileMs = 300_000): void {
-    this.stop();
-    const every = (ms: number, kind: 'refresh' | 'reconcile') => {
-      const timer = setInterval(() => void this.#tick(kind), ms);
-      timer.unref();
-      this.#timers.push(timer);
-    };
-    every(intervalMs, 'refresh');
-    every(reconcileMs, 'reconcile');
+    this.#periodic.refresh.start(intervalMs);
+    this.#periodic.reconcile.start(reconcileMs);
   }
 
   stop(): void {
-    for (const t of this.#timers.splice(0)) clearInterval(t);
-  }
-
-  async #tick(kind: 'refresh' | 'reconcile'): Promise<void> {
-    try {
-      await (kind === 'refresh' ? this.refresh() : this.reconcile());
-      if (this.#failing[kind]) {
-        this.#failing[kind] = false;
-        this.#logger.info({ language: this.language }, `Event index ${kind} recovered`);
-      }
-    } catch (err) {
-      // One line per failure streak: a WordPress that is down for an hour must not flood the log.
-      if (this.#failing[kind]) return;
-      this.#failing[kind] = true;
-      const message = err instanceof Error ? err.message : String(err);
-      this.#logger.warn({ language: this.language, err: message }, `Event index ${kind} failed`);
-    }
+    this.#periodic.refresh.stop();
+    this.#periodic.reconcile.stop();
   }
 
   #crawl(query: Record<string, string | number>, onPage?: (done: number, total: number) => void) {
@@ -271,7 +253,7 @@ export class EventIndex {
   async #reconcile(): Promise<ReconcileResult> {
     if (!this.#builtAt) await this.build();
     const seq0 = this.#seq;
-    const rows = await this.#client.all<{ id: number; status: string; modified_gmt: string }>(
+    const rows = await this.#client.all<UpstreamRow>(
       {
         path: this.#path,
         query: {
@@ -286,52 +268,36 @@ export class EventIndex {
       undefined,
       4,
     );
-    const upstream = new Set<number>();
-    const stale: number[] = [];
-    for (const row of rows) {
-      upstream.add(row.id);
-      const f = this.#facets.get(row.id);
-      const tomb = this.#tombstones.get(row.id);
-      if (
-        (tomb !== undefined && fromWpDate(row.modified_gmt) <= tomb) ||
-        (this.#written.get(row.id) ?? 0) > seq0
-      ) {
-        continue;
-      }
-      // A missing id is a post a crawl skipped (pages shift when posts are deleted mid-crawl); a changed status
-      // without a newer modified date is WordPress publishing a scheduled post.
-      if (!f || f.status !== row.status || f.modifiedGmt !== fromWpDate(row.modified_gmt)) stale.push(row.id);
-    }
-    let removed = 0;
+    const { gone, stale } = reconcilePlan(
+      {
+        facets: this.#facets,
+        tombstones: this.#tombstones,
+        changedSince: (id) => (this.#written.get(id) ?? 0) > seq0,
+      },
+      rows,
+    );
     const changed: number[] = [];
-    for (const id of [...this.#facets.keys()]) {
-      if (!upstream.has(id) && (this.#written.get(id) ?? 0) <= seq0) {
-        this.#delete(id);
-        changed.push(id);
-        removed++;
-      }
+    for (const id of gone) {
+      this.#delete(id);
+      changed.push(id);
     }
+    const upstream = new Set(rows.map((r) => r.id));
     for (const id of this.#tombstones.keys()) if (!upstream.has(id)) this.#tombstones.delete(id);
     for (let i = 0; i < stale.length; i += 100) {
       const posts = await this.#crawl({ include: stale.slice(i, i + 100).join(',') });
       for (const post of posts) if (this.#apply(post)) changed.push(post.id);
     }
     if (changed.length) this.#onChange(changed);
-    return { removed, refetched: stale.length };
+    return { removed: gone.length, refetched: stale.length };
   }
 
   /** Moves the poll start to the newest modification seen, less the overlap and the crawl's own duration. */
   #advance(posts: WpPost[], crawlMs: number): void {
-    let newest = Number.NaN;
-    for (const p of posts) {
-      // Scheduled posts can carry a future `modified_gmt`; a poll window starting in the future would miss every
-      // edit until then, so no stamp counts as later than now.
-      const t = Math.min(gmtMs(fromWpDate(p.modified_gmt)), Date.now());
-      if (!(t <= newest)) newest = t;
-    }
-    if (Number.isNaN(newest)) return;
-    const since = newest - this.#overlapMs - Math.ceil(crawlMs);
-    if (this.#since === null || since > this.#since) this.#since = since;
+    this.#since = nextSince(
+      this.#since,
+      posts.map((p) => p.modified_gmt),
+      { overlapMs: this.#overlapMs, crawlMs, nowMs: Date.now() },
+    );
   }
 
   /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */

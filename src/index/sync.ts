@@ -1,0 +1,58 @@
+// Pure rules of keeping an index in step with WordPress: where the next poll starts, what a reconciliation changes.
+import { fromWpDate } from '../mapping/codec.ts';
+import type { EventFacets } from './facets.ts';
+
+const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
+
+/**
+ * The epoch ms the next `modified_after` poll starts from: the newest modification seen, less the overlap and the
+ * crawl's own duration, never moving back. Scheduled posts can carry a future `modified_gmt`; a window starting in
+ * the future would miss every edit until then, so no stamp counts as later than `nowMs`.
+ */
+export function nextSince(
+  current: number | null,
+  modifiedGmt: string[],
+  opts: { overlapMs: number; crawlMs: number; nowMs: number },
+): number | null {
+  let newest = Number.NaN;
+  for (const m of modifiedGmt) {
+    const t = Math.min(gmtMs(fromWpDate(m)), opts.nowMs);
+    if (!(t <= newest)) newest = t;
+  }
+  if (Number.isNaN(newest)) return current;
+  const since = newest - opts.overlapMs - Math.ceil(opts.crawlMs);
+  return current === null || since > current ? since : current;
+}
+
+export interface UpstreamRow {
+  id: number;
+  status: string;
+  modified_gmt: string;
+}
+
+export interface ReconcileView {
+  facets: ReadonlyMap<number, EventFacets>;
+  /** Ids removed through the gateway, with the UTC time of removal. */
+  tombstones: ReadonlyMap<number, string>;
+  /** Whether the id changed in the index after the id listing started (a write through the gateway). */
+  changedSince: (id: number) => boolean;
+}
+
+/**
+ * Compares the index with the ids and stamps WordPress lists. `gone`: indexed ids WordPress no longer has (hard
+ * deletes). `stale`: ids to read again: missing ones (pages shift when posts are deleted mid-crawl) and ones whose
+ * status or stamp differ (a scheduled post that WordPress published keeps its modified date).
+ */
+export function reconcilePlan(view: ReconcileView, rows: UpstreamRow[]): { gone: number[]; stale: number[] } {
+  const upstream = new Set<number>();
+  const stale: number[] = [];
+  for (const row of rows) {
+    upstream.add(row.id);
+    const tomb = view.tombstones.get(row.id);
+    if ((tomb !== undefined && fromWpDate(row.modified_gmt) <= tomb) || view.changedSince(row.id)) continue;
+    const f = view.facets.get(row.id);
+    if (!f || f.status !== row.status || f.modifiedGmt !== fromWpDate(row.modified_gmt)) stale.push(row.id);
+  }
+  const gone = [...view.facets.keys()].filter((id) => !upstream.has(id) && !view.changedSince(id));
+  return { gone, stale };
+}
