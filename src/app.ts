@@ -4,9 +4,11 @@ import pkg from '../package.json' with { type: 'json' };
 import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
 import type { Deps } from './deps.ts';
 import { NAMESPACE } from './discovery/contract.ts';
+import { describeRoute } from './discovery/describe.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
 import { apiRouter, sendError, toApiError } from './http/adapter.ts';
+import { cors, type OriginRule, originRule } from './http/cors.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
 
@@ -14,6 +16,8 @@ export { NAMESPACE };
 
 export interface AppOptions {
   publicUrl?: string;
+  /** Origins that get CORS access (CORS_ORIGINS); any origin by default, as WordPress does. */
+  allowOrigin?: OriginRule;
   /** The secondary language served under `/{lang}/wp-json/…`. */
   secondaryLanguage?: string;
   /** Shared secret of the companion plugin's change notifications (WEBHOOK_SECRET). */
@@ -44,9 +48,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   if (opts.secondaryLanguage && opts.secondaryLanguage !== deps.mapping.language.default) {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
   }
+  const allowOrigin = opts.allowOrigin ?? originRule(undefined);
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
+    app.use(root.rest, cors(allowOrigin));
     app.use(
       prefix,
       ...bodies,
@@ -58,6 +64,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         timezone: deps.site.timezone,
         log: deps.log,
         cache: deps.cache,
+        describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );
     app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));

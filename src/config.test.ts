@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       pollIntervalMs: 5000,
       secondaryLanguage: 'es',
       imageAllowPrivateHosts: false,
+      corsOrigins: ['*'],
       imageMaxMb: 10,
     });
     expect(c.upstreamUrl).toBeUndefined();
@@ -44,6 +45,7 @@ describe('loadConfig', () => {
     ],
     [{ IMAGE_MAX_MB: '0' }, 'IMAGE_MAX_MB (--image-max-mb)'],
     [{ DEMO_EVENTS: '-1' }, 'DEMO_EVENTS (--demo-events)'],
+    [{ CORS_ORIGINS: 'app.example' }, 'CORS_ORIGINS (--cors-origins) must be * or a comma-separated list'],
     [{ UPSTREAM_AUTH: 'a:b' }, 'UPSTREAM_AUTH is set but UPSTREAM_URL is not'],
   ])('names the setting and its flag for a bad value: %j', (env, named) => {
     expect(fails([], env)).toContain(named);

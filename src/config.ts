@@ -68,6 +68,19 @@ export const configSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (the companion plugin signs notifications with it)')
     .optional(),
+  corsOrigins: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((o) => o === '*' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+\/?$/i.test(o)),
+      'must be * or a comma-separated list of origins such as https://app.example.com',
+    )
+    .default(['*']),
   imageAllowPrivateHosts: z.stringbool({ error: 'must be true or false' }).default(false),
   imageMaxMb: z.coerce
     .number({ message: 'must be a number of megabytes' })
@@ -99,6 +112,7 @@ const sources: Record<keyof Config, { env: string; flag: string }> = {
   cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb' },
   redisPrefix: { env: 'REDIS_PREFIX', flag: 'redis-prefix' },
   webhookSecret: { env: 'WEBHOOK_SECRET', flag: 'webhook-secret' },
+  corsOrigins: { env: 'CORS_ORIGINS', flag: 'cors-origins' },
   imageAllowPrivateHosts: { env: 'IMAGE_ALLOW_PRIVATE_HOSTS', flag: 'image-allow-private-hosts' },
   imageMaxMb: { env: 'IMAGE_MAX_MB', flag: 'image-max-mb' },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level' },

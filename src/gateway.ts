@@ -9,6 +9,7 @@ import { createCacheLayer } from './cache/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
+import { originRule } from './http/cors.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
@@ -107,7 +108,9 @@ export async function startGateway(
   }
   caching.freshness?.attach(indexes);
   await indexes.forLanguage(mapping.language.default);
+  const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
+    allowOrigin,
     publicUrl: config.publicUrl,
     secondaryLanguage: config.secondaryLanguage,
     webhookSecret: config.webhookSecret,
@@ -115,7 +118,9 @@ export async function startGateway(
   const server = await new Promise<Server>((resolve, reject) => {
     // Stored anonymous answers are sent before express sees the request (design: near the node:http ceiling).
     const cache = deps.cache;
-    const s = createServer(cache ? (req, res) => fastServe(cache, req, res) || app(req, res) : app);
+    const s = createServer(
+      cache ? (req, res) => fastServe(cache, req, res, allowOrigin) || app(req, res) : app,
+    );
     s.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });

@@ -139,7 +139,10 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
   };
 
   const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const handler = http.all(new RegExp(`^${escaped}(/.*)?$`), async ({ request }) => {
+  const handler = http.all(new RegExp(`^${escaped}(/.*)?$`), async ({ request }) =>
+    withCors(request, await answer(request)),
+  );
+  const answer = async (request: Request): Promise<Response> => {
     try {
       return await route(request);
     } catch (e) {
@@ -150,7 +153,7 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
         { status: 500 },
       );
     }
-  });
+  };
   // The site's front page, so that what passes through a gateway to the site itself can be tested too.
   const frontPage = http.get(`${url}/`, () =>
     HttpResponse.html(
@@ -158,6 +161,24 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     ),
   );
   return { handlers: [handler, frontPage], store, reset };
+}
+
+/** The CORS headers WordPress 6.1 puts on every REST answer (rest_send_cors_headers and serve_request). */
+function withCors(request: Request, response: Response): Response {
+  const h = response.headers;
+  h.set('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link');
+  h.set(
+    'Access-Control-Allow-Headers',
+    'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type',
+  );
+  const origin = request.headers.get('origin');
+  if (origin) {
+    h.set('Access-Control-Allow-Origin', origin);
+    h.set('Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE');
+    h.set('Access-Control-Allow-Credentials', 'true');
+  }
+  if (origin || request.method === 'GET') h.append('Vary', 'Origin');
+  return response;
 }
 
 /** gmt_offset of the index: hours from UTC at `now` in the site timezone (WordPress sends a number). */

@@ -84,7 +84,8 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
  * `Vary` of a cacheable response: the body depends on who asks (Authorization, Cookie) and downstream caches may
  * compress it (Accept-Encoding).
  */
-export const VARY = 'Authorization, Cookie, Accept-Encoding';
+/** `Origin`: answers echo it in Access-Control-Allow-Origin (src/http/cors.ts). */
+export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
 
 /** Seconds since the entry was filled, for the `Age` header (downstream caches count max-age from it). */
 export const ageOf = (entry: CacheEntry, now: number): number =>

@@ -1,6 +1,7 @@
 // The hot path in front of express: an anonymous GET whose exact URL was already answered from a stored entry.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { corsHeaders, type OriginRule } from '../http/cors.ts';
 import { sendEntry } from './http.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -32,7 +33,12 @@ export class UrlAliases {
  * Answers from L1 and returns true, or returns false to let express handle the request. Requests carrying any
  * credential-like header (Authorization, Cookie, X-WP-Nonce) always go through express, which decides who they are.
  */
-export function fastServe(cache: ResponseCache, req: IncomingMessage, res: ServerResponse): boolean {
+export function fastServe(
+  cache: ResponseCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowOrigin: OriginRule = () => true,
+): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const h = req.headers;
   if (h.authorization !== undefined || h.cookie !== undefined || h['x-wp-nonce'] !== undefined) return false;
@@ -43,6 +49,11 @@ export function fastServe(cache: ResponseCache, req: IncomingMessage, res: Serve
   // A caller's own request id is echoed; minting one per cached hit would cost more than the hit itself.
   const id = h['x-request-id'];
   if (typeof id === 'string' && id) res.setHeader('X-Request-Id', id.slice(0, 64));
+  const origin = h.origin;
+  for (const [name, value] of Object.entries(
+    corsHeaders(typeof origin === 'string' ? origin : undefined, allowOrigin),
+  ))
+    res.setHeader(name, value);
   sendEntry(req, res, entry, { policy: cache.policy, shared: true });
   return true;
 }

@@ -2,7 +2,7 @@
 import type { ArgDef } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
 import { NAMESPACE } from './contract.ts';
-import { type DescribeEnv, documentedArgs, groupRoutes, say, shownDefault } from './root.ts';
+import { type DescribeEnv, documentedArgs, groupRoutes, type RootInfo, say, shownDefault } from './root.ts';
 
 export interface ArgData {
   required: boolean;
@@ -70,4 +70,21 @@ export function namespaceIndex(contracts: readonly RouteContract[], env: Describ
     routes: describeRoutes(contracts, env, restRoot),
     _links: { up: [{ href: `${restRoot}/` }] },
   };
+}
+
+/**
+ * What WordPress answers to OPTIONS on a route (`get_data_for_route`): the route's namespace, methods and endpoints
+ * with their arguments, as in the namespace index but without links.
+ */
+export function describeRoute(
+  contracts: readonly RouteContract[],
+  deps: { now: () => Date; site: { timezone: string } },
+  root: RootInfo,
+  apiRoot: string,
+): RouteData | undefined {
+  const env: DescribeEnv = { root, now: deps.now(), timezone: deps.site.timezone };
+  const [route] = Object.values(describeRoutes(contracts, env, apiRoot));
+  if (!route) return undefined;
+  const { _links: _, ...data } = route;
+  return data;
 }

@@ -7,7 +7,7 @@ import type { ResponseCache } from '../cache/response-cache.ts';
 import { isShareable, serveCached, writeTags } from '../cache/serve.ts';
 import type { Credentials, RequestContext } from '../context.ts';
 import { parseArgs } from '../contract/args.ts';
-import { compilePattern } from '../contract/route.ts';
+import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
 import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
 import type { Binding } from './handler.ts';
@@ -23,6 +23,8 @@ export interface ApiRootOptions {
   log: Logger;
   /** The response cache; absent, every request goes to the handlers. */
   cache?: ResponseCache;
+  /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
+  describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
 
 export function credentialsOf(req: Request): Credentials | undefined {
@@ -77,10 +79,29 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
   const router = express.Router();
   const compiled = bindings.map((b) => ({ ...b, regex: compilePattern(b.contract.pattern) }));
 
+  /**
+   * OPTIONS on a route, as WordPress answers it (also a browser's CORS preflight): 200, the route described, and
+   * `Allow` with the methods this caller may use. WordPress asks each method's permission check; here anonymous
+   * callers are offered the reads and signed-in ones every method, and the call itself is still decided upstream.
+   */
+  const answerOptions = (req: Request, res: Response, path: string): void => {
+    const routes = compiled.filter((b) => b.regex.test(path)).map((b) => b.contract);
+    if (!routes.length) {
+      sendError(res, noRoute());
+      return;
+    }
+    const methods = [...new Set(routes.flatMap((c) => c.methods as readonly string[]))];
+    const allowed = credentialsOf(req) ? methods : methods.filter((m) => m === 'GET');
+    const base = opts.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+    const body = opts.describe?.(routes, `${base}${opts.prefix}`) ?? {};
+    res.status(200).set('Allow', allowed.join(', ')).type('application/json').send(JSON.stringify(body));
+  };
+
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const requestId = (req.get('x-request-id') ?? randomUUID()).slice(0, 64);
     res.set('X-Request-Id', requestId);
     const path = req.path.replace(/\/+$/, '') || '';
+    if (req.method === 'OPTIONS') return answerOptions(req, res, path);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     let params: Record<string, string> = {};
     const match = compiled.find((b) => {

@@ -31,7 +31,7 @@ describe('anonymous reads', () => {
     expect(res.headers.get('cache-control')).toMatch(
       /^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/,
     );
-    expect(res.headers.get('vary')).toBe('Authorization, Cookie, Accept-Encoding');
+    expect(res.headers.get('vary')).toBe('Authorization, Cookie, Accept-Encoding, Origin');
     const again = await get(base, '/events?per_page=10');
     expect(again.headers.get('etag')).toBe(res.headers.get('etag'));
     expect(again.text).toBe(res.text);

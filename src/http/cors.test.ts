@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { corsHeaders, originRule } from './cors.ts';
+
+describe('originRule', () => {
+  it('lets any origin in by default, as WordPress does', () => {
+    expect(originRule(undefined)('https://a.example')).toBe(true);
+    expect(originRule(['*'])('https://a.example')).toBe(true);
+  });
+
+  it('lets only the configured origins in, whatever their case or trailing slash', () => {
+    const rule = originRule(['https://App.example/', 'http://localhost:5173']);
+    expect(rule('https://app.example')).toBe(true);
+    expect(rule('http://localhost:5173')).toBe(true);
+    expect(rule('https://evil.example')).toBe(false);
+    expect(rule('http://localhost:5174')).toBe(false);
+  });
+});
+
+describe('corsHeaders', () => {
+  const any = originRule(undefined);
+
+  it.each([
+    ['https://app.example', true],
+    ['capacitor://localhost', true],
+    ['null', true],
+    ['https://app.example/path', false],
+    ['not an origin', false],
+    ['', false],
+  ])('echoes %j: %s', (origin, echoed) => {
+    const h = corsHeaders(origin || undefined, any);
+    expect(h['access-control-allow-origin']).toBe(echoed ? origin : undefined);
+    expect(h['access-control-expose-headers']).toContain('X-WP-Total');
+  });
+
+  it('gives a refused origin no Access-Control-Allow-Origin', () => {
+    const h = corsHeaders('https://evil.example', originRule(['https://app.example']));
+    expect(h).not.toHaveProperty('access-control-allow-origin');
+    expect(h).not.toHaveProperty('access-control-allow-credentials');
+  });
+});

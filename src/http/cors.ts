@@ -1,0 +1,41 @@
+// CORS as WordPress's REST server sends it (rest_send_cors_headers), so browser apps on other origins can call us.
+import type { NextFunction, Request, Response } from 'express';
+
+export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
+/** WordPress exposes its totals and Link; TEC's own total headers are exposed as well. */
+export const CORS_EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
+export const CORS_ALLOW_HEADERS = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
+
+/** Which origins get `Access-Control-Allow-Origin`: any (WordPress's default) or the configured ones. */
+export type OriginRule = (origin: string) => boolean;
+
+export function originRule(allowed: readonly string[] | undefined): OriginRule {
+  if (!allowed || allowed.length === 0 || allowed.includes('*')) return () => true;
+  const set = new Set(allowed.map((o) => o.replace(/\/+$/, '').toLowerCase()));
+  return (origin) => set.has(origin.toLowerCase());
+}
+
+/** An Origin header we may echo: `null` (file: and data: pages) or `scheme://host[:port]`, nothing else. */
+const echoable = (origin: string) => origin === 'null' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/i.test(origin);
+
+/** The CORS headers of a response to a request with this Origin (none: only what every REST answer carries). */
+export function corsHeaders(origin: string | undefined, allow: OriginRule): Record<string, string> {
+  const h: Record<string, string> = {
+    'access-control-expose-headers': CORS_EXPOSE,
+    'access-control-allow-headers': CORS_ALLOW_HEADERS,
+  };
+  if (origin && echoable(origin) && allow(origin)) {
+    h['access-control-allow-origin'] = origin;
+    h['access-control-allow-methods'] = CORS_METHODS;
+    h['access-control-allow-credentials'] = 'true';
+  }
+  return h;
+}
+
+/** Sets the CORS headers on everything below a REST root (the namespace, the site index, proxied wp/v2). */
+export function cors(allow: OriginRule) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.set(corsHeaders(req.get('origin'), allow));
+    next();
+  };
+}
