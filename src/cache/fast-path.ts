@@ -49,11 +49,7 @@ export function fastServe(
   // A caller's own request id is echoed; minting one per cached hit would cost more than the hit itself.
   const id = h['x-request-id'];
   if (typeof id === 'string' && id) res.setHeader('X-Request-Id', id.slice(0, 64));
-  const origin = h.origin;
-  for (const [name, value] of Object.entries(
-    corsHeaders(typeof origin === 'string' ? origin : undefined, allowOrigin),
-  ))
-    res.setHeader(name, value);
-  sendEntry(req, res, entry, { policy: cache.policy, shared: true });
+  const extra = corsHeaders(h.origin, allowOrigin);
+  sendEntry(req, res, entry, { policy: cache.policy, shared: true, extra });
   return true;
 }

@@ -15,12 +15,15 @@ export interface SendOptions {
   /** Whether the entry is shared (anonymous, stored): only then does it get a public Cache-Control. */
   shared: boolean;
   now?: number;
+  /** Per-request headers that are never stored (CORS). */
+  extra?: OutgoingHttpHeaders;
 }
 
 /** The headers of a 200 for this entry. */
 export function entryHeaders(entry: CacheEntry, o: SendOptions): OutgoingHttpHeaders {
   const h: OutgoingHttpHeaders = {
     ...entry.headers,
+    ...o.extra,
     'content-type': 'application/json; charset=utf-8',
     vary: VARY,
   };

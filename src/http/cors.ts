@@ -19,17 +19,20 @@ export function originRule(allowed: readonly string[] | undefined): OriginRule {
 const echoable = (origin: string) => origin === 'null' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/i.test(origin);
 
 /** The CORS headers of a response to a request with this Origin (none: only what every REST answer carries). */
-export function corsHeaders(origin: string | undefined, allow: OriginRule): Record<string, string> {
-  const h: Record<string, string> = {
-    'access-control-expose-headers': CORS_EXPOSE,
-    'access-control-allow-headers': CORS_ALLOW_HEADERS,
+const WITHOUT_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-expose-headers': CORS_EXPOSE,
+  'access-control-allow-headers': CORS_ALLOW_HEADERS,
+});
+
+export function corsHeaders(origin: string | undefined, allow: OriginRule): Readonly<Record<string, string>> {
+  // The common case (no Origin: a server or a same-origin page) allocates nothing.
+  if (!origin || !echoable(origin) || !allow(origin)) return WITHOUT_ORIGIN;
+  return {
+    ...WITHOUT_ORIGIN,
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': CORS_METHODS,
+    'access-control-allow-credentials': 'true',
   };
-  if (origin && echoable(origin) && allow(origin)) {
-    h['access-control-allow-origin'] = origin;
-    h['access-control-allow-methods'] = CORS_METHODS;
-    h['access-control-allow-credentials'] = 'true';
-  }
-  return h;
 }
 
 /** Sets the CORS headers on everything below a REST root (the namespace, the site index, proxied wp/v2). */
