@@ -5,6 +5,7 @@ import type { CacheEntry, CachePolicy } from './entry.ts';
 import { UrlAliases } from './fast-path.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
+import { Holds, TagIndex } from './tag-index.ts';
 
 /** What a loader produced: the entry, and whether it may be shared (a 200 for an anonymous caller). */
 export interface Loaded {
@@ -41,8 +42,8 @@ export class ResponseCache {
   readonly #log: CacheLogger;
   readonly #now: () => number;
   readonly #origin = randomUUID();
-  /** tag → keys in L1, so invalidation finds them without a scan. */
-  readonly #byTag = new Map<string, Set<string>>();
+  readonly #tags = new TagIndex();
+  readonly #holds = new Holds();
   #seq = 0;
   /** tag → sequence number of its last invalidation. */
   readonly #invalidatedAt = new Map<string, number>();
@@ -71,7 +72,7 @@ export class ResponseCache {
       fetchMethod: (key, _stale, { context, options }) => this.#fill(key, context, options),
       // On `set` the key stays, re-tagged by #fill; every other reason removes it.
       dispose: (e, key, reason) => {
-        if (reason !== 'set') this.#untag(key, e.tags);
+        if (reason !== 'set') this.#tags.remove(key, e.tags);
       },
       // lru-cache uses performance.now() by default; tests move a fake clock.
       perf: { now: () => this.#now() },
@@ -147,7 +148,7 @@ export class ResponseCache {
     if (remote && this.#now() - remote.storedAt < ttl && !this.#raced(remote.tags, context.seq)) {
       // Keep the entry's own age: L1 must not make a copy filled elsewhere look fresher than it is.
       options.ttl = Math.max(1, ttl - (this.#now() - remote.storedAt));
-      this.#tag(key, remote.tags);
+      this.#tags.add(key, remote.tags);
       return remote;
     }
     let loaded: Loaded;
@@ -157,16 +158,16 @@ export class ResponseCache {
       // Redis may hold a copy younger than the stale-if-error limit that L1 never had.
       if (remote && this.#now() - remote.storedAt < this.#lifeMs) {
         options.ttl = 1;
-        this.#tag(key, remote.tags);
+        this.#tags.add(key, remote.tags);
         return remote;
       }
       throw err;
     }
     context.result = loaded;
-    if (!loaded.store || this.#raced(loaded.entry.tags, context.seq) || this.#isHeld(loaded.entry.tags)) {
+    if (!loaded.store || this.#raced(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
       return undefined;
     }
-    this.#tag(key, loaded.entry.tags);
+    this.#tags.add(key, loaded.entry.tags);
     this.#l2?.set(key, loaded.entry, this.#lifeMs).catch(() => {});
     return loaded.entry;
   }
@@ -178,30 +179,12 @@ export class ResponseCache {
     return false;
   }
 
-  #tag(key: string, tags: string[]): void {
-    for (const t of tags) {
-      const keys = this.#byTag.get(t);
-      if (keys) keys.add(key);
-      else this.#byTag.set(t, new Set([key]));
-    }
-  }
-
-  #untag(key: string, tags: string[]): void {
-    for (const t of tags) {
-      const keys = this.#byTag.get(t);
-      if (!keys) continue;
-      keys.delete(key);
-      if (keys.size === 0) this.#byTag.delete(t);
-    }
-  }
-
   #dropLocal(tags: string[]): number {
     const seq = ++this.#seq;
     let n = 0;
     for (const t of tags) {
       this.#invalidatedAt.set(t, seq);
-      for (const key of [...(this.#byTag.get(t) ?? [])]) if (this.#l1.delete(key)) n++;
-      this.#byTag.delete(t);
+      for (const key of this.#tags.take(t)) if (this.#l1.delete(key)) n++;
     }
     // The race map only needs tags newer than any load still running; loads are bounded by the upstream timeout.
     if (this.#invalidatedAt.size > 100_000) this.#invalidatedAt.clear();
@@ -212,7 +195,7 @@ export class ResponseCache {
   #dropAllLocal(): void {
     ++this.#seq;
     this.#l1.clear();
-    this.#byTag.clear();
+    this.#tags.clear();
     // Every load running now started before this purge: make them all count as raced.
     this.#invalidatedAt.clear();
     this.#purgedAt = this.#seq;
@@ -273,33 +256,13 @@ export class ResponseCache {
     this.#remote.push(fn);
   }
 
-  /** tag → number of holds on it. */
-  readonly #held = new Map<string, number>();
-
-  #isHeld(tags: string[]): boolean {
-    if (this.#held.size === 0) return false;
-    for (const t of tags) if (this.#held.has(t)) return true;
-    return false;
-  }
-
   /**
    * Stops storing answers with these tags (in either tier) until the returned release is called, which also drops
    * what L1 holds of them. For the time this instance's index lags behind a change another instance announced:
    * what it builds meanwhile is served but never shared.
    */
   hold(tags: string[]): () => void {
-    for (const t of tags) this.#held.set(t, (this.#held.get(t) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      for (const t of tags) {
-        const n = (this.#held.get(t) ?? 1) - 1;
-        if (n > 0) this.#held.set(t, n);
-        else this.#held.delete(t);
-      }
-      this.#dropLocal(tags);
-    };
+    return this.#holds.hold(tags, (released) => this.#dropLocal(released));
   }
 
   /** Drops L1 entries of these tags in this instance only (Redis and other instances already know). */
@@ -321,13 +284,13 @@ export class ResponseCache {
     await this.invalidate(tags);
   }
 
-  /** Entries and bytes held in L1 (for tests and the purge endpoint's answer). */
   /** The shared tier: `off` without REDIS_URL, else whether Redis answers now. */
   get redis(): 'off' | 'up' | 'down' {
     if (!this.#l2) return 'off';
     return this.#l2.up ? 'up' : 'down';
   }
 
+  /** Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route). */
   get size(): { entries: number; bytes: number } {
     return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };
   }
