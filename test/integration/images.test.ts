@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openTarget, type Role, type Target } from '../harness.ts';
 import { type ImageServer, png, startImageServer } from '../support/image-server.ts';
+import { NS, peer } from './cache-support.ts';
 import { type EventRecord, expectError, Fixtures, type Json, monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -112,6 +113,23 @@ describe('image URLs on event writes', () => {
       body: { image: '' },
     });
     expect(removed.body.image).toBe(false);
+  });
+
+  it('refuses, with the default configuration, an image URL on a loopback address and fetches nothing', async () => {
+    const guarded = await peer(t); // configured as a deployment is: IMAGE_ALLOW_PRIVATE_HOSTS unset
+    try {
+      srv.seen.length = 0;
+      const res = await call<EventRecord>({ ...t, api: `${guarded.url}${NS}` }, 'POST', '/events', {
+        as: 'editor',
+        body: event('Guarded', 12, { image: imageUrl(2, 2, 'guarded') }),
+      });
+      expectError(res, 400, 'rest_invalid_param');
+      expect(String(((res.body.data as Json).details as Json).image)).toMatch(/private or reserved/);
+      expect(srv.seen).toEqual([]);
+      expect(await uploaded('guarded')).toEqual([]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('refuses an image URL from a contributor, who may not upload files, and fetches nothing', async () => {
