@@ -45,10 +45,12 @@ reachable() {
     d=$(dirname "$d")
   done
 }
+# Where databases go when the state dir is out of mysql's reach: the FHS place for temporary files kept across reboots.
+SHARED_TMP=/var/tmp
 if [ "$(id -u)" != 0 ] || reachable "$STATE"; then
   DBHOME=$STATE
 else
-  DBHOME=/var/tmp/calendar-gateway-wp-$(printf %s "$STATE" | sha256sum | cut -c1-12)
+  DBHOME=$SHARED_TMP/calendar-gateway-wp-$(printf %s "$STATE" | sha256sum | cut -c1-12)
   mkdir -p "$DBHOME" && chmod 755 "$DBHOME"
   printf '%s\n' "$STATE" >"$DBHOME/owner" # lets a later start remove it once that checkout is deleted
 fi
@@ -110,11 +112,11 @@ stop_all() {
   fi
 }
 
-# Databases kept in /var/tmp for checkouts that no longer exist (a deleted `mktemp -d` clone) are removed, unless
+# Databases kept in $SHARED_TMP for checkouts that no longer exist (a deleted `mktemp -d` clone) are removed, unless
 # a server still runs on one.
 sweep_orphans() {
   local d owner
-  for d in /var/tmp/calendar-gateway-wp-*; do
+  for d in "$SHARED_TMP"/calendar-gateway-wp-*; do
     [ -f "$d/owner" ] || continue
     owner=$(cat "$d/owner")
     [ -d "$owner" ] && continue
