@@ -1,7 +1,8 @@
 // Entries and their HTTP rules: strong ETags over the bytes, If-None-Match matching, the 304 header list.
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { etagMatches, makeEntry, publicCacheControl, strongEtag } from './entry.ts';
+import { acceptsGzip, etagMatches, gzipOf, makeEntry, publicCacheControl, strongEtag } from './entry.ts';
 import { notModifiedHeaders } from './http.ts';
 
 describe('strongEtag', () => {
@@ -63,5 +64,35 @@ describe('Cache-Control and 304 headers', () => {
       age: '3',
     });
     expect(kept).toEqual({ etag: '"a"', 'cache-control': 'public', vary: 'Cookie', age: '3' });
+  });
+});
+
+describe('gzip of stored answers', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['GZIP', true],
+    ['gzip;q=0', false],
+    ['*', true],
+    ['*;q=0', false],
+    ['identity', false],
+    ['', false],
+    ['deflate, *;q=0.1, gzip;q=0', false],
+  ])('Accept-Encoding %j accepts gzip: %s', (header, ok) => {
+    expect(acceptsGzip(header || undefined)).toBe(ok);
+  });
+
+  it('compresses a large body once, with its own strong ETag, and leaves small bodies alone', () => {
+    const big = makeEntry(
+      JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ id: i, title: 'x'.repeat(40) })) }),
+    );
+    const gz = gzipOf(big);
+    expect(gz).not.toBeNull();
+    expect(gunzipSync(gz!.body).equals(big.body)).toBe(true);
+    expect(gz!.body.length).toBeLessThan(big.body.length);
+    expect(gz!.etag).toMatch(/^"[^"]+-gz"$/);
+    expect(gz!.etag).not.toBe(big.etag);
+    expect(gzipOf(big)).toBe(gz);
+    expect(gzipOf(makeEntry('{"events":[]}'))).toBeNull();
   });
 });

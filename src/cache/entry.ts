@@ -1,5 +1,6 @@
 // Cache entries (bytes + strong ETag, computed once) and the HTTP rules around them: ETag match, Cache-Control.
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 
 export interface CacheEntry {
   /** The serialised response body, exactly the bytes sent. */
@@ -81,12 +82,44 @@ export const publicCacheControl = (p: CachePolicy): string =>
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
 /**
- * `Vary` of a cacheable response: the body depends on who asks (Authorization, Cookie) and downstream caches may
- * compress it (Accept-Encoding).
+ * `Vary` of a cacheable response: the body depends on who asks (Authorization, Cookie), is sent gzipped to those
+ * who accept it (Accept-Encoding), and echoes the caller's Origin in its CORS headers (src/http/cors.ts).
  */
-/** `Origin`: answers echo it in Access-Control-Allow-Origin (src/http/cors.ts). */
 export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
 
 /** Seconds since the entry was filled, for the `Age` header (downstream caches count max-age from it). */
 export const ageOf = (entry: CacheEntry, now: number): number =>
   Math.max(0, Math.floor((now - entry.storedAt) / 1000));
+
+/** Bodies below this size are sent as they are: gzip's framing would eat most of the gain. */
+const GZIP_MIN_BYTES = 1024;
+/** An entry's gzipped body and its ETag, made on first demand and kept as long as the entry (null: not worth it). */
+const gzipped = new WeakMap<CacheEntry, { body: Buffer; etag: string } | null>();
+
+/**
+ * The gzip representation of an entry, compressed once per entry and process, so a hit costs no compression. It has
+ * its own strong ETag: RFC 9110 §8.8.3 ties a strong validator to one representation, content coding included.
+ */
+export function gzipOf(entry: CacheEntry): { body: Buffer; etag: string } | null {
+  let gz = gzipped.get(entry);
+  if (gz === undefined) {
+    const body = entry.body.length >= GZIP_MIN_BYTES ? gzipSync(entry.body) : undefined;
+    gz = body && body.length < entry.body.length ? { body, etag: `${entry.etag.slice(0, -1)}-gz"` } : null;
+    gzipped.set(entry, gz);
+  }
+  return gz;
+}
+
+/** Whether `Accept-Encoding` accepts gzip (RFC 9110 §12.5.3: a listed `gzip` or `*`, with a non-zero weight). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (coding.trim() === 'gzip') return weight > 0;
+    if (coding.trim() === '*') star = weight > 0;
+  }
+  return star;
+}

@@ -1,10 +1,12 @@
-// Writes a cache entry as an HTTP response: ETag, 304 on If-None-Match, Cache-Control, Vary, Age, HEAD.
+// Writes a cache entry as an HTTP response: gzip when accepted, ETag, 304 on If-None-Match, Cache-Control, Vary, Age.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import {
+  acceptsGzip,
   ageOf,
   type CacheEntry,
   type CachePolicy,
   etagMatches,
+  gzipOf,
   NOT_MODIFIED_HEADERS,
   publicCacheControl,
   VARY,
@@ -50,12 +52,24 @@ export function sendEntry(
   o: SendOptions,
 ): void {
   const headers = entryHeaders(entry, o);
-  if (o.shared && entry.status === 200 && etagMatches(req.headers['if-none-match'], entry.etag)) {
+  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(entry) : null;
+  if (gz) {
+    headers['content-encoding'] = 'gzip';
+    if (o.shared) headers.etag = gz.etag;
+  }
+  const inm = req.headers['if-none-match'];
+  // Either representation's validator means the caller holds the current state of this answer.
+  if (
+    o.shared &&
+    entry.status === 200 &&
+    (etagMatches(inm, entry.etag) || (gz && etagMatches(inm, gz.etag)))
+  ) {
     res.writeHead(304, notModifiedHeaders(headers));
     res.end();
     return;
   }
-  headers['content-length'] = entry.body.length;
+  const body = gz ? gz.body : entry.body;
+  headers['content-length'] = body.length;
   res.writeHead(entry.status, headers);
-  res.end(req.method === 'HEAD' ? undefined : entry.body);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,4 +1,6 @@
 // HTTP caching of the gateway: ETags and 304s, Cache-Control and Vary, and no authenticated answer ever shared.
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openTarget, type Target } from '../harness.ts';
 import { get, NS } from './cache-support.ts';
@@ -201,5 +203,41 @@ describe('status and health for operators', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describe('compression', () => {
+  /** A raw request, so the body arrives as sent (fetch would decompress it). */
+  const raw = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = request(`${base}${NS}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('sends stored answers gzipped to callers who accept it, the same bytes once unzipped', async () => {
+    const path = '/events?per_page=10&gz=1';
+    const plain = await raw(path, { 'Accept-Encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gz = await raw(path, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Number(gz.headers['content-length'])).toBe(gz.body.length);
+    expect(gz.body.length).toBeLessThan(plain.body.length / 2);
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(gz.headers.vary).toContain('Accept-Encoding');
+    // Each representation has its own strong validator; either one revalidates.
+    expect(gz.headers.etag).not.toBe(plain.headers.etag);
+    const again = await raw(path, { 'Accept-Encoding': 'gzip', 'If-None-Match': String(plain.headers.etag) });
+    expect(again.status).toBe(304);
+    const gzAgain = await raw(path, { 'Accept-Encoding': 'gzip', 'If-None-Match': String(gz.headers.etag) });
+    expect(gzAgain.status).toBe(304);
+    expect(gzAgain.headers.etag).toBe(gz.headers.etag);
   });
 });
