@@ -1,4 +1,5 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
+import compression from 'compression';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
@@ -7,7 +8,7 @@ import { NAMESPACE } from './discovery/contract.ts';
 import { describeRoute } from './discovery/describe.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
-import { apiRouter, sendError, toApiError } from './http/adapter.ts';
+import { apiRouter, credentialsOf, sendError, toApiError } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -49,12 +50,17 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
   }
   const allowOrigin = opts.allowOrigin ?? originRule(undefined);
+  // Anonymous answers are stored and gzipped once (src/cache/http.ts); signed-in ones are made per request.
+  const signedInCompression = compression({
+    filter: (req, res) => credentialsOf(req) !== undefined && compression.filter(req, res),
+  });
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
     app.use(root.rest, cors(allowOrigin));
     app.use(
       prefix,
+      signedInCompression,
       ...bodies,
       apiRouter([...discoveryBindings(deps, info), ...bindings], {
         prefix,

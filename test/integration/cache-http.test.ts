@@ -221,6 +221,17 @@ describe('compression', () => {
       req.end();
     });
 
+  it('compresses answers for signed-in callers too, and never stores them', async () => {
+    const path = '/events?per_page=10&gz=2';
+    const plain = await raw(path, { 'Accept-Encoding': 'identity', Authorization: t.auth.editor });
+    const gz = await raw(path, { 'Accept-Encoding': 'gzip', Authorization: t.auth.editor });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['cache-control']).toBe('private, no-store');
+    expect(gz.headers.etag).toBeUndefined();
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+
   it('sends stored answers gzipped to callers who accept it, the same bytes once unzipped', async () => {
     const path = '/events?per_page=10&gz=1';
     const plain = await raw(path, { 'Accept-Encoding': 'identity' });
