@@ -94,7 +94,9 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     const allowed = credentialsOf(req) ? methods : methods.filter((m) => m === 'GET');
     const base = opts.publicUrl ?? `${req.protocol}://${req.get('host')}`;
     const body = opts.describe?.(routes, `${base}${opts.prefix}`) ?? {};
-    res.status(200).set('Allow', allowed.join(', ')).type('application/json').send(JSON.stringify(body));
+    // Browsers may reuse a preflight for 10 minutes (WordPress lets them default to 5 seconds).
+    res.status(200).set({ Allow: allowed.join(', '), 'Access-Control-Max-Age': '600' });
+    res.type('application/json').send(JSON.stringify(body));
   };
 
   router.use(async (req: Request, res: Response, next: NextFunction) => {

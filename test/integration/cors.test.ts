@@ -60,6 +60,7 @@ describe('CORS', () => {
     expect(pre.status).toBe(200);
     expectCors(pre, APP);
     expect(pre.headers.get('allow')).toBe('GET');
+    expect(pre.headers.get('access-control-max-age')).toBe('600');
     const body = (await pre.json()) as {
       namespace: string;
       methods: string[];
