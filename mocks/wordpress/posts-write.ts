@@ -141,12 +141,14 @@ export function writePost(req: Req, info: PostTypeInfo, id: string | undefined):
     post = store.insertPost({ type: info.name, author: user?.id ?? 0, ...patch, status: finalStatus });
   }
 
+  // handle_featured_media → set_post_thumbnail, whose failure create_item and update_item ignore: an id that is no
+  // post changes nothing, a post that is no image attachment removes the thumbnail, and the write still succeeds.
   if (params.featured_media !== undefined) {
     const mediaId = Number(params.featured_media);
-    if (mediaId && store.posts.get(mediaId)?.type !== 'attachment') {
-      throw new WpError('rest_invalid_featured_media', 'Invalid featured media ID.', 400);
-    }
-    post.featuredMedia = mediaId;
+    const target = store.posts.get(mediaId);
+    if (!mediaId) post.featuredMedia = 0;
+    else if (target?.type === 'attachment' && target.media) post.featuredMedia = mediaId;
+    else if (target) post.featuredMedia = 0;
   }
   // handle_terms: wp_set_object_terms skips integer ids that do not exist.
   for (const taxName of info.taxonomies) {

@@ -151,6 +151,29 @@ describe('reading one event', () => {
 });
 
 describe('writing events', () => {
+  it('writes the post even when featured_media is no image, as set_post_thumbnail failures are ignored', async () => {
+    const image = [...wp.mock.store.posts.values()].find((p) => p.type === 'attachment')!;
+    const other = firstWith('publish');
+    const withImage = await call('/wp/v2/tribe_events', {
+      as: 'editor',
+      json: { title: 'Pic', featured_media: image.id },
+    });
+    expect(withImage.body.featured_media).toBe(image.id);
+    const id = withImage.body.id;
+    const missing = await call(`/wp/v2/tribe_events/${id}`, {
+      as: 'editor',
+      json: { featured_media: 99999999 },
+    });
+    expect(missing.status).toBe(200);
+    expect(missing.body.featured_media).toBe(image.id);
+    const notImage = await call(`/wp/v2/tribe_events/${id}`, {
+      as: 'editor',
+      json: { featured_media: other.id },
+    });
+    expect(notImage.status).toBe(200);
+    expect(notImage.body.featured_media).toBe(0);
+  });
+
   it('creates with meta, terms and a unique slug, and moves modified on update', async () => {
     const taken = firstWith('publish').slug;
     const body = {

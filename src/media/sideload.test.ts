@@ -37,14 +37,34 @@ const refusal = async (p: Promise<unknown>) => {
 };
 
 describe('resolveImage', () => {
-  it.each([
-    ['', 0],
-    ['42', 42],
-  ])('keeps %j as attachment %i without any call', async (value, id) => {
+  it('keeps an empty image as 0 (remove it) without any call', async () => {
     const { d, fetch, request } = deps();
-    expect(await resolveImage(d, ctx, writer, 'event', value, undo())).toBe(id);
+    expect(await resolveImage(d, ctx, writer, 'event', '', undo())).toBe(0);
     expect(fetch).not.toHaveBeenCalled();
     expect(request).not.toHaveBeenCalled();
+  });
+
+  it('keeps an id that is an image attachment, and refuses any other id, as TEC does', async () => {
+    const { d, request } = deps();
+    request.mockResolvedValueOnce({
+      status: 200,
+      body: { id: 42, media_type: 'image' },
+      headers: new Headers(),
+    });
+    expect(await resolveImage(d, ctx, writer, 'event', '42', undo())).toBe(42);
+    expect(request).toHaveBeenCalledWith(expect.objectContaining({ path: '/wp/v2/media/42' }));
+    request.mockResolvedValueOnce({
+      status: 200,
+      body: { id: 43, media_type: 'file' },
+      headers: new Headers(),
+    });
+    expect((await refusal(resolveImage(d, ctx, writer, 'event', '43', undo()))).code).toBe(
+      'rest_invalid_param',
+    );
+    request.mockRejectedValueOnce(new ApiError('rest_post_invalid_id', 'Invalid post ID.', 404));
+    expect((await refusal(resolveImage(d, ctx, writer, 'event', '44', undo()))).code).toBe(
+      'rest_invalid_param',
+    );
   });
 
   it('refuses a URL from a user who may not upload files, before fetching it', async () => {

@@ -33,6 +33,27 @@ async function findAttachment(deps: Deps, ctx: RequestContext, url: URL): Promis
 }
 
 /**
+ * TEC accepts an id only when it is an image attachment (`wp_attachment_is_image`). WordPress itself would take any
+ * id and quietly drop a bad one after writing the post, so it is checked first.
+ */
+async function imageAttachment(deps: Deps, ctx: RequestContext, id: number): Promise<number> {
+  if (id === 0) return 0;
+  const media = await deps.wp
+    .request<{ media_type?: string }>({
+      path: `/wp/v2/media/${id}`,
+      query: { _fields: 'id,media_type' },
+      ...asCaller(ctx),
+    })
+    .then((r) => r.body)
+    .catch((err: unknown) => {
+      if (err instanceof ApiError && err.status !== 502 && err.status < 503) return undefined;
+      throw err;
+    });
+  if (media?.media_type !== 'image') throw refused(`${id} is not the id of an image attachment.`);
+  return id;
+}
+
+/**
  * The attachment id an `image` argument stands for: 0 removes the image, an id is kept (WordPress checks it is an
  * attachment), a URL is fetched and uploaded to the media library with the caller's own credentials. TEC accepts a
  * URL only from users who may upload files. The upload is recorded in `undo`, so a write that fails later leaves
@@ -49,7 +70,7 @@ export async function resolveImage(
   // A mapping that stores no image for this kind would keep nothing: upload nothing either.
   if (!deps.mapping[kind].fields.image) return undefined;
   if (value === '') return 0;
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) return imageAttachment(deps, ctx, Number(value));
   const url = RemoteImages.parse(value);
   if (!url) throw refused('Give an attachment id or an http(s) image URL.');
   if (caller.caps.upload_files !== true)

@@ -115,6 +115,26 @@ describe('image URLs on event writes', () => {
     expect(removed.body.image).toBe(false);
   });
 
+  it('refuses an image id that is not an image attachment, and creates nothing', async () => {
+    const other = await create(event('Not an image', 13));
+    expect(other.status).toBe(201);
+    for (const image of [String(other.body.id), '99999999']) {
+      const title = `Bad image ${image} ${tok}`;
+      const res = await create({ ...event('x', 14), title, image });
+      expectError(res, 400, 'rest_invalid_param');
+      expect((res.body.data as Json).params).toEqual({ image: 'Invalid parameter.' });
+      const found = await call<Json>(
+        t,
+        'GET',
+        `/events?search=${encodeURIComponent(title)}&status=draft,publish`,
+        {
+          as: 'admin',
+        },
+      );
+      expect(found.body.events).toEqual([]);
+    }
+  });
+
   it('refuses, with the default configuration, an image URL on a loopback address and fetches nothing', async () => {
     const guarded = await peer(t); // configured as a deployment is: IMAGE_ALLOW_PRIVATE_HOSTS unset
     try {
