@@ -2,6 +2,10 @@
 import { capabilityObject, hasCap, type MockUser } from './caps.ts';
 import type { PostTypeInfo } from './schema.ts';
 import { metaValue } from './schema.ts';
+import { texturize } from './texturize.ts';
+
+export { texturize };
+
 import type { Store, StoredPost, StoredTerm } from './store.ts';
 
 export type Context = 'view' | 'edit' | 'embed';
@@ -17,25 +21,6 @@ export const rfc3339 = (mysql: string): string => mysql.replace(' ', 'T');
 
 /** The attachment meta the companion plugin registers (TEC's record of where an image was downloaded from). */
 export const ATTACHMENT_META = '_tribe_importer_original_url';
-
-/**
- * A small wptexturize: the typographic replacements of WordPress's `the_title` that plain titles trigger (ampersands,
- * dashes, ellipses, dimensions, double and single quotes). Titles with markup or shortcodes are out of its scope.
- */
-export function texturize(s: string): string {
-  return s
-    .replace(/&(?!#?\w+;)/g, '&#038;')
-    .replace(/---/g, '&#8212;')
-    .replace(/ -- /g, ' &#8212; ')
-    .replace(/--/g, '&#8211;')
-    .replace(/ - /g, ' &#8211; ')
-    .replace(/\.\.\./g, '&#8230;')
-    .replace(/\b(\d[\d.,]*)x(\d[\d.,]*)\b/g, '$1&#215;$2')
-    .replace(/(^|[\s([{-])"(?=\S)/g, '$1&#8220;')
-    .replace(/"/g, '&#8221;')
-    .replace(/(^|[\s([{-])'(?=\S)/g, '$1&#8216;')
-    .replace(/'/g, '&#8217;');
-}
 
 /** wpautop for plain text: paragraphs on blank lines; HTML that already has blocks is left alone. */
 export function autop(s: string): string {

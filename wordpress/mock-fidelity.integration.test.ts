@@ -1,0 +1,90 @@
+// The msw mock renders titles as the real WordPress does (the_title's wptexturize), over random mixes of the
+// typographic cases the mock claims: dashes, quotes, apostrophes, dimensions, ellipses and ampersands.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildSeed } from '../mocks/seed-data.ts';
+import { startMockWordPress } from '../mocks/wordpress/index.ts';
+import { loadMapping } from '../src/gateway.ts';
+import type { Mapping } from '../src/mapping/schema.ts';
+
+const MOCK = 'http://fidelity.mock/wp-json';
+const PASSWORD = 'fidelity-application-password';
+let mapping: Mapping;
+let mock: ReturnType<typeof startMockWordPress>;
+const real = inject('upstream');
+const created: number[] = [];
+
+beforeAll(async () => {
+  mapping = await loadMapping(inject('target').mapping);
+  mock = startMockWordPress({
+    mapping,
+    baseUrl: MOCK,
+    seed: buildSeed(mapping, new Date()),
+    usersPassword: PASSWORD,
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(created.map((id) => post(real.url, real.auth, `/${id}?force=true`, undefined, 'DELETE')));
+  mock?.close();
+});
+
+async function post(root: string, userPass: string, path: string, body?: unknown, method = 'POST') {
+  const res = await fetch(`${root}/wp/v2/${mapping.event.restBase}${path}`, {
+    method,
+    headers: {
+      Authorization: `Basic ${Buffer.from(userPass).toString('base64')}`,
+      'Content-Type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { id: number; title: { rendered: string } };
+}
+
+const word = fc.constantFrom('Jazz', 'night', 'Big', 'Band', '2024', 'A');
+const token = fc.oneof(
+  { weight: 3, arbitrary: word },
+  fc.constantFrom(
+    "it's",
+    "Joe's",
+    "'Live'",
+    "'99",
+    "rock 'n' roll",
+    "9'",
+    '12"',
+    '"42"',
+    '4x8',
+    '10x20',
+    '0x5',
+    '"Live"',
+    '("Live")',
+    '-',
+    '--',
+    '---',
+    'xn--a',
+    '...',
+    '&',
+    'Q&A',
+    '&amp;',
+    '(Live)',
+    'x',
+  ),
+);
+const title = fc.array(token, { minLength: 1, maxLength: 6 }).map((t) => t.join(' '));
+
+describe('the mock against WordPress', () => {
+  it('renders event titles as WordPress does', async () => {
+    await fc.assert(
+      fc.asyncProperty(title, async (t) => {
+        const body = { title: t, status: 'draft' };
+        const [fromReal, fromMock] = await Promise.all([
+          post(real.url, real.auth, '', body),
+          post(MOCK, `admin:${PASSWORD}`, '', body),
+        ]);
+        created.push(fromReal.id);
+        expect(fromMock.title.rendered, t).toBe(fromReal.title.rendered);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 60) },
+    );
+  });
+});
