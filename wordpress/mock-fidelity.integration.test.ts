@@ -1,5 +1,5 @@
-// The msw mock renders titles as the real WordPress does (the_title's wptexturize), over random mixes of the
-// typographic cases the mock claims: dashes, quotes, apostrophes, dimensions, ellipses and ampersands.
+// The msw mock renders titles and descriptions as the real WordPress does (the_title, the_content), over random mixes
+// of the typographic cases the mock claims: dashes, quotes, apostrophes, primes, dimensions, ellipses, ampersands.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
@@ -38,7 +38,7 @@ async function post(root: string, userPass: string, path: string, body?: unknown
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return (await res.json()) as { id: number; title: { rendered: string } };
+  return (await res.json()) as { id: number; title: { rendered: string }; content: { rendered: string } };
 }
 
 const word = fc.constantFrom('Jazz', 'night', 'Big', 'Band', '2024', 'A');
@@ -72,6 +72,19 @@ const token = fc.oneof(
 );
 const title = fc.array(token, { minLength: 1, maxLength: 6 }).map((t) => t.join(' '));
 
+/** Inline markup, inside which WordPress texturizes only the text (and nothing at all inside code). */
+const inline = fc.constantFrom(
+  '<strong>"Live"</strong>',
+  "<em>it's</em>",
+  '<a href="https://x.test/?a=1&b=2">A & B</a>',
+  '<code>it\'s -- "raw"</code>',
+);
+const line = fc
+  .array(fc.oneof({ weight: 4, arbitrary: token }, inline), { minLength: 1, maxLength: 6 })
+  .map((t) => t.join(' '));
+const paragraph = fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n'));
+const content = fc.array(paragraph, { minLength: 1, maxLength: 3 }).map((ps) => ps.join('\n\n'));
+
 describe('the mock against WordPress', () => {
   it('renders event titles as WordPress does', async () => {
     await fc.assert(
@@ -85,6 +98,21 @@ describe('the mock against WordPress', () => {
         expect(fromMock.title.rendered, t).toBe(fromReal.title.rendered);
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 60) },
+    );
+  });
+
+  it('renders event descriptions as WordPress does', async () => {
+    await fc.assert(
+      fc.asyncProperty(content, async (c) => {
+        const body = { title: 'Description check', content: c, status: 'draft' };
+        const [fromReal, fromMock] = await Promise.all([
+          post(real.url, real.auth, '', body),
+          post(MOCK, `admin:${PASSWORD}`, '', body),
+        ]);
+        created.push(fromReal.id);
+        expect(fromMock.content.rendered, JSON.stringify(c)).toBe(fromReal.content.rendered);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 40) },
     );
   });
 });

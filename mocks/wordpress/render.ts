@@ -68,8 +68,12 @@ export function renderPost(
   const guid = `${site.url}/?post_type=${post.type}&#038;p=${post.id}`;
   const hidden = post.password !== '' && !opts.canSeeProtected;
   const excerptSource = post.excerpt || generatedExcerpt(post.content);
-  const content = { rendered: hidden ? '' : autop(post.content), protected: post.password !== '' };
-  const excerpt = { rendered: hidden ? '' : autop(excerptSource), protected: post.password !== '' };
+  // the_content and the_excerpt: wptexturize, then wpautop.
+  const content = { rendered: hidden ? '' : autop(texturize(post.content)), protected: post.password !== '' };
+  const excerpt = {
+    rendered: hidden ? '' : autop(texturize(excerptSource)),
+    protected: post.password !== '',
+  };
   const meta: Record<string, unknown> = {};
   for (const [key, mk] of info.meta) meta[key] = metaValue(mk, post.meta[key]);
   const base: Record<string, unknown> = {

@@ -1,5 +1,6 @@
-// WordPress 6.1's wptexturize (what `the_title` renders) for plain text: a port of its rules, in its order.
-// HTML elements and shortcodes, which WordPress leaves untouched inside, are out of scope: titles here are text.
+// WordPress 6.1's wptexturize (in the_title, the_content and the_excerpt): a port of its rules, in its order. Text
+// between HTML elements is texturized, elements only get their ampersands escaped, and nothing inside pre, code, kbd,
+// style, script or tt is touched. Shortcodes are out of scope: the mock registers none.
 
 const SP = '(?:[\\r\\n\\t ]|\\u00a0|&nbsp;)';
 const OPEN_Q = '&#8220;';
@@ -113,8 +114,39 @@ function primes(
   return sentences.join(openQuote);
 }
 
+const AMP = /&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi;
+const NO_TEXTURIZE = new Set(['pre', 'code', 'kbd', 'style', 'script', 'tt']);
+/** _get_wptexturize_split_regex without shortcodes: comments, and elements (an unclosed `<` runs to the end). */
+const SPLIT = /(<(?:!--[\s\S]*?(?:-->|$)|[^>]*>?))/;
+
+/** _wptexturize_pushpop_element: tracks open no-texturize elements. */
+function pushPop(tag: string, stack: string[]): void {
+  const closing = tag[1] === '/';
+  if (closing && stack.length === 0) return;
+  const name = tag.slice(closing ? 2 : 1).split(/[\s>]/)[0] ?? '';
+  if (!NO_TEXTURIZE.has(name)) return;
+  if (!closing) stack.push(name);
+  else if (stack.at(-1) === name) stack.pop();
+}
+
 export function texturize(text: string): string {
-  if (!text.trim()) return text;
+  if (!text) return text;
+  const stack: string[] = [];
+  return text
+    .split(SPLIT)
+    .map((part, i) => {
+      if (i % 2 === 1) {
+        if (part.startsWith('<!--')) return part;
+        const escaped = part.replace(AMP, '&#038;');
+        pushPop(part, stack);
+        return escaped;
+      }
+      return part.trim() === '' || stack.length > 0 ? part : texturizeText(part);
+    })
+    .join('');
+}
+
+function texturizeText(text: string): string {
   let s = text;
   for (const [from, to] of STATIC) s = s.replaceAll(from, to);
   if (s.includes("'")) {
@@ -128,5 +160,5 @@ export function texturize(text: string): string {
   if (s.includes('-')) s = apply(s, DASH_RULES);
   // 9x9 (times), but never 0x9999 (PHP's conditional group, written out: a leading 0 needs more digits).
   if (/(?<=\d)x\d/.test(s)) s = s.replace(/\b(0[\d.,]+|[1-9][\d.,]*)x(\d[\d.,]*)\b/g, '$1&#215;$2');
-  return s.replace(/&(?!#(?:\d+|x[a-f0-9]+);|[a-z1-4]{1,8};)/gi, '&#038;');
+  return s.replace(AMP, '&#038;');
 }
