@@ -49,12 +49,23 @@ describe('gatewayStatus', () => {
   });
 
   it('reports the cache tiers and a reachable WordPress', async () => {
-    const cache = { size: { entries: 3, bytes: 900 }, redis: 'down' };
+    const cache = {
+      size: { entries: 3, bytes: 900 },
+      redis: 'down',
+      stats: { l1: 6, l2: 1, stale: 1, upstream: 2 },
+    };
     const s = await gatewayStatus(
       deps(async () => ({}), cache),
       opts,
     );
-    expect(s.cache).toEqual({ enabled: true, entries: 3, bytes: 900, redis: 'down' });
+    expect(s.cache).toEqual({
+      enabled: true,
+      entries: 3,
+      bytes: 900,
+      redis: 'down',
+      answered: { memory: 6, redis: 1, stale: 1, wordpress: 2 },
+      hit_ratio: 0.8,
+    });
     expect(s.upstream).toMatchObject({ reachable: true });
   });
 });

@@ -27,6 +27,19 @@ async function probe(deps: Deps): Promise<Record<string, unknown>> {
   }
 }
 
+/** The tiers, and where the anonymous answers since start-up came from (`hit_ratio`: not from WordPress). */
+function cacheStatus(cache: NonNullable<Deps['cache']>): Record<string, unknown> {
+  const { l1, l2, stale, upstream } = cache.stats;
+  const total = l1 + l2 + stale + upstream;
+  return {
+    enabled: true,
+    ...cache.size,
+    redis: cache.redis,
+    answered: { memory: l1, redis: l2, stale, wordpress: upstream },
+    hit_ratio: total ? Math.round(((total - upstream) / total) * 1000) / 1000 : null,
+  };
+}
+
 export async function gatewayStatus(deps: Deps, o: StatusOptions): Promise<Record<string, unknown>> {
   const now = deps.now().getTime();
   return {
@@ -41,9 +54,7 @@ export async function gatewayStatus(deps: Deps, o: StatusOptions): Promise<Recor
       refresh_failing: i.failing.refresh,
       reconcile_failing: i.failing.reconcile,
     })),
-    cache: deps.cache
-      ? { enabled: true, ...deps.cache.size, redis: deps.cache.redis }
-      : { enabled: false, entries: 0, bytes: 0, redis: 'off' },
+    cache: deps.cache ? cacheStatus(deps.cache) : { enabled: false, entries: 0, bytes: 0, redis: 'off' },
     notifications: { enabled: o.notifications },
   };
 }

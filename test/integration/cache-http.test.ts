@@ -183,7 +183,12 @@ describe('status and health for operators', () => {
       version: string;
       upstream: { url: string; reachable: boolean; latency_ms: number };
       indexes: unknown[];
-      cache: { enabled: boolean; entries: number; redis: string };
+      cache: {
+        enabled: boolean;
+        entries: number;
+        redis: string;
+        answered: { memory: number; wordpress: number };
+      };
     };
     expect(s.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(s.upstream).toMatchObject({ url: t.upstream, reachable: true });
@@ -196,6 +201,8 @@ describe('status and health for operators', () => {
     expect(s.cache).toMatchObject({ enabled: true, redis: 'off' });
     expect(s.cache.entries).toBe(t.gateway.deps.cache!.size.entries);
     expect(s.cache.entries).toBeGreaterThan(0);
+    // The list read above was answered; the figures count it.
+    expect(s.cache.answered.memory + s.cache.answered.wordpress).toBeGreaterThan(0);
   });
 
   it('answers health to anyone, uncached', async () => {
