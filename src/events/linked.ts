@@ -129,7 +129,7 @@ async function createLinked(
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
   const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;
-  if (typeof obj.image === 'string' && values.image === undefined) {
+  if (typeof obj.image === 'string') {
     const image = await resolveImage(deps, ctx, caller, kind, obj.image.trim(), undo);
     if (image !== undefined) values.image = image;
   }

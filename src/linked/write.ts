@@ -65,9 +65,7 @@ export function valuesOf(
   for (const f of TEXT_FIELDS[kind]) if (typeof a[f] === 'string') v[f] = a[f] as string;
   if (kind === 'venue') for (const f of FLAGS) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
   if (typeof a.author === 'number') v.author = a.author;
-  // An image URL is sideloaded by the caller of valuesOf (it needs the network); ids and '' are kept here.
-  if (typeof a.image === 'string' && (a.image === '' || /^\d+$/.test(a.image)))
-    v.image = a.image === '' ? 0 : Number(a.image);
+  // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
   if (a.status !== undefined || opts.create)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
   if (a.date !== undefined) v.date = wallClock(a.date, opts.timezone, opts.now, 'date');
@@ -131,7 +129,7 @@ const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
   return mapped;
 };
 
-/** An `image` URL becomes an uploaded attachment (recorded in `undo`); ids were set by valuesOf. */
+/** `image`: an id must be an image attachment, a URL becomes an uploaded attachment (recorded in `undo`). */
 async function sideload(
   deps: Deps,
   ctx: RequestContext,
@@ -141,7 +139,7 @@ async function sideload(
   values: Record<string, FieldValue>,
   undo: Undo,
 ): Promise<void> {
-  if (typeof a.image !== 'string' || values.image !== undefined || a.image === '') return;
+  if (typeof a.image !== 'string') return;
   const image = await resolveImage(deps, ctx, caller, kind, a.image, undo);
   if (image !== undefined) values.image = image;
 }

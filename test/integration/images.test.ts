@@ -242,6 +242,26 @@ describe('image URLs on venue and organizer writes', () => {
     expect(updated.body.organizer).toBe(`Host ${tok}`);
   });
 
+  it('refuses a venue or nested venue image id that is not an image attachment, as for events', async () => {
+    const other = await create(event('Not a venue image', 15));
+    expect(other.status).toBe(201);
+    const direct = await call<Json>(t, 'POST', '/venues', {
+      as: 'editor',
+      body: { venue: `Bad image hall ${tok}`, image: String(other.body.id) },
+    });
+    expectError(direct, 400, 'rest_invalid_param');
+    const nested = await create(
+      event('Nested bad image', 16, {
+        venue: { venue: `Bad nested hall ${tok}`, image: String(other.body.id) },
+      }),
+    );
+    expectError(nested, 400, 'rest_invalid_param');
+    for (const name of [`Bad image hall ${tok}`, `Bad nested hall ${tok}`]) {
+      const found = await call<Json>(t, 'GET', `/venues?search=${encodeURIComponent(name)}`, { as: 'admin' });
+      expect(found.body.venues ?? []).toEqual([]);
+    }
+  });
+
   it('refuses a venue image URL that is not an image, and leaves the venue unchanged', async () => {
     const created = await call<Json>(t, 'POST', '/venues', { as: 'editor', body: { venue: `Plain ${tok}` } });
     expect(created.status).toBe(201);
