@@ -1,6 +1,7 @@
 // The events routes of calendar/events/v1: list, read, create, update, delete (by id and by slug).
 import { z } from 'zod';
 import { normaliseTimezone } from '../events/dates.ts';
+import { isImageArg } from '../media/sideload.ts';
 import { type ArgDef, anyString, INVALID, integer, nonEmptyString } from './args.ts';
 import { bool, idPath, language, postStatus, shownNull, slugPath, termList, time } from './common.ts';
 import { listEventsArgs } from './event-list.ts';
@@ -85,7 +86,7 @@ export const eventWriteArgs = (create: boolean) => ({
       en: 'The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.',
       es: 'La imagen destacada: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.',
     },
-    schema: anyString,
+    schema: anyString.refine(isImageArg, INVALID),
   } satisfies ArgDef<string>,
   cost: {
     type: 'string',

@@ -8,7 +8,7 @@ import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
 import { catalogOf } from '../linked/catalog.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
-import { isImageArg, resolveImage } from '../media/sideload.ts';
+import { resolveImage } from '../media/sideload.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
@@ -124,7 +124,6 @@ async function valuesOf(
     cost: costValue(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
-  if (a.image !== undefined && !isImageArg(a.image)) throw invalidParams({ image: 'Invalid parameter.' });
   const canPublish = can(caller, site.caps.event ?? {}, 'publish_posts');
   if (a.status !== undefined || !current) v.status = scaleStatus(a.status, canPublish);
 

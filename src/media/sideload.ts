@@ -12,6 +12,13 @@ import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 export const isImageArg = (value: string): boolean =>
   value === '' || /^\d+$/.test(value) || RemoteImages.parse(value) !== null;
 
+/**
+ * WordPress answered and said no (a missing id, a file type, the caller's rights): the caller's to fix. An upstream
+ * that cannot be reached or failed (502, 503, 504) is not.
+ */
+const refusedUpstream = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.status !== 502 && err.status < 503;
+
 const refused = (why: string) => invalidParams({ image: 'Invalid parameter.' }, { image: why });
 
 /**
@@ -46,7 +53,7 @@ async function imageAttachment(deps: Deps, ctx: RequestContext, id: number): Pro
     })
     .then((r) => r.body)
     .catch((err: unknown) => {
-      if (err instanceof ApiError && err.status !== 502 && err.status < 503) return undefined;
+      if (refusedUpstream(err)) return undefined;
       throw err;
     });
   if (media?.media_type !== 'image') throw refused(`${id} is not the id of an image attachment.`);
@@ -96,9 +103,7 @@ export async function resolveImage(
       ...asCaller(ctx),
     })
     .catch((err: unknown) => {
-      // WordPress refusing the file (type, size, rights) is the caller's to fix; an unreachable upstream is not.
-      if (err instanceof ApiError && err.status !== 502 && err.status < 503)
-        throw refused(`WordPress refused the image: ${err.message}`);
+      if (refusedUpstream(err)) throw refused(`WordPress refused the image: ${err.message}`);
       throw err;
     });
   undo.posts.push({ restBase: 'media', id: res.body.id });
