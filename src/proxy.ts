@@ -1,8 +1,9 @@
 // Everything outside the calendar namespace goes to the upstream WordPress as it is: streamed, status and headers kept.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { publicBase } from './http/adapter.ts';
 import { ApiError } from './http/errors.ts';
 import type { Logger } from './log.ts';
 
@@ -15,12 +16,6 @@ export interface ProxyOptions {
   namespace: string;
   timeoutMs: number;
   log: Logger;
-}
-
-/** `scheme://host` as the client used it (express has applied `trust proxy` to `protocol`). */
-function requestBase(req: IncomingMessage): string {
-  const proto = (req as IncomingMessage & { protocol?: string }).protocol ?? 'http';
-  return `${proto}://${req.headers.host ?? 'localhost'}`;
 }
 
 const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
@@ -41,7 +36,8 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
         // TEC's HTTP discovery: front-end pages (not REST answers) name the API root and the site origin.
         const type = String(proxyRes.headers['content-type'] ?? '');
         if (!type.startsWith('text/html') || (req.url ?? '').startsWith('/wp-json')) return;
-        const base = (opts.publicUrl ?? requestBase(req)).replace(/\/+$/, '');
+        // Mounted in express, so the request is express's (with `protocol` and `get`).
+        const base = publicBase(req as Request, opts.publicUrl).replace(/\/+$/, '');
         proxyRes.headers['x-tec-api-version'] = 'v1';
         proxyRes.headers['x-tec-api-root'] = `${base}/wp-json/${opts.namespace}/`;
         proxyRes.headers['x-tec-api-origin'] = base;

@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
+import { publicBase } from '../http/adapter.ts';
 import { ApiError } from '../http/errors.ts';
 import { NAMESPACE } from './contract.ts';
 import { describeRoutes } from './describe.ts';
@@ -41,7 +42,7 @@ export function siteIndexHandler(deps: Deps, root: RootInfo, publicUrl: string |
         502,
       );
     }
-    const base = publicUrl ?? `${req.protocol}://${req.get('host')}`;
+    const base = publicBase(req, publicUrl);
     const env = { root, now: deps.now(), timezone: deps.site.timezone };
     const body = augmentSiteIndex(upstream.body, describeRoutes(allContracts(), env, `${base}${prefix}`));
     res

@@ -41,6 +41,10 @@ export function credentialsOf(req: Request): Credentials | undefined {
   return undefined;
 }
 
+/** The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. */
+export const publicBase = (req: Request, publicUrl: string | undefined): string =>
+  publicUrl ?? `${req.protocol}://${req.get('host')}`;
+
 export const audienceOf = (c: Credentials | undefined): string =>
   c
     ? `user:${createHash('sha256')
@@ -92,7 +96,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     }
     const methods = [...new Set(routes.flatMap((c) => c.methods as readonly string[]))];
     const allowed = credentialsOf(req) ? methods : methods.filter((m) => m === 'GET');
-    const base = opts.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+    const base = publicBase(req, opts.publicUrl);
     const body = opts.describe?.(routes, `${base}${opts.prefix}`) ?? {};
     // Browsers may reuse a preflight for 10 minutes (WordPress lets them default to 5 seconds).
     res.status(200).set({ Allow: allowed.join(', '), 'Access-Control-Max-Age': '600' });
@@ -123,7 +127,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     try {
       const raw = { ...rawParams(req), ...params };
       const credentials = credentialsOf(req);
-      const base = opts.publicUrl ?? `${req.protocol}://${req.get('host')}`;
+      const base = publicBase(req, opts.publicUrl);
       const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
       const run = async () => {
         const parsed = parseArgs(match.contract.args, raw);
