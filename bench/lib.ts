@@ -10,7 +10,20 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts `node <args>` and resolves once it prints a loopback URL. */
+/**
+ * Resolves once a gateway's readiness route answers 200 (the port opens before the index is built); any other
+ * server (the raw node:http baseline) has no such route and counts as ready when it answers at all.
+ */
+async function ready(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const res = await fetch(`${url}/calendar-gateway/v1/ready`).catch(() => undefined);
+    if (res?.status === 200 || res?.status === 404) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+/** Starts `node <args>` and resolves once it prints a loopback URL and is ready. */
 export function startChild(args: string[], env: Record<string, string> = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
@@ -19,6 +32,7 @@ export function startChild(args: string[], env: Record<string, string> = {}): Pr
     });
     let out = '';
     let err = '';
+    let found = false;
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${err}`)), 60_000);
     child.stderr!.on('data', (d) => {
       err += d;
@@ -26,19 +40,22 @@ export function startChild(args: string[], env: Record<string, string> = {}): Pr
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({
-          url: `http://127.0.0.1:${m[1]}`,
-          child,
-          output: () => `${out}${err}`,
-          stop: () =>
-            new Promise((r) => {
-              if (child.exitCode !== null) return r();
-              child.once('exit', () => r());
-              child.kill('SIGTERM');
-            }),
-        });
+      if (m && !found) {
+        found = true;
+        ready(`http://127.0.0.1:${m[1]}`).then(() => {
+          clearTimeout(timer);
+          resolve({
+            url: `http://127.0.0.1:${m[1]}`,
+            child,
+            output: () => `${out}${err}`,
+            stop: () =>
+              new Promise((r) => {
+                if (child.exitCode !== null) return r();
+                child.once('exit', () => r());
+                child.kill('SIGTERM');
+              }),
+          });
+        }, reject);
       }
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${err}`)));

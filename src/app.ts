@@ -10,6 +10,7 @@ import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
 import { apiRouter, credentialsOf, sendError, toApiError } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
+import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
 
@@ -23,6 +24,8 @@ export interface AppOptions {
   secondaryLanguage?: string;
   /** Shared secret of the companion plugin's change notifications (WEBHOOK_SECRET). */
   webhookSecret?: string;
+  /** Bearer token a Prometheus scraper may use for /calendar-gateway/v1/metrics (METRICS_TOKEN). */
+  metricsToken?: string;
 }
 
 interface Root {
@@ -38,6 +41,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   app.set('query parser', 'extended');
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
+  app.use(requestLog(deps.log, deps.metrics));
   // Bodies are parsed only inside the namespace: proxied requests must reach WordPress with their stream unread.
   const bodies = [
     express.json({ limit: '1mb', strict: false }),
@@ -70,12 +74,20 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         timezone: deps.site.timezone,
         log: deps.log,
         cache: deps.cache,
+        idempotency: deps.idempotency,
         describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );
     app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
   }
-  app.use(OPS_PREFIX, opsRouter(deps, { webhookSecret: opts.webhookSecret, version: pkg.version }));
+  app.use(
+    OPS_PREFIX,
+    opsRouter(deps, {
+      webhookSecret: opts.webhookSecret,
+      metricsToken: opts.metricsToken,
+      version: pkg.version,
+    }),
+  );
   app.use(
     siteProxy({
       siteUrl: deps.wp.siteUrl,

@@ -35,6 +35,16 @@ export const configSchema = z.object({
     .max(100_000, 'must be at most 100000')
     .default(230),
   upstreamTimeoutMs: ms(10_000),
+  upstreamConcurrency: z.coerce
+    .number({ message: 'must be a number of calls' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(8),
+  upstreamQueue: z.coerce
+    .number({ message: 'must be a number of calls' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .default(100),
   pollIntervalMs: ms(5_000),
   reconcileIntervalMs: ms(300_000),
   secondaryLanguage: z
@@ -68,6 +78,10 @@ export const configSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (the companion plugin signs notifications with it)')
     .optional(),
+  metricsToken: z
+    .string()
+    .min(16, 'must be at least 16 characters (scrapers send it as a Bearer token)')
+    .optional(),
   corsOrigins: z
     .string()
     .transform((v) =>
@@ -91,32 +105,142 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Each setting's environment variable and flag, so errors can name both. */
-const sources: Record<keyof Config, { env: string; flag: string }> = {
-  port: { env: 'PORT', flag: 'port' },
-  host: { env: 'HOST', flag: 'host' },
-  upstreamUrl: { env: 'UPSTREAM_URL', flag: 'upstream-url' },
-  upstreamAuth: { env: 'UPSTREAM_AUTH', flag: 'upstream-auth' },
-  mapping: { env: 'MAPPING', flag: 'mapping' },
-  redisUrl: { env: 'REDIS_URL', flag: 'redis-url' },
-  publicUrl: { env: 'PUBLIC_URL', flag: 'public-url' },
-  demoPassword: { env: 'DEMO_PASSWORD', flag: 'demo-password' },
-  demoEvents: { env: 'DEMO_EVENTS', flag: 'demo-events' },
-  upstreamTimeoutMs: { env: 'UPSTREAM_TIMEOUT_MS', flag: 'upstream-timeout-ms' },
-  pollIntervalMs: { env: 'POLL_INTERVAL_MS', flag: 'poll-interval-ms' },
-  reconcileIntervalMs: { env: 'RECONCILE_INTERVAL_MS', flag: 'reconcile-interval-ms' },
-  secondaryLanguage: { env: 'SECONDARY_LANGUAGE', flag: 'secondary-language' },
-  cacheTtlSeconds: { env: 'CACHE_TTL_SECONDS', flag: 'cache-ttl-seconds' },
-  cacheStaleWhileRevalidateSeconds: { env: 'CACHE_SWR_SECONDS', flag: 'cache-swr-seconds' },
-  cacheStaleIfErrorSeconds: { env: 'CACHE_STALE_IF_ERROR_SECONDS', flag: 'cache-stale-if-error-seconds' },
-  cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb' },
-  redisPrefix: { env: 'REDIS_PREFIX', flag: 'redis-prefix' },
-  webhookSecret: { env: 'WEBHOOK_SECRET', flag: 'webhook-secret' },
-  corsOrigins: { env: 'CORS_ORIGINS', flag: 'cors-origins' },
-  imageAllowPrivateHosts: { env: 'IMAGE_ALLOW_PRIVATE_HOSTS', flag: 'image-allow-private-hosts' },
-  imageMaxMb: { env: 'IMAGE_MAX_MB', flag: 'image-max-mb' },
-  logLevel: { env: 'LOG_LEVEL', flag: 'log-level' },
+/** One setting's names and documentation; `--help` and the README's table are generated from these. */
+export interface SettingDoc {
+  env: string;
+  flag: string;
+  /** What "no value" means, for settings without a default value. */
+  unset?: string;
+  meaning: string;
+}
+
+/** Every setting, in the order `--help` and the README list them. */
+export const settings: Record<keyof Config, SettingDoc> = {
+  port: { env: 'PORT', flag: 'port', meaning: 'listening port' },
+  host: { env: 'HOST', flag: 'host', meaning: 'listening address' },
+  upstreamUrl: {
+    env: 'UPSTREAM_URL',
+    flag: 'upstream-url',
+    unset: '(demo mode)',
+    meaning: 'the WordPress REST root, e.g. `https://example.com/wp-json`',
+  },
+  upstreamAuth: {
+    env: 'UPSTREAM_AUTH',
+    flag: 'upstream-auth',
+    unset: '—',
+    meaning: '`user:application-password` of the service account',
+  },
+  mapping: { env: 'MAPPING', flag: 'mapping', meaning: 'the mapping file (see below)' },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: 'redis-url',
+    unset: '— (in-process cache)',
+    meaning: 'shared cache, index snapshot and change feed',
+  },
+  redisPrefix: {
+    env: 'REDIS_PREFIX',
+    flag: 'redis-prefix',
+    meaning: 'prefix of every Redis key and of the pub/sub channel',
+  },
+  cacheTtlSeconds: {
+    env: 'CACHE_TTL_SECONDS',
+    flag: 'cache-ttl-seconds',
+    meaning: 'freshness of cached anonymous answers (`max-age`; 0 = no response cache)',
+  },
+  cacheStaleWhileRevalidateSeconds: {
+    env: 'CACHE_SWR_SECONDS',
+    flag: 'cache-swr-seconds',
+    meaning: '`stale-while-revalidate` window',
+  },
+  cacheStaleIfErrorSeconds: {
+    env: 'CACHE_STALE_IF_ERROR_SECONDS',
+    flag: 'cache-stale-if-error-seconds',
+    meaning: 'how long a stale answer may stand in for a failing WordPress',
+  },
+  cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb', meaning: 'bytes the in-process tier may hold' },
+  webhookSecret: {
+    env: 'WEBHOOK_SECRET',
+    flag: 'webhook-secret',
+    unset: '— (notifications off)',
+    meaning: "shared secret of the companion plugin's change notifications (≥ 16 characters)",
+  },
+  publicUrl: {
+    env: 'PUBLIC_URL',
+    flag: 'public-url',
+    unset: 'from the request',
+    meaning: 'base URL used in `rest_url` and links',
+  },
+  demoPassword: {
+    env: 'DEMO_PASSWORD',
+    flag: 'demo-password',
+    unset: 'generated',
+    meaning: "the demo users' application password",
+  },
+  demoEvents: {
+    env: 'DEMO_EVENTS',
+    flag: 'demo-events',
+    meaning: 'how many events the demo calendar has (scale tests and benchmarks)',
+  },
+  upstreamTimeoutMs: {
+    env: 'UPSTREAM_TIMEOUT_MS',
+    flag: 'upstream-timeout-ms',
+    meaning: 'per upstream call',
+  },
+  upstreamConcurrency: {
+    env: 'UPSTREAM_CONCURRENCY',
+    flag: 'upstream-concurrency',
+    meaning:
+      'WordPress calls in flight at most, index crawls included (protects the site from a spike of cold URLs)',
+  },
+  upstreamQueue: {
+    env: 'UPSTREAM_QUEUE',
+    flag: 'upstream-queue',
+    meaning:
+      'calls that may wait for a free slot (at most `UPSTREAM_TIMEOUT_MS`); beyond it a caller gets 503 `upstream_busy` with `Retry-After`',
+  },
+  pollIntervalMs: {
+    env: 'POLL_INTERVAL_MS',
+    flag: 'poll-interval-ms',
+    meaning: '`modified_after` polling of the event index (0 = off)',
+  },
+  reconcileIntervalMs: {
+    env: 'RECONCILE_INTERVAL_MS',
+    flag: 'reconcile-interval-ms',
+    meaning: 'id reconciliation (finds hard deletes)',
+  },
+  secondaryLanguage: {
+    env: 'SECONDARY_LANGUAGE',
+    flag: 'secondary-language',
+    meaning: 'the language root `/{lang}/wp-json/calendar/events/v1`',
+  },
+  metricsToken: {
+    env: 'METRICS_TOKEN',
+    flag: 'metrics-token',
+    unset: '— (operators only)',
+    meaning:
+      'Bearer token that lets a Prometheus scraper read `/calendar-gateway/v1/metrics` (else a WordPress administrator may)',
+  },
+  corsOrigins: {
+    env: 'CORS_ORIGINS',
+    flag: 'cors-origins',
+    meaning:
+      'origins that browser apps may call from (comma-separated); `*` echoes any origin, as WordPress does',
+  },
+  imageAllowPrivateHosts: {
+    env: 'IMAGE_ALLOW_PRIVATE_HOSTS',
+    flag: 'image-allow-private-hosts',
+    meaning:
+      'let `image` URLs on writes point at private, loopback or link-local addresses (off: SSRF guard)',
+  },
+  imageMaxMb: {
+    env: 'IMAGE_MAX_MB',
+    flag: 'image-max-mb',
+    meaning: 'largest image an `image` URL may serve',
+  },
+  logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
 };
+
+const sources = settings;
 
 export class ConfigError extends Error {
   constructor(message: string) {

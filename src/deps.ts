@@ -1,9 +1,11 @@
 // Everything a handler needs, built once at start-up and passed explicitly.
 import type { ResponseCache } from './cache/response-cache.ts';
+import type { IdempotencyStore } from './http/idempotency.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { Logger } from './log.ts';
 import type { Mapping } from './mapping/schema.ts';
 import type { RemoteImages } from './media/remote-image.ts';
+import type { Metrics } from './observe/metrics.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -25,4 +27,8 @@ export interface Deps {
   cache?: ResponseCache;
   /** Public venues and organizers for embedding; present only with the response cache (its tags drop them). */
   records?: RecordCache;
+  /** Answers of POSTs sent with an `Idempotency-Key`, kept 24 h (Redis when configured). */
+  idempotency?: IdempotencyStore;
+  /** Prometheus metrics (absent in tests that build their own Deps). */
+  metrics?: Metrics;
 }

@@ -1,22 +1,28 @@
 // Assembles a running gateway from a configuration: client, probe, index, app, HTTP server.
 
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { fastServe } from './cache/fast-path.ts';
+import { OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
+import { ApiError } from './http/errors.ts';
+import { IdempotencyStore } from './http/idempotency.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
+import { Metrics } from './observe/metrics.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
-import { probeUpstream, SOURCE_URL_META } from './wp/probe.ts';
+import { discoverRestRoot } from './wp/discover.ts';
+import { upstreamUnavailable } from './wp/errors.ts';
+import { ProbeError, probeUpstream, SOURCE_URL_META } from './wp/probe.ts';
 import { RecordCache } from './wp/records.ts';
 import { TermCache } from './wp/terms.ts';
 
@@ -51,18 +57,154 @@ export async function loadMapping(path: string): Promise<Mapping> {
   return parsed.data;
 }
 
+export interface StartOptions {
+  log?: Logger;
+  now?: () => Date;
+  quiet?: boolean;
+  /**
+   * Keep trying while WordPress cannot be reached (process managers, compose): the port answers meanwhile,
+   * `/calendar-gateway/v1/ready` with 503. Without it a first failure is thrown (tests, one-off runs).
+   */
+  retry?: boolean;
+  /** Called once the port is open, before WordPress was reached. */
+  onListening?: (url: string) => void;
+  /** How long `close()` lets requests in flight finish. Default 10 s. */
+  graceMs?: number;
+}
+
 export async function startGateway(
   config: Config & { upstreamUrl: string },
-  opts: { log?: Logger; now?: () => Date; quiet?: boolean } = {},
+  opts: StartOptions = {},
 ): Promise<Gateway> {
   const log = opts.log ?? createLogger(config.logLevel);
   const mapping = await loadMapping(config.mapping);
+  let handler: RequestListener = startingHandler;
+  const server = await listen(config, (req, res) => handler(req, res));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  opts.onListening?.(url);
+  let ready: Awaited<ReturnType<typeof prepare>>;
+  try {
+    ready = await retrying(
+      () => prepare(config, mapping, log, opts),
+      log,
+      config.upstreamUrl,
+      opts.retry === true,
+    );
+  } catch (err) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw err;
+  }
+  const { deps, app, caching, allowOrigin } = ready;
+  // Stored anonymous answers are sent before express sees the request (design: near the node:http ceiling).
+  const cache = deps.cache;
+  handler = cache
+    ? (req, res) => fastServe(cache, req, res, allowOrigin, deps.metrics) || app(req, res)
+    : app;
+  return {
+    deps,
+    server,
+    url,
+    close: async () => {
+      deps.indexes.stop();
+      // Stop accepting, let requests in flight finish (bounded), then drop what is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), opts.graceMs ?? 10_000);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(force);
+      await caching.close();
+    },
+  };
+}
+
+function listen(config: Config, handler: RequestListener): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const s = createServer(handler);
+    s.keepAliveTimeout = 65_000;
+    s.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+/** What the port answers while WordPress is being reached and the index built: alive, not ready. */
+const startingHandler: RequestListener = (req, res) => {
+  const path = (req.url ?? '').split('?')[0];
+  const alive = path === `${OPS_PREFIX}/health`;
+  const body = alive
+    ? { status: 'ok', starting: true }
+    : {
+        code: 'gateway_starting',
+        message: 'The gateway is starting: it is reaching WordPress and building the event index.',
+        data: { status: 503 },
+      };
+  res.writeHead(alive ? 200 : 503, {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Cache-Control': 'no-store',
+    ...(alive ? {} : { 'Retry-After': '5' }),
+  });
+  res.end(JSON.stringify(body));
+};
+
+/** Whether a start-up failure may pass by itself (WordPress down or overloaded), rather than need a fix. */
+const transient = (err: unknown): boolean =>
+  err instanceof ApiError
+    ? err.status >= 500
+    : err instanceof TypeError || (err as Error)?.name === 'TimeoutError';
+
+async function retrying<T>(run: () => Promise<T>, log: Logger, upstream: string, retry: boolean): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!retry || !transient(err)) throw err;
+      const waitS = Math.min(30, 2 ** Math.min(attempt - 1, 5));
+      const why =
+        err instanceof ApiError ? `${err.code}: ${err.message}` : String((err as Error)?.message ?? err);
+      log.warn(
+        { attempt, retryInSeconds: waitS },
+        `WordPress at ${upstream} is not ready (${why}); retrying in ${waitS} s`,
+      );
+      await new Promise((r) => setTimeout(r, waitS * 1000));
+    }
+  }
+}
+
+/** Everything that needs WordPress: REST root discovery, the probe, the index build, then the app. */
+async function prepare(
+  config: Config & { upstreamUrl: string },
+  mapping: Mapping,
+  log: Logger,
+  opts: StartOptions,
+) {
+  const found = await discoverRestRoot(config.upstreamUrl, config.upstreamTimeoutMs).catch((err: unknown) => {
+    throw upstreamUnavailable(err, (err as Error)?.name === 'TimeoutError');
+  });
+  if (!found.root) {
+    // A proxy in front of an overloaded or restarting WordPress answers 5xx pages: that passes; anything else is a fix.
+    if (found.status >= 500)
+      throw new ApiError('upstream_error', `WordPress answered HTTP ${found.status}.`, 502);
+    throw new ProbeError([
+      `${config.upstreamUrl} answered HTTP ${found.status} but is neither a WordPress REST root nor a WordPress page naming one (Link rel="https://api.w.org/"): set UPSTREAM_URL to the REST root, e.g. https://example.com/wp-json.`,
+    ]);
+  }
+  if (found.moved) {
+    log.warn(
+      `UPSTREAM_URL ${config.upstreamUrl} is the site, not its REST root: using ${found.root} (set UPSTREAM_URL to it to skip this look-up).`,
+    );
+  }
   const wp = new WpClient({
-    baseUrl: config.upstreamUrl,
+    baseUrl: found.root,
     serviceAuth: config.upstreamAuth,
     timeoutMs: config.upstreamTimeoutMs,
     languageParam: mapping.language.param,
     defaultLanguage: mapping.language.default,
+    concurrency: config.upstreamConcurrency,
+    queue: config.upstreamQueue,
   });
   if (!config.upstreamAuth) {
     log.warn(
@@ -106,35 +248,27 @@ export async function startGateway(
     caching.cache.onInvalidate((tags) => records.drop(tags));
     deps.records = records;
   }
+  const link = caching.redis;
+  deps.idempotency = new IdempotencyStore(link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix });
+  const metrics = new Metrics({ indexes, cache: caching.cache });
+  deps.metrics = metrics;
+  wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
   caching.freshness?.attach(indexes);
-  await indexes.forLanguage(mapping.language.default);
+  try {
+    await indexes.forLanguage(mapping.language.default);
+  } catch (err) {
+    // A retry starts from scratch: nothing of this attempt (timers, Redis connections) may outlive it.
+    indexes.stop();
+    await caching.close();
+    throw err;
+  }
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
     allowOrigin,
     publicUrl: config.publicUrl,
     secondaryLanguage: config.secondaryLanguage,
     webhookSecret: config.webhookSecret,
+    metricsToken: config.metricsToken,
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    // Stored anonymous answers are sent before express sees the request (design: near the node:http ceiling).
-    const cache = deps.cache;
-    const s = createServer(
-      cache ? (req, res) => fastServe(cache, req, res, allowOrigin) || app(req, res) : app,
-    );
-    s.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
-  server.keepAliveTimeout = 65_000;
-  const { port } = server.address() as AddressInfo;
-  return {
-    deps,
-    server,
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      indexes.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await caching.close();
-    },
-  };
+  return { deps, app, caching, allowOrigin };
 }

@@ -1,6 +1,7 @@
 // `npm start`: the gateway in front of UPSTREAM_URL, or in demo mode on the in-memory WordPress of mocks/.
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './config.ts';
+import { helpText } from './config-doc.ts';
 import { loadMapping, startGateway } from './gateway.ts';
 import { ApiError } from './http/errors.ts';
 import { createLogger } from './log.ts';
@@ -13,6 +14,10 @@ const DEMO_USERS = ['admin', 'editor', 'author', 'contributor', 'subscriber'];
 let probedUrl: string | undefined;
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(helpText());
+    return;
+  }
   const config = loadConfig(process.argv.slice(2), process.env);
   const log = createLogger(config.logLevel);
   let upstreamUrl = config.upstreamUrl;
@@ -31,22 +36,42 @@ async function main(): Promise<void> {
     });
     upstreamUrl = DEMO_UPSTREAM;
     upstreamAuth = `admin:${password}`;
+    // A line to paste, so the README's signed-in examples (`curl -u "editor:$DEMO_PASSWORD" …`) work as written.
     demoNote =
-      `Demo mode: an in-memory WordPress with a sample calendar of ${config.demoEvents} events. Users ${DEMO_USERS.join(', ')} each have the ` +
-      `application password ${config.demoPassword ? '$DEMO_PASSWORD' : password}` +
-      (config.demoPassword ? '' : ' (generated; set DEMO_PASSWORD to choose one)');
+      `Demo mode: an in-memory WordPress with a sample calendar of ${config.demoEvents} events. Users ${DEMO_USERS.join(', ')} each have ` +
+      `the application password ${config.demoPassword ? 'you set in DEMO_PASSWORD' : `${password} (generated; set DEMO_PASSWORD to choose one)`}. ` +
+      `For the README's examples, paste:\n  export DEMO_PASSWORD='${password.replaceAll("'", "'\\''")}'`;
   }
   probedUrl = upstreamUrl;
-  const gateway = await startGateway({ ...config, upstreamUrl, upstreamAuth }, { log });
-  const shown = `http://localhost:${gateway.url.split(':').pop()}/wp-json/calendar/events/v1`;
-  process.stdout.write(`calendar-gateway listening on ${shown}\n`);
-  if (demoNote) process.stdout.write(`${demoNote}\n`);
-  const stop = async () => {
-    await gateway.close();
+  let stopping = false;
+  let close: (() => Promise<void>) | undefined;
+  // SIGTERM (process managers, compose) stops accepting, lets requests in flight finish, closes Redis, exits 0.
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing requests in flight');
+    await close?.();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const gateway = await startGateway(
+    { ...config, upstreamUrl, upstreamAuth },
+    {
+      log,
+      retry: true,
+      onListening: (url) => {
+        const shown = `http://localhost:${url.split(':').pop()}/wp-json/calendar/events/v1`;
+        process.stdout.write(
+          `calendar-gateway listening on ${shown} (ready once the event index is built)\n`,
+        );
+        if (demoNote) process.stdout.write(`${demoNote}\n`);
+      },
+    },
+  );
+  close = gateway.close;
+  if (stopping) await gateway.close();
+  log.info('ready');
 }
 
 main().catch((err: unknown) => {
@@ -58,9 +83,15 @@ main().catch((err: unknown) => {
       `calendar-gateway cannot start: ${err.message} (${err.code}, ${probedUrl ?? 'the upstream'}).\n` +
         'Check that UPSTREAM_URL is the REST root of a running WordPress, e.g. https://example.com/wp-json.\n',
     );
-  } else if (err instanceof ApiError && err.status === 401) {
+  } else if (err instanceof ApiError && err.status === 401 && err.code !== 'rest_forbidden_context') {
     process.stderr.write(
       `calendar-gateway cannot start: WordPress refused UPSTREAM_AUTH (${err.code}). Use user:application-password.\n`,
+    );
+  } else if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+    // The account exists but may not read drafts in edit context (a subscriber, a contributor).
+    process.stderr.write(
+      `calendar-gateway cannot start: WordPress says "${err.message}" (${err.code}).\n` +
+        "UPSTREAM_AUTH's user lacks the rights the event index needs: use an editor's (or an administrator's) application password.\n",
     );
   } else {
     process.stderr.write(`calendar-gateway cannot start: ${(err as Error)?.message ?? String(err)}\n`);

@@ -154,13 +154,21 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
       );
     }
   };
-  // The site's front page, so that what passes through a gateway to the site itself can be tested too.
+  // The site's front page, so that what passes through a gateway to the site itself can be tested too. WordPress
+  // names its REST root in a Link header there (rest_output_link_header), which clients use to discover it.
   const frontPage = http.get(`${url}/`, () =>
     HttpResponse.html(
       '<!doctype html><html><head><title>Calendar sample site</title></head><body></body></html>',
+      { headers: { Link: `<${root}/>; rel="https://api.w.org/"` } },
     ),
   );
-  return { handlers: [handler, frontPage], store, reset };
+  // Any other page of the site: WordPress's theme answers 404 (a gateway in demo mode must not try DNS for it).
+  const notFound = http.all(`${url}/*`, () =>
+    HttpResponse.html('<!doctype html><html><head><title>Page not found</title></head><body></body></html>', {
+      status: 404,
+    }),
+  );
+  return { handlers: [handler, frontPage, notFound], store, reset };
 }
 
 /** The CORS headers WordPress 6.1 puts on every REST answer (rest_send_cors_headers and serve_request). */

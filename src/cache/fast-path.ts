@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
+import type { Metrics } from '../observe/metrics.ts';
 import { sendEntry } from './http.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -38,6 +39,7 @@ export function fastServe(
   req: IncomingMessage,
   res: ServerResponse,
   allowOrigin: OriginRule = () => true,
+  metrics?: Metrics,
 ): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const h = req.headers;
@@ -51,5 +53,7 @@ export function fastServe(
   if (typeof id === 'string' && id) res.setHeader('X-Request-Id', id.slice(0, 64));
   const extra = corsHeaders(h.origin, allowOrigin);
   sendEntry(req, res, entry, { policy: cache.policy, shared: true, extra });
+  // Counted, not logged: a log line per hit would cost more than the hit (the key starts with its route id).
+  metrics?.fastHit(key.slice(0, key.indexOf('|')));
   return true;
 }

@@ -1,11 +1,12 @@
 // Operator endpoints outside the calendar namespace: signed change notifications, purge-all, status and health.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapter.ts';
 import { ApiError } from '../http/errors.ts';
+import { Readiness } from '../readiness.ts';
 import { PRIVATE_CACHE_CONTROL } from './entry.ts';
 import { type Plan, parseNotification, planOf, SIGNATURE_HEADER, verifySignature } from './notify.ts';
 import { gatewayStatus } from './status.ts';
@@ -16,6 +17,8 @@ export interface OpsOptions {
   webhookSecret?: string;
   /** The gateway's version, shown by the status route. */
   version?: string;
+  /** Bearer token that lets a scraper read /metrics without a WordPress administrator's credentials. */
+  metricsToken?: string;
   maxSkewSeconds?: number;
 }
 
@@ -35,6 +38,14 @@ export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
     // Even when WordPress could not be asked, drop what is cached: the next read retries upstream.
     if (deps.cache) await deps.cache.invalidate(plan.tags);
   }
+}
+
+/** A scraper's `Authorization: Bearer <token>`, compared in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^bearer\s+(.+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const a = createHash('sha256').update(m[1]!).digest();
+  return timingSafeEqual(a, createHash('sha256').update(token).digest());
 }
 
 /** Runs `action` for a WordPress user with `manage_options`; anyone else gets WordPress's 401/403. */
@@ -95,6 +106,7 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
         const parsed = parseNotification(raw, Math.floor(deps.now().getTime() / 1000), maxSkew);
         if (!parsed.ok) throw new ApiError('gateway_bad_notification', parsed.reason, parsed.status);
         seen.set(signature!, true);
+        deps.metrics?.notification();
         const plan = planOf(parsed.notification, deps.mapping);
         // Answer first: WordPress sends from its own request, and the refetch below asks that same WordPress.
         json(res, 202, { accepted: parsed.notification.changes.length, invalidated: plan.tags });
@@ -115,6 +127,18 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
     json(res, 200, { status: 'ok', uptime_seconds: Math.round((deps.now().getTime() - startedAt) / 1000) });
   });
 
+  const readiness = new Readiness(deps);
+  router.get('/ready', async (_req: Request, res: Response) => {
+    const report = await readiness.check();
+    if (report.ready) return json(res, 200, { status: 'ready', ...report });
+    res.set('Retry-After', '5');
+    json(res, 503, {
+      code: 'gateway_not_ready',
+      message: `Not ready: ${report.reasons.join('; ')}.`,
+      data: { status: 503, ...report },
+    });
+  });
+
   router.get('/status', (req: Request, res: Response) =>
     asOperator(deps, req, res, 'Reading the status', async () => {
       const status = await gatewayStatus(deps, {
@@ -125,6 +149,19 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
       json(res, 200, status);
     }),
   );
+
+  router.get('/metrics', async (req: Request, res: Response) => {
+    const send = async () => {
+      const text = (await deps.metrics?.text()) ?? '';
+      res
+        .status(200)
+        .set('Cache-Control', PRIVATE_CACHE_CONTROL)
+        .type('text/plain; version=0.0.4')
+        .send(text);
+    };
+    if (o.metricsToken && bearerMatches(req.get('authorization'), o.metricsToken)) return send();
+    return asOperator(deps, req, res, 'Reading the metrics', send);
+  });
 
   router.post('/purge', (req: Request, res: Response) =>
     asOperator(deps, req, res, 'Purging', async () => {

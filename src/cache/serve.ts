@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { makeEntry } from './entry.ts';
 import { sendEntry } from './http.ts';
 import { cacheKey } from './key.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { CacheSource, ResponseCache } from './response-cache.ts';
 import { kindOfRoute, recordTags, tag, tagsOfBody } from './tags.ts';
 
 /** What a handler returned (the adapter's HandlerResult, repeated here to keep this folder standalone). */
@@ -42,12 +42,15 @@ export async function serveCached(
   read: CachedRead,
   run: () => Promise<RouteResult>,
   clientError: (err: unknown) => { status: number; body: unknown } | undefined,
-): Promise<void> {
+): Promise<CacheSource> {
   const key = cacheKey({ ...read, audience: 'anonymous' });
   cache.aliases.learn(req, key);
   const hit = cache.peek(key);
-  if (hit) return sendEntry(req, res, hit, { policy: cache.policy, shared: true });
-  const { entry, shared } = await cache.get(key, async () => {
+  if (hit) {
+    sendEntry(req, res, hit, { policy: cache.policy, shared: true });
+    return 'l1';
+  }
+  const { entry, shared, source } = await cache.get(key, async () => {
     let r: RouteResult;
     try {
       r = await run();
@@ -66,6 +69,7 @@ export async function serveCached(
     return { entry, store: status === 200 };
   });
   sendEntry(req, res, entry, { policy: cache.policy, shared });
+  return source;
 }
 
 /**

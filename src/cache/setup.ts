@@ -10,6 +10,8 @@ export interface CacheLayer {
   cache?: ResponseCache;
   freshness?: Freshness;
   snapshots?: SnapshotStore;
+  /** The Redis link, when configured (idempotency keys share it). */
+  redis?: RedisLink;
   /** For the index registry's `onChange`. */
   onIndexChange: (language: string, ids: number[]) => void;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
       })
     : undefined;
   return {
+    redis: link,
     cache,
     freshness,
     snapshots,

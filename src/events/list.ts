@@ -97,6 +97,8 @@ export async function listEvents(
     statuses: visibility.statuses,
     dates: dates.filter,
     search: a.search,
+    // WordPress searches password-protected posts only for logged-in callers.
+    searchesProtected: ctx.credentials !== undefined,
     categories,
     tags,
     venue: a.venue,

@@ -3,14 +3,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
 import { isShareable, serveCached, writeTags } from '../cache/serve.ts';
 import type { Credentials, RequestContext } from '../context.ts';
 import { parseArgs } from '../contract/args.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
+import type { AnswerSource } from '../observe/metrics.ts';
 import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
 import type { Binding } from './handler.ts';
+import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
 
 export interface ApiRootOptions {
   /** Where the namespace is mounted, e.g. `/wp-json/calendar/events/v1`. */
@@ -23,6 +25,8 @@ export interface ApiRootOptions {
   log: Logger;
   /** The response cache; absent, every request goes to the handlers. */
   cache?: ResponseCache;
+  /** Keeps the answers of POSTs sent with an `Idempotency-Key` (absent: the header is ignored). */
+  idempotency?: IdempotencyStore;
   /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
@@ -54,6 +58,8 @@ export const audienceOf = (c: Credentials | undefined): string =>
     : 'anonymous';
 
 export function sendError(res: Response, err: ApiError): void {
+  // A refusal that passes by itself (WordPress busy) says when to come back.
+  if (typeof err.data.retry_after === 'number') res.set('Retry-After', String(err.data.retry_after));
   res.status(err.status).type('application/json').send(JSON.stringify(err.toJSON()));
 }
 
@@ -78,6 +84,9 @@ function rawParams(req: Request): Record<string, unknown> {
   const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
   return { ...(req.query as Record<string, unknown>), ...body };
 }
+
+/** The cache's name for where an answer came from, as metrics and logs name it. */
+const SOURCES: Record<CacheSource, AnswerSource> = { l1: 'memory', l2: 'redis', upstream: 'wordpress' };
 
 export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Router {
   const router = express.Router();
@@ -120,6 +129,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       if (path === '' && method === 'GET') return next();
       return sendError(res, noRoute());
     }
+    res.locals.route = match.contract.id;
     const controller = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
@@ -159,12 +169,26 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           language: opts.defaultLanguage,
           base: site.apiRoot,
         };
-        return await serveCached(cache, req, res, read, run, (err) => {
+        const source = await serveCached(cache, req, res, read, run, (err) => {
           const e = err instanceof ApiError && err.status < 500 ? err : undefined;
           return e && { status: e.status, body: e.toJSON() };
         });
+        res.locals.cacheSource = SOURCES[source];
+        return;
       }
-      const result = await run();
+      const idem = method === 'POST' && opts.idempotency ? req.get('idempotency-key') : undefined;
+      const result =
+        idem !== undefined && opts.idempotency
+          ? await onceFor(
+              opts.idempotency,
+              `${audienceOf(credentials)}|${match.contract.id}|${checkKey(idem)}`,
+              fingerprintOf([method, path, req.body ?? null]),
+              async () => {
+                const r = await run();
+                return { ...r, status: r.status ?? 200 };
+              },
+            )
+          : await run();
       // A successful write drops every cached answer that showed what it touched, before the caller hears back.
       if (opts.cache && method !== 'GET' && (result.status ?? 200) < 300) {
         await opts.cache.invalidate(writeTags(match.contract.id, result.body));

@@ -27,7 +27,8 @@ export interface EventIndexOptions {
 /** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */
 export interface IndexSnapshot {
   language: string;
-  facets: EventFacets[];
+  /** Every event's facets; iterated once (a columnar index materialises them one at a time). */
+  facets: Iterable<EventFacets>;
   since: number | null;
   builtAt: string;
 }
@@ -61,6 +62,7 @@ export class EventIndex {
   #since: number | null = null;
 
   #builtAt: Date | null = null;
+  #buildMs: number | null = null;
   #lastRefreshAt: Date | null = null;
   #building: Promise<void> | null = null;
   #refreshing: Promise<number> | null = null;
@@ -126,6 +128,10 @@ export class EventIndex {
   }
   get builtAt(): Date | null {
     return this.#builtAt;
+  }
+  /** How long the last full crawl took (null until one ran: an index restored from a snapshot has none). */
+  get buildMs(): number | null {
+    return this.#buildMs;
   }
   get lastRefreshAt(): Date | null {
     return this.#lastRefreshAt;
@@ -228,6 +234,7 @@ export class EventIndex {
       if (!seen.has(id) && (this.#written.get(id) ?? 0) <= seq0) this.#delete(id);
     }
     const ms = Math.round(performance.now() - t0);
+    this.#buildMs = ms;
     this.#advance(posts, ms);
     this.#builtAt = this.#lastRefreshAt = new Date();
     progress.finish(this.size, ms);

@@ -110,6 +110,47 @@ describe('queryIndex', () => {
   });
 });
 
+describe('queryIndex visibility', () => {
+  const site = [
+    ev(1, { start: '2026-05-01 09:00:00', searchText: 'open jazz' }),
+    ev(2, { start: '2026-05-02 09:00:00', status: 'private', author: 2, searchText: 'secret jazz' }),
+    ev(3, { start: '2026-05-03 09:00:00', status: 'draft', author: 3, searchText: 'draft jazz' }),
+    ev(4, { start: '2026-05-04 09:00:00', protected: true, searchText: 'locked jazz' }),
+    ev(5, { start: '2026-05-05 09:00:00', status: 'trash', author: 2 }),
+  ];
+  it.each<[string, Partial<IndexQuery>, number[]]>([
+    [
+      "lists an own status only for the author's own events",
+      { ownStatuses: ['draft', 'private'], author: 2 },
+      [1, 2, 4],
+    ],
+    ['ignores own statuses without an author', { ownStatuses: ['private', 'draft'] }, [1, 4]],
+    ['never lists trash, not even as an own status', { ownStatuses: ['trash'], author: 2 }, [1, 4]],
+    ['never lets a search match a protected event by default', { search: 'jazz' }, [1]],
+    [
+      'lets a search match a protected event when allowed',
+      { search: 'jazz', searchesProtected: true },
+      [1, 4],
+    ],
+    [
+      "never searches another author's private event",
+      { search: 'secret', ownStatuses: ['private'], author: 3 },
+      [],
+    ],
+    [
+      'counts only what is listed',
+      { statuses: ['publish'], ownStatuses: ['draft'], author: 3, perPage: 1 },
+      [1],
+    ],
+  ])('%s', (_, over, ids) => {
+    expect(queryIndex(site, q(over)).ids).toEqual(ids);
+  });
+
+  it('totals only the events the caller may list', () => {
+    expect(queryIndex(site, q({ ownStatuses: ['draft', 'private'], author: 3 })).total).toBe(3);
+  });
+});
+
 describe('parseSearch', () => {
   it.each<[string, Array<[string, boolean]>]>([
     [

@@ -10,7 +10,19 @@ export type DateBounds = DateFilter;
  * filter (as WordPress ignores an empty `post__in`). `statuses` and `categories` come resolved by the caller.
  */
 export interface IndexQuery {
+  /** Statuses listed whoever wrote the event. */
   statuses: string[];
+  /**
+   * Statuses listed only for events written by `author` (a contributor's own drafts, an author's own private
+   * events: WordPress needs `edit_others_posts` / `read_private_posts` for everyone else's).
+   */
+  ownStatuses?: string[];
+  author?: number;
+  /**
+   * Whether a search may match password-protected events. WordPress leaves them out of search for logged-out
+   * callers (`WP_Query::parse_search`), so the safe default is no.
+   */
+  searchesProtected?: boolean;
   dates?: DateBounds;
   search?: string;
   categories?: number[];
@@ -104,6 +116,9 @@ const setOf = (list: readonly number[] | undefined): Set<number> | null =>
 /** A predicate for everything but the start bounds (those are applied by binary search on the sorted array). */
 export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
   const statuses = new Set(q.statuses.filter((s) => !UNLISTED_STATUSES.has(s)));
+  const own = new Set((q.author ? (q.ownStatuses ?? []) : []).filter((s) => !UNLISTED_STATUSES.has(s)));
+  const listed = (f: EventFacets): boolean =>
+    statuses.has(f.status) || (own.has(f.status) && f.author === q.author);
   const d = q.dates ?? {};
   const terms = q.search !== undefined && q.search !== '' ? parseSearch(q.search) : null;
   const categories = setOf(q.categories);
@@ -112,7 +127,7 @@ export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
   const organizers = setOf(q.organizer);
   const include = setOf(q.include);
   return (f) => {
-    if (f.hidden || !statuses.has(f.status)) return false;
+    if (f.hidden || !listed(f)) return false;
     if (include && !include.has(f.id)) return false;
     // An event without a date never satisfies a bound on that date.
     if (d.startGte !== undefined && !(f.start !== '' && f.start >= d.startGte)) return false;
@@ -126,7 +141,8 @@ export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
     if (!anyOf(categories, f.categories) || !anyOf(tags, f.tags) || !anyOf(organizers, f.organizers))
       return false;
     if (venues && (f.venue === null || !venues.has(f.venue))) return false;
-    return terms === null || matchesSearch(f, terms);
+    if (terms === null) return true;
+    return (!f.protected || q.searchesProtected === true) && matchesSearch(f, terms);
   };
 }
 

@@ -3,6 +3,7 @@ import apiFetchModule from '@wordpress/api-fetch';
 import type { Credentials, RequestContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { mapUpstreamError, upstreamUnavailable } from './errors.ts';
+import { UpstreamLimiter } from './limiter.ts';
 import type { WpErrorBody } from './types.ts';
 
 export type QueryValue = string | number | boolean | ReadonlyArray<string | number> | undefined | null;
@@ -49,6 +50,9 @@ export interface WpClientOptions {
    * that names a language, the default one included (Polylang answers every language when it is absent). */
   languageParam: string | null;
   defaultLanguage: string;
+  /** WordPress calls in flight at most, and how many may wait (UPSTREAM_CONCURRENCY, UPSTREAM_QUEUE); unbounded when absent. */
+  concurrency?: number;
+  queue?: number;
 }
 
 export function buildQuery(query: Query = {}): string {
@@ -69,10 +73,22 @@ const basic = (userPass: string): string => `Basic ${Buffer.from(userPass).toStr
 export class WpClient {
   readonly options: WpClientOptions;
   private readonly serviceHeader?: string;
+  /** Epoch ms of the last answer from WordPress, whatever its status (readiness: "WordPress answered recently"). */
+  lastAnsweredAt: number | undefined;
+  readonly #limiter?: UpstreamLimiter;
+  /** Told of every call's duration and outcome (metrics). */
+  observer?: (call: { method: string; as: string; outcome: string; ms: number }) => void;
 
   constructor(options: WpClientOptions) {
     this.options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
     this.serviceHeader = options.serviceAuth ? basic(options.serviceAuth) : undefined;
+    if (options.concurrency) {
+      this.#limiter = new UpstreamLimiter({
+        concurrency: options.concurrency,
+        queue: options.queue ?? 0,
+        waitMs: options.timeoutMs,
+      });
+    }
   }
 
   /** The site's home URL: the REST root without `/wp-json`. */
@@ -100,8 +116,16 @@ export class WpClient {
     return `${this.options.baseUrl}${path}${buildQuery(q)}`;
   }
 
-  /** One upstream call. Throws ApiError for WordPress errors (mapped) and for an unreachable upstream. */
-  async request<T>(req: WpRequest): Promise<WpResponse<T>> {
+  /**
+   * One upstream call. Throws ApiError for WordPress errors (mapped), for an unreachable upstream, and (503
+   * `upstream_busy`) when too many calls already wait for WordPress. The index's crawls wait their turn instead.
+   */
+  request<T>(req: WpRequest): Promise<WpResponse<T>> {
+    if (!this.#limiter) return this.#send<T>(req);
+    return this.#limiter.run(() => this.#send<T>(req), { patient: req.as === 'service', signal: req.signal });
+  }
+
+  async #send<T>(req: WpRequest): Promise<WpResponse<T>> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     const headers: Record<string, string> = {
@@ -110,6 +134,14 @@ export class WpClient {
       ...this.authHeaders(req.as),
     };
     const raw = req.body instanceof Uint8Array;
+    const t0 = performance.now();
+    const observe = (outcome: string) =>
+      this.observer?.({
+        method: req.method ?? 'GET',
+        as: typeof req.as === 'string' ? req.as : req.as.credentials ? 'caller' : 'anonymous',
+        outcome,
+        ms: performance.now() - t0,
+      });
     let response: Response;
     try {
       response = (await apiFetch({
@@ -124,8 +156,14 @@ export class WpClient {
       })) as Response;
     } catch (err) {
       if (err instanceof Response) response = err;
-      else throw upstreamUnavailable(err, timeout.aborted);
+      else {
+        const e = upstreamUnavailable(err, timeout.aborted);
+        observe(e.code === 'upstream_timeout' ? 'timeout' : 'unreachable');
+        throw e;
+      }
     }
+    this.lastAnsweredAt = Date.now();
+    observe(`${Math.floor(response.status / 100)}xx`);
     const text = await response.text().catch(() => '');
     let body: unknown = null;
     if (text) {

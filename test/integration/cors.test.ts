@@ -83,9 +83,12 @@ describe('CORS', () => {
       'access-control-allow-origin',
       'access-control-allow-methods',
       'access-control-allow-credentials',
-      'access-control-allow-headers',
     ])
       expect(ours.headers.get(h), h).toBe(wp.headers.get(h));
+    // WordPress's list, plus Idempotency-Key so browser apps can retry a create safely (README, "Safe retries").
+    expect(ours.headers.get('access-control-allow-headers')).toBe(
+      `${wp.headers.get('access-control-allow-headers')}, Idempotency-Key`,
+    );
     for (const h of (wp.headers.get('access-control-expose-headers') ?? '').split(/,\s*/))
       expect(ours.headers.get('access-control-expose-headers')).toContain(h);
   });

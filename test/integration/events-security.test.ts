@@ -11,6 +11,8 @@ let fx: Fixtures;
 let open: EventRecord;
 let locked: EventRecord;
 const hidden: Record<string, EventRecord> = {};
+/** Every fixture by id: lists them without a search (which never matches a protected event for logged-out callers). */
+const ALL = () => `include=${[open, locked, ...Object.values(hidden)].map((e) => e.id).join(',')}`;
 
 beforeAll(async () => {
   t = await openTarget();
@@ -79,7 +81,24 @@ describe('non-public events', () => {
       expect(JSON.stringify(res.body)).not.toContain('Secret ');
       expect(JSON.stringify(res.body)).not.toContain('Confidential');
     }
-    expect(idsOf(await call(t, 'GET', `/events?${MONTH}`))).toEqual([open.id, locked.id]);
+    expect(idsOf(await call(t, 'GET', `/events?${ALL()}`))).toEqual([open.id, locked.id]);
+  });
+
+  it('never lets an anonymous search find a password-protected event, as WordPress does', async () => {
+    const anonymous = await call(t, 'GET', `/events?${MONTH}`);
+    expect(idsOf(anonymous)).toEqual([open.id]);
+    expect(anonymous.headers.get('x-tec-total')).toBe('1');
+    const words = await call(
+      t,
+      'GET',
+      `/events?start_date=2031-09-01&search=${encodeURIComponent(`Hidden words ${tok}`)}`,
+    );
+    expect(idsOf(words)).toEqual([]);
+    // A signed-in caller's search includes it (WordPress adds `post_password = ''` only for logged-out users).
+    expect(idsOf(await call(t, 'GET', `/events?${MONTH}`, { as: 'subscriber' }))).toEqual([
+      open.id,
+      locked.id,
+    ]);
   });
 
   it('refuses them by id and by slug with a body that carries none of their fields', async () => {
@@ -104,7 +123,7 @@ describe('non-public events', () => {
     expect(idsOf(editor)).toEqual(
       expect.arrayContaining([hidden.draft?.id, hidden.pending?.id, hidden.private?.id]),
     );
-    const anonymous = await call(t, 'GET', `/events?${MONTH}`);
+    const anonymous = await call(t, 'GET', `/events?${ALL()}`);
     expect(idsOf(anonymous)).toEqual([open.id, locked.id]);
     expect(anonymous.headers.get('x-tec-total')).toBe('2');
   });
@@ -112,7 +131,7 @@ describe('non-public events', () => {
 
 describe('password-protected events', () => {
   it('blanks the protected fields in anonymous lists but keeps title and dates', async () => {
-    const res = await call(t, 'GET', `/events?${MONTH}`);
+    const res = await call(t, 'GET', `/events?${ALL()}`);
     const item = (res.body.events as Json[]).find((e) => e.id === locked.id) as Json;
     expect(item.title).toBe(`Locked ${tok}`);
     expect(item.start_date).toBe(day(8));
@@ -130,7 +149,7 @@ describe('password-protected events', () => {
   });
 
   it('shows the fields in a list to a caller with the right password', async () => {
-    const res = await call(t, 'GET', `/events?${MONTH}&password=hunter2`);
+    const res = await call(t, 'GET', `/events?${ALL()}&password=hunter2`);
     const item = (res.body.events as Json[]).find((e) => e.id === locked.id) as Json;
     expect(item.description).toContain(`Hidden words ${tok}`);
     expect((item.venue as Json).venue).toBe(`Secret hall ${tok}`);

@@ -30,6 +30,14 @@ describe('pass-through to WordPress', () => {
     expect(await proxied.json()).toEqual(await direct.json());
   });
 
+  it("answers a page the site does not have with WordPress's own 404, and names no internal cause", async () => {
+    for (const path of ['/metrics', '/healthz', `/no-such-page-${token()}`]) {
+      const res = await fetch(`${t.gateway.url}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).not.toMatch(/ENOTFOUND|ECONNREFUSED|cause/);
+    }
+  });
+
   it('keeps upstream error statuses and bodies', async () => {
     const proxied = await fetch(`${t.gateway.url}/wp-json/wp/v2/${rest}/999999999`);
     const direct = await fetch(`${t.upstream}/wp/v2/${rest}/999999999`);

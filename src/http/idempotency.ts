@@ -1,0 +1,126 @@
+// `Idempotency-Key` on POST: a retried write returns the first answer instead of writing twice (Redis or memory, 24 h).
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { ApiError } from './errors.ts';
+
+/** What a write answered, as replayed to a retry. */
+export interface StoredResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Record_ {
+  /** Hash of what was asked (method, route, path, body): another request under the same key is refused. */
+  fp: string;
+  result?: StoredResult;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** How long a write in progress holds its key: long enough for a write's upstream calls, short after a crash. */
+export const PENDING_TTL_MS = 120_000;
+
+/** Where keys live: Redis when configured and up (shared by every instance), else this process's memory. */
+export class IdempotencyStore {
+  readonly #memory = new LRUCache<string, Record_>({ max: 50_000, ttl: IDEMPOTENCY_TTL_MS });
+  readonly #redis?: { cmd: Redis; up: () => boolean; prefix: string };
+
+  constructor(redis?: { cmd: Redis; up: () => boolean; prefix: string }) {
+    this.#redis = redis;
+  }
+
+  #k = (key: string) =>
+    `${this.#redis?.prefix ?? ''}idem:${createHash('sha256').update(key).digest('base64url')}`;
+
+  /** Claims `key` for a new write, or tells what an earlier request under it left. */
+  async claim(key: string, fp: string): Promise<Record_ | 'claimed'> {
+    const r = this.#redis;
+    if (r?.up()) {
+      try {
+        const ok = await r.cmd.set(this.#k(key), JSON.stringify({ fp }), 'PX', PENDING_TTL_MS, 'NX');
+        if (ok === 'OK') return 'claimed';
+        const seen = await r.cmd.get(this.#k(key));
+        if (seen) return JSON.parse(seen) as Record_;
+        return this.claim(key, fp); // expired in between
+      } catch {
+        // Redis went away mid-call: this process's memory keeps the promise for this instance.
+      }
+    }
+    const seen = this.#memory.get(key);
+    if (seen) return seen;
+    this.#memory.set(key, { fp }, { ttl: PENDING_TTL_MS });
+    return 'claimed';
+  }
+
+  async finish(key: string, fp: string, result: StoredResult): Promise<void> {
+    const rec: Record_ = { fp, result };
+    this.#memory.set(key, rec);
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.set(this.#k(key), JSON.stringify(rec), 'PX', IDEMPOTENCY_TTL_MS).catch(() => {});
+  }
+
+  /** The write failed without an answer worth keeping (upstream down): a retry may run it again. */
+  async release(key: string): Promise<void> {
+    this.#memory.delete(key);
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.del(this.#k(key)).catch(() => {});
+  }
+}
+
+/** A key as the header carries it: 1–255 visible ASCII characters (the IETF draft's and Stripe's limits). */
+export function checkKey(raw: string): string {
+  if (!/^[\x21-\x7e]{1,255}$/.test(raw)) {
+    throw new ApiError('rest_invalid_param', 'Invalid parameter(s): Idempotency-Key', 400, {
+      params: { 'Idempotency-Key': 'Must be 1 to 255 visible ASCII characters.' },
+    });
+  }
+  return raw;
+}
+
+export const fingerprintOf = (parts: unknown[]): string =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+
+/**
+ * Runs a write once per (caller, key): the same key and request again returns the first answer (marked
+ * `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first still runs is
+ * 409. Answers with a status below 500 are kept 24 h; a failure of WordPress itself releases the key.
+ */
+export async function onceFor(
+  store: IdempotencyStore,
+  key: string,
+  fp: string,
+  run: () => Promise<StoredResult>,
+): Promise<StoredResult> {
+  const seen = await store.claim(key, fp);
+  if (seen !== 'claimed') {
+    if (seen.fp !== fp) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request.',
+        422,
+      );
+    }
+    if (!seen.result) {
+      throw new ApiError(
+        'idempotency_in_progress',
+        'A request with this Idempotency-Key is still being processed; retry in a moment.',
+        409,
+        { retry_after: 1 },
+      );
+    }
+    return { ...seen.result, headers: { ...seen.result.headers, 'Idempotent-Replayed': 'true' } };
+  }
+  let result: StoredResult;
+  try {
+    result = await run();
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) {
+      await store.finish(key, fp, { status: err.status, body: err.toJSON() });
+    } else await store.release(key);
+    throw err;
+  }
+  if (result.status < 500) await store.finish(key, fp, result);
+  else await store.release(key);
+  return result;
+}

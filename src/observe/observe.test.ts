@@ -1,0 +1,95 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSeed } from '../../mocks/seed-data.ts';
+import { startMockWordPress } from '../../mocks/wordpress/index.ts';
+import { configSchema } from '../config.ts';
+import { type Gateway, loadMapping, startGateway } from '../gateway.ts';
+
+const PASSWORD = 'observe-password';
+const TOKEN = 'scraper-token-0123456789';
+const lines: Array<Record<string, unknown>> = [];
+let raw = '';
+let g: Gateway;
+let close: () => void;
+const api = () => `${g.url}/wp-json/calendar/events/v1`;
+const admin = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+
+beforeAll(async () => {
+  const mapping = await loadMapping('mappings/tec.json');
+  const upstreamUrl = `http://wordpress-${Math.random().toString(36).slice(2, 8)}.test/wp-json`;
+  close = startMockWordPress({
+    mapping,
+    baseUrl: upstreamUrl,
+    seed: buildSeed(mapping, new Date(), { events: 30 }),
+    usersPassword: PASSWORD,
+  }).close;
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      raw += String(chunk);
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const config = configSchema.parse({
+    port: 0,
+    host: '127.0.0.1',
+    upstreamAuth: `admin:${PASSWORD}`,
+    pollIntervalMs: 0,
+    metricsToken: TOKEN,
+  });
+  g = await startGateway({ ...config, upstreamUrl }, { log: pino({ level: 'info' }, sink) });
+});
+afterAll(async () => {
+  await g?.close();
+  close?.();
+});
+
+const scrape = async (auth?: string) =>
+  fetch(`${g.url}/calendar-gateway/v1/metrics`, { headers: auth ? { Authorization: auth } : {} });
+
+describe('metrics', () => {
+  it('refuses anonymous scrapers and a wrong token, and answers the token or an administrator', async () => {
+    expect((await scrape()).status).toBe(401);
+    expect((await scrape('Bearer not-the-token-at-all')).status).toBe(401);
+    const byToken = await scrape(`Bearer ${TOKEN}`);
+    expect(byToken.status).toBe(200);
+    expect(byToken.headers.get('content-type')).toContain('text/plain');
+    expect((await scrape(admin)).status).toBe(200);
+  });
+
+  it('counts requests by route, status and source, fast-path hits, upstream calls, the index and the event loop', async () => {
+    const url = `${api()}/events?per_page=2&observe=1`;
+    expect((await fetch(url)).status).toBe(200); // a miss: WordPress
+    expect((await fetch(url)).status).toBe(200); // a hit before express
+    expect((await fetch(`${api()}/events/999999`)).status).toBe(404);
+    const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+    expect(text).toContain(
+      'calendar_gateway_requests_total{route="events.list",method="GET",status="200",source="wordpress"} 1',
+    );
+    expect(text).toMatch(
+      /calendar_gateway_requests_total\{route="events\.read",method="GET",status="404",source="[a-z]+"\} 1/,
+    );
+    expect(text).toContain('calendar_gateway_fast_path_hits_total{route="events.list"} 1');
+    expect(text).toMatch(
+      /calendar_gateway_upstream_request_duration_seconds_count\{method="GET",as="service",outcome="2xx"\} [1-9]/,
+    );
+    expect(text).toContain('calendar_gateway_index_events{language="en"} 30');
+    expect(text).toMatch(/calendar_gateway_index_build_duration_seconds\{language="en"\} \d/);
+    expect(text).toMatch(/calendar_gateway_cache_answers_total\{tier="memory"\} [1-9]/);
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
+  });
+});
+
+describe('request log', () => {
+  it('writes one line per request that reached express, with the caller kind and never the credentials', async () => {
+    lines.length = 0;
+    await fetch(`${api()}/events?per_page=1&status=draft`, { headers: { Authorization: admin } });
+    const line = lines.find((l) => l.msg === 'request' && l.route === 'events.list');
+    expect(line).toMatchObject({ method: 'GET', status: 200, caller: 'basic', source: 'private' });
+    expect(typeof line?.ms).toBe('number');
+    expect(typeof line?.requestId).toBe('string');
+    expect(raw).not.toContain(PASSWORD);
+    expect(raw).not.toContain(admin.slice(6));
+  });
+});
