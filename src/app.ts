@@ -10,6 +10,7 @@ import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
 import { apiRouter, credentialsOf, sendError, toApiError } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
+import { parseQueryStringOrEmpty } from './http/query.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -38,7 +39,8 @@ interface Root {
 export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('query parser', 'extended');
+  // The adapter reads the query through src/http/query.ts; other routes get the same parser.
+  app.set('query parser', parseQueryStringOrEmpty);
   app.set('trust proxy', 'loopback');
   app.set('etag', false);
   app.use(requestLog(deps.log, deps.metrics));
@@ -86,6 +88,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       webhookSecret: opts.webhookSecret,
       metricsToken: opts.metricsToken,
       version: pkg.version,
+      replay: deps.replay,
     }),
   );
   app.use(

@@ -1,4 +1,6 @@
 // Everything a handler needs, built once at start-up and passed explicitly.
+
+import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import type { IdempotencyStore } from './http/idempotency.ts';
 import type { IndexRegistry } from './index/registry.ts';
@@ -29,6 +31,8 @@ export interface Deps {
   records?: RecordCache;
   /** Answers of POSTs sent with an `Idempotency-Key`, kept 24 h (Redis when configured). */
   idempotency?: IdempotencyStore;
+  /** Change-notification signatures already accepted (shared through Redis when configured). */
+  replay?: ReplayGuard;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
 }

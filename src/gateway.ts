@@ -5,7 +5,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { fastServe } from './cache/fast-path.ts';
-import { OPS_PREFIX } from './cache/ops.ts';
+import { ReplayGuard } from './cache/notify.ts';
+import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
@@ -249,7 +250,9 @@ async function prepare(
     deps.records = records;
   }
   const link = caching.redis;
-  deps.idempotency = new IdempotencyStore(link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix });
+  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
+  deps.idempotency = new IdempotencyStore(shared);
+  deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);

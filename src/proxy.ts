@@ -4,8 +4,8 @@ import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import { publicBase } from './http/adapter.ts';
-import { ApiError } from './http/errors.ts';
 import type { Logger } from './log.ts';
+import { upstreamUnavailable } from './wp/errors.ts';
 
 export interface ProxyOptions {
   /** The upstream site URL: the REST root without `/wp-json` (a sub-directory install keeps its path). */
@@ -54,14 +54,7 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
           res.destroy();
           return;
         }
-        const e = timedOut
-          ? new ApiError('upstream_timeout', 'WordPress did not answer in time.', 504)
-          : new ApiError(
-              'upstream_unavailable',
-              'WordPress cannot be reached.',
-              503,
-              code ? { cause: code } : {},
-            );
+        const e = upstreamUnavailable(err, timedOut);
         res.writeHead(e.status, { 'Content-Type': 'application/json; charset=UTF-8' });
         res.end(JSON.stringify(e.toJSON()));
       },

@@ -1,5 +1,7 @@
 // Change notifications from the companion plugin: HMAC verification, freshness, and what each change invalidates.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/schema.ts';
 import { tag } from './tags.ts';
 
@@ -97,4 +99,34 @@ export function planOf(n: Notification, mapping: Mapping): Plan {
     }
   }
   return { events: [...events].sort((a, b) => a - b), tags: [...tags].sort(), terms };
+}
+
+/**
+ * Signatures already accepted, for twice the skew window: a signed body is applied once, by whichever instance gets
+ * it first. With Redis the set is shared by every instance and survives their restarts; without it (or while Redis
+ * is down) it is this process's memory.
+ */
+export class ReplayGuard {
+  readonly #memory: LRUCache<string, true>;
+  readonly #redis?: { cmd: Redis; up: () => boolean; prefix: string };
+  readonly #ttlMs: number;
+
+  constructor(windowSeconds: number, redis?: { cmd: Redis; up: () => boolean; prefix: string }) {
+    this.#ttlMs = 2 * windowSeconds * 1000;
+    this.#memory = new LRUCache({ max: 10_000, ttl: this.#ttlMs });
+    this.#redis = redis;
+  }
+
+  /** True the first time a signature is offered (anywhere, with Redis); false for a replay. */
+  async first(signature: string): Promise<boolean> {
+    const id = createHash('sha256').update(signature).digest('base64url');
+    if (this.#memory.has(id)) return false;
+    this.#memory.set(id, true);
+    const r = this.#redis;
+    if (!r?.up()) return true;
+    const set = await r.cmd
+      .set(`${r.prefix}notify-seen:${id}`, '1', 'PX', this.#ttlMs, 'NX')
+      .catch(() => 'OK');
+    return set === 'OK';
+  }
 }

@@ -1,17 +1,26 @@
 // Operator endpoints outside the calendar namespace: signed change notifications, purge-all, status and health.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
-import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapter.ts';
 import { ApiError } from '../http/errors.ts';
 import { Readiness } from '../readiness.ts';
 import { PRIVATE_CACHE_CONTROL } from './entry.ts';
-import { type Plan, parseNotification, planOf, SIGNATURE_HEADER, verifySignature } from './notify.ts';
+import {
+  type Plan,
+  parseNotification,
+  planOf,
+  ReplayGuard,
+  SIGNATURE_HEADER,
+  verifySignature,
+} from './notify.ts';
 import { gatewayStatus } from './status.ts';
 
 export const OPS_PREFIX = '/calendar-gateway/v1';
+
+/** How far a notification's signed time may be from ours (seconds); replays are remembered twice as long. */
+export const NOTIFY_WINDOW_SECONDS = 300;
 
 export interface OpsOptions {
   webhookSecret?: string;
@@ -20,6 +29,8 @@ export interface OpsOptions {
   /** Bearer token that lets a scraper read /metrics without a WordPress administrator's credentials. */
   metricsToken?: string;
   maxSkewSeconds?: number;
+  /** Where accepted signatures are remembered (Redis when configured); default: this process's memory. */
+  replay?: ReplayGuard;
 }
 
 const json = (res: Response, status: number, body: unknown) =>
@@ -79,9 +90,9 @@ async function asOperator(
 export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
   const router = express.Router();
   const startedAt = deps.now().getTime();
-  const maxSkew = o.maxSkewSeconds ?? 300;
-  // Signatures seen inside the skew window: the same signed body cannot be replayed.
-  const seen = new LRUCache<string, true>({ max: 10_000, ttl: 2 * maxSkew * 1000 });
+  const maxSkew = o.maxSkewSeconds ?? NOTIFY_WINDOW_SECONDS;
+  // Signatures seen inside the skew window: the same signed body cannot be replayed, on any instance.
+  const seen = o.replay ?? new ReplayGuard(maxSkew);
 
   router.post(
     '/notify',
@@ -101,11 +112,10 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
         if (!verifySignature(raw, signature, o.webhookSecret)) {
           throw new ApiError('gateway_bad_signature', `Missing or wrong ${SIGNATURE_HEADER}.`, 401);
         }
-        if (seen.has(signature!))
-          throw new ApiError('gateway_replayed', 'This notification was already received.', 409);
         const parsed = parseNotification(raw, Math.floor(deps.now().getTime() / 1000), maxSkew);
         if (!parsed.ok) throw new ApiError('gateway_bad_notification', parsed.reason, parsed.status);
-        seen.set(signature!, true);
+        if (!(await seen.first(signature!)))
+          throw new ApiError('gateway_replayed', 'This notification was already received.', 409);
         deps.metrics?.notification();
         const plan = planOf(parsed.notification, deps.mapping);
         // Answer first: WordPress sends from its own request, and the refetch below asks that same WordPress.

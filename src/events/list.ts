@@ -11,7 +11,7 @@ import { serializeEvent } from '../serialize/index.ts';
 import { withStoredExcerpt } from './excerpt.ts';
 import { postListResult, readPage } from './page.ts';
 import { relatedOf } from './related.ts';
-import { listVisibility } from './visibility.ts';
+import { listVisibility, visibleTo } from './visibility.ts';
 
 type Args = ArgsOf<typeof listEventsArgs>;
 
@@ -88,13 +88,17 @@ export async function listEvents(
     checkLinked(deps, 'organizer', 'organizer', a.organizer),
   ]);
   const index = await deps.indexes.forLanguage(lang);
-  if (a.post_parent !== undefined && !index.get(a.post_parent))
+  // A parent the caller may not read is as unknown as one that does not exist: no probing for drafts.
+  const parent = a.post_parent === undefined ? undefined : index.get(a.post_parent);
+  if (a.post_parent !== undefined && !(parent && visibleTo(visibility)(parent.status, parent.author)))
     throw invalidParams({ post_parent: 'Invalid parameter.' });
 
   const page = a.page ?? 1;
   const perPage = a.per_page ?? 10;
   const q: IndexQuery = {
     statuses: visibility.statuses,
+    ownStatuses: visibility.ownStatuses,
+    author: visibility.author,
     dates: dates.filter,
     search: a.search,
     // WordPress searches password-protected posts only for logged-in callers.
@@ -119,7 +123,7 @@ export async function listEvents(
   }
   const posts = (
     await readPage(deps, ctx, 'event', result.ids, {
-      statuses: visibility.editor ? visibility.statuses : undefined,
+      statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
       password: input.args.password,
     })
   ).map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));

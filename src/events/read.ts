@@ -36,7 +36,7 @@ export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): P
 
 /**
  * Reads the post with the caller's credentials and maps WordPress's refusal onto TEC's codes:
- * trashed → 403 event-no-longer-available; not readable → 403 event-not-accessible; unknown → 404.
+ * trashed (and the caller may edit it) → 403 event-no-longer-available; not readable → 403 event-not-accessible; unknown → 404.
  */
 export async function readEventPost(
   deps: Deps,
@@ -44,8 +44,6 @@ export async function readEventPost(
   id: number,
   opts: { password?: string; context?: 'view' | 'edit' } = {},
 ): Promise<WpPost> {
-  const index = await deps.indexes.forLanguage(ctx.language);
-  const known = index.get(id);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
@@ -60,7 +58,7 @@ export async function readEventPost(
     }
     if (err.status === 404) throw (await isLinkedPost(deps, ctx, id)) ? notAnEvent(id) : eventNotFound(id);
     if (err.status === 401 || err.status === 403) {
-      if (known?.status === 'trash' || (await trashedUpstream(deps, ctx, id))) {
+      if (await trashedForCaller(deps, ctx, id)) {
         throw new ApiError(
           'event-no-longer-available',
           `The event with ID ${id} is no longer available.`,
@@ -74,17 +72,18 @@ export async function readEventPost(
 }
 
 /**
- * Whether WordPress holds the post in the trash. Asked with the service account only after a refusal: the index
- * cannot tell, because wp/v2 lists (`status=any`) never include trashed posts. Only the status is read.
+ * Whether the caller may see that WordPress holds the post in the trash: asked with the caller's own credentials
+ * in edit context (WordPress shows a trashed post to whoever may edit it). Anonymous callers and callers who may
+ * not edit it get no answer, so they cannot tell a trashed event from a draft (TEC tells anyone; a deliberate
+ * difference).
  */
-async function trashedUpstream(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
+async function trashedForCaller(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
+  if (!ctx.credentials) return false;
   try {
     const res = await deps.wp.request<{ status?: string }>({
       path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
       query: { context: 'edit', _fields: 'status' },
-      as: 'service',
-      signal: ctx.signal,
-      language: ctx.language,
+      ...asCaller(ctx),
     });
     return res.body.status === 'trash';
   } catch {

@@ -7,14 +7,14 @@ import { idOfSlug, readEvent } from './read.ts';
 import { createEvent, deleteEvent, updateEvent } from './write.ts';
 
 /** TEC reads `context` from the raw request (it is no declared argument). */
-const contextEdit = (query: string): boolean => new URLSearchParams(query).get('context') === 'edit';
+const contextEdit = (raw: Record<string, unknown>): boolean => raw.context === 'edit';
 
 export function eventBindings(deps: Deps): Binding[] {
   return [
     bind(c.list, (i) => listEvents(deps, i)),
     bind(c.create, async (i) => createEvent(deps, i.ctx, i.site, i.args, i.body)),
     bind(c.read, async (i) => ({
-      body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.query) }),
+      body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
     })),
     bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body)),
     bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!)),

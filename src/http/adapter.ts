@@ -13,6 +13,7 @@ import type { AnswerSource } from '../observe/metrics.ts';
 import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
 import type { Binding } from './handler.ts';
 import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
+import { decodeSegment, queryOf, queryOrEmpty } from './query.ts';
 
 export interface ApiRootOptions {
   /** Where the namespace is mounted, e.g. `/wp-json/calendar/events/v1`. */
@@ -38,16 +39,26 @@ export function credentialsOf(req: Request): Credentials | undefined {
     const user = decoded.split(':')[0] ?? '';
     return { kind: 'basic', header: auth, user };
   }
-  const nonce =
-    req.get('x-wp-nonce') ?? (typeof req.query._wpnonce === 'string' ? req.query._wpnonce : undefined);
+  const wpnonce = queryOrEmpty(req)._wpnonce;
+  const nonce = req.get('x-wp-nonce') ?? (typeof wpnonce === 'string' ? wpnonce : undefined);
   const cookie = req.get('cookie');
   if (nonce && cookie && /wordpress_logged_in_/.test(cookie)) return { kind: 'cookie', cookie, nonce };
   return undefined;
 }
 
-/** The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. */
-export const publicBase = (req: Request, publicUrl: string | undefined): string =>
-  publicUrl ?? `${req.protocol}://${req.get('host')}`;
+/** A Host header that is a host name or address with an optional port, and nothing else. */
+const SANE_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. A Host
+ * that is not a plain host name (an injection attempt: `evil.example/x?`, quotes, spaces) is not echoed into links.
+ */
+export const publicBase = (req: Request, publicUrl: string | undefined): string => {
+  if (publicUrl) return publicUrl;
+  const host = req.get('host') ?? '';
+  return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
+};
 
 export const audienceOf = (c: Credentials | undefined): string =>
   c
@@ -80,9 +91,23 @@ export function toApiError(err: unknown, log: Logger, requestId: string): ApiErr
   });
 }
 
-function rawParams(req: Request): Record<string, unknown> {
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
-  return { ...(req.query as Record<string, unknown>), ...body };
+/** The body's fields, for writes only: a GET or HEAD body is ignored (it must never change a read's answer). */
+function bodyOf(req: Request, method: string): Record<string, unknown> {
+  if (method === 'GET') return {};
+  return req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
+}
+
+/** Path parameters decoded; a broken percent-encoding is the caller's error, named by its parameter. */
+function pathParams(groups: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const bad: Record<string, string> = {};
+  for (const [k, v] of Object.entries(groups ?? {})) {
+    const d = decodeSegment(v);
+    if (d === undefined) bad[k] = `${k} is not a valid percent-encoded string.`;
+    else out[k] = d;
+  }
+  if (Object.keys(bad).length) throw invalidParams(bad);
+  return out;
 }
 
 /** The cache's name for where an answer came from, as metrics and logs name it. */
@@ -118,11 +143,11 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     const path = req.path.replace(/\/+$/, '') || '';
     if (req.method === 'OPTIONS') return answerOptions(req, res, path);
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    let params: Record<string, string> = {};
+    let groups: Record<string, string> | undefined;
     const match = compiled.find((b) => {
       const m = b.regex.exec(path);
       if (!m || !(b.contract.methods as readonly string[]).includes(method)) return false;
-      params = Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+      groups = m.groups;
       return true;
     });
     if (!match) {
@@ -135,7 +160,11 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       if (!res.writableFinished) controller.abort();
     });
     try {
-      const raw = { ...rawParams(req), ...params };
+      const params = pathParams(groups);
+      const body = bodyOf(req, method);
+      // One parse for everything below: cache key, shareability, arguments, and what handlers read raw.
+      const query = queryOf(req);
+      const raw = { ...query, ...body, ...params };
       const credentials = credentialsOf(req);
       const base = publicBase(req, opts.publicUrl);
       const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
@@ -154,14 +183,10 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           requestId,
           signal: controller.signal,
         };
-        const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
-        const query = req.originalUrl.includes('?')
-          ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1)
-          : '';
-        return match.handler({ args: parsed.args, params, body, ctx, site, query });
+        return match.handler({ args: parsed.args, params, body, ctx, site, raw });
       };
       const cache = match.cache === false ? undefined : opts.cache;
-      if (cache && isShareable(req.method, !credentials, raw)) {
+      if (cache && isShareable(method, !credentials, raw)) {
         // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3).
         const read = {
           route: match.contract.id,
@@ -182,7 +207,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           ? await onceFor(
               opts.idempotency,
               `${audienceOf(credentials)}|${match.contract.id}|${checkKey(idem)}`,
-              fingerprintOf([method, path, req.body ?? null]),
+              fingerprintOf([method, path, body]),
               async () => {
                 const r = await run();
                 return { ...r, status: r.status ?? 200 };

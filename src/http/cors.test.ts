@@ -32,6 +32,23 @@ describe('corsHeaders', () => {
     expect(h['access-control-expose-headers']).toContain('X-WP-Total');
   });
 
+  it('never allows credentials or writes to Origin: null (sandboxed frames and file: pages of any site)', () => {
+    const h = corsHeaders('null', any);
+    expect(h['access-control-allow-origin']).toBe('null');
+    expect(h).not.toHaveProperty('access-control-allow-credentials');
+    expect(h['access-control-allow-methods']).toBe('OPTIONS, GET');
+    expect(corsHeaders('https://app.example', any)['access-control-allow-credentials']).toBe('true');
+  });
+
+  it.each([undefined, 'null', 'https://app.example', 'https://evil.example'])(
+    'sends WordPress security headers with Origin %j',
+    (origin) => {
+      const h = corsHeaders(origin, originRule(['https://app.example', 'null']));
+      expect(h['x-content-type-options']).toBe('nosniff');
+      expect(h['x-robots-tag']).toBe('noindex');
+    },
+  );
+
   it('gives a refused origin no Access-Control-Allow-Origin', () => {
     const h = corsHeaders('https://evil.example', originRule(['https://app.example']));
     expect(h).not.toHaveProperty('access-control-allow-origin');

@@ -20,15 +20,32 @@ export function originRule(allowed: readonly string[] | undefined): OriginRule {
 /** An Origin header we may echo: `null` (file: and data: pages) or `scheme://host[:port]`, nothing else. */
 const echoable = (origin: string) => origin === 'null' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/i.test(origin);
 
-/** The CORS headers of a response to a request with this Origin (none: only what every REST answer carries). */
+/**
+ * What every REST answer carries, whoever asks: WordPress's CORS lists and its security headers
+ * (`WP_REST_Server::serve_request` sends `X-Content-Type-Options: nosniff` and `X-Robots-Tag: noindex`).
+ */
 const WITHOUT_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
   'access-control-expose-headers': CORS_EXPOSE,
   'access-control-allow-headers': CORS_ALLOW_HEADERS,
+  'x-content-type-options': 'nosniff',
+  'x-robots-tag': 'noindex',
 });
 
+/**
+ * `Origin: null` comes from sandboxed frames and file: pages, which any site can open: such a page may read what
+ * anyone may read, but never with the visitor's credentials (WordPress would allow them).
+ */
+const NULL_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
+  ...WITHOUT_ORIGIN,
+  'access-control-allow-origin': 'null',
+  'access-control-allow-methods': 'OPTIONS, GET',
+});
+
+/** The CORS and security headers of a REST answer to a request with this Origin. */
 export function corsHeaders(origin: string | undefined, allow: OriginRule): Readonly<Record<string, string>> {
   // The common case (no Origin: a server or a same-origin page) allocates nothing.
   if (!origin || !echoable(origin) || !allow(origin)) return WITHOUT_ORIGIN;
+  if (origin === 'null') return NULL_ORIGIN;
   return {
     ...WITHOUT_ORIGIN,
     'access-control-allow-origin': origin,

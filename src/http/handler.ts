@@ -13,8 +13,12 @@ export interface HandlerInput<S extends ArgsShape> {
   body: Record<string, unknown>;
   ctx: RequestContext;
   site: SiteInfo;
-  /** The original query string (without `?`). */
-  query: string;
+  /**
+   * Every parameter of the request as parsed once by the adapter (query, then body for writes, then path), the same
+   * map the cache key and the shareability decision read. For parameters a route does not declare (`password`,
+   * `context`), which TEC reads from the raw request.
+   */
+  raw: Record<string, unknown>;
 }
 
 export interface HandlerResult {

@@ -18,6 +18,12 @@ export interface LinkedFacets {
   values: Record<string, string>;
   /** Everything TEC's search LIKE-matches, lower-cased, one field per line. */
   searchText: string;
+  /** Author's user id (0 when unknown): others' drafts and private records are listed only to editors. */
+  author: number;
+  /** Has a post password: only the name is searchable for callers who cannot read the rest. */
+  protected: boolean;
+  /** The name alone, lower-cased: what a protected record's search matches for such callers. */
+  nameText: string;
 }
 
 /** Statuses crawled: everything an editor could list, plus trash (so trashed ids still exist for 410s). */
@@ -52,6 +58,9 @@ export function linkedFacetsOf(kind: LinkedKind, post: WpPost, mapping: Mapping)
     values,
     // Raw HTML is matched like a LIKE on post_content would; its plain text is added so visible words match too.
     searchText: [...texts, plainText(str(rec.description))].join('\n').toLowerCase(),
+    author: Number(rec.author ?? post.author) || 0,
+    protected: str(rec.password ?? (post.password as FieldValue | undefined)) !== '',
+    nameText: name.toLowerCase(),
   };
 }
 
@@ -93,7 +102,7 @@ export class LinkedCatalog {
   async #crawl(kind: LinkedKind, language: string): Promise<Map<number, LinkedFacets>> {
     const { wp, mapping } = this.#deps;
     const service = !!wp.options.serviceAuth;
-    const fields = wpFieldsOf(mapping, kind, ['date']);
+    const fields = wpFieldsOf(mapping, kind, ['date', 'author', 'password']);
     const posts = await wp.all<WpPost>({
       path: `/wp/v2/${mapping[kind].restBase}`,
       // Without a service credential only what the public sees can be indexed.

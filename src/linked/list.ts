@@ -3,7 +3,7 @@ import type { ArgsOf } from '../contract/args.ts';
 import type { LinkedKind, linkedListArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { postListResult, readPage } from '../events/page.ts';
-import { listVisibility } from '../events/visibility.ts';
+import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { catalogOf, type LinkedFacets } from './catalog.ts';
@@ -19,16 +19,26 @@ export const byDateDesc = (a: LinkedFacets, b: LinkedFacets): number =>
 /** The facets that pass every filter, ordered. Pure: the sets come from the event index. */
 export function filterLinked(
   items: Iterable<LinkedFacets>,
-  f: { statuses: string[]; search?: string; only?: Set<number>; exclude?: Set<number> },
+  f: {
+    /** Whether the caller may read a record of this status and author (src/events/visibility.ts). */
+    visible: (status: string, author: number) => boolean;
+    search?: string;
+    /** Whether the caller may read protected text (signed in); otherwise a protected record matches by name only. */
+    searchesProtected?: boolean;
+    only?: Set<number>;
+    exclude?: Set<number>;
+  },
 ): LinkedFacets[] {
-  const statuses = new Set(f.statuses);
   const needle = f.search?.toLowerCase();
   const out: LinkedFacets[] = [];
   for (const x of items) {
-    if (!statuses.has(x.status)) continue;
+    if (!f.visible(x.status, x.author)) continue;
     if (f.only && !f.only.has(x.id)) continue;
     if (f.exclude?.has(x.id)) continue;
-    if (needle !== undefined && !x.searchText.includes(needle)) continue;
+    if (needle !== undefined) {
+      const text = x.protected && !f.searchesProtected ? x.nameText : x.searchText;
+      if (!text.includes(needle)) continue;
+    }
     out.push(x);
   }
   return out.sort(byDateDesc);
@@ -51,19 +61,29 @@ export async function listLinked(
   ]);
   let only: Set<number> | undefined;
   let exclude: Set<number> | undefined;
+  // Events count for has_events / only_with_upcoming only when this caller may read them.
+  const events = await listVisibility(deps, ctx, 'event', undefined);
   if (a.event !== undefined) {
     const event = index.get(a.event);
-    if (!event) throw invalidParams({ event: 'Invalid parameter.' });
+    if (!event || !visibleTo(events)(event.status, event.author))
+      throw invalidParams({ event: 'Invalid parameter.' });
     only = new Set(linkedIdsOf(kind, event));
   }
-  if (a.has_events === true) only = intersect(only, usedBy(index, kind, HAS_EVENTS_STATUSES));
-  if (a.has_events === false) exclude = usedBy(index, kind, ANY_EVENT_STATUSES);
+  if (a.has_events !== undefined) {
+    const used = usedBy(index, kind, readableOf(events, HAS_EVENTS_STATUSES));
+    if (a.has_events) only = intersect(only, used);
+    else exclude = used;
+  }
   if (a.only_with_upcoming === true)
-    only = intersect(only, usedByUpcoming(index, kind, deps.now(), deps.site.timezone));
+    only = intersect(
+      only,
+      usedByUpcoming(index, kind, readableOf(events, ANY_EVENT_STATUSES), deps.now(), deps.site.timezone),
+    );
 
   const matches = filterLinked(catalog.values(), {
-    statuses: visibility.statuses,
+    visible: visibleTo(visibility),
     search: a.search,
+    searchesProtected: ctx.credentials !== undefined,
     only,
     exclude,
   });
@@ -80,10 +100,10 @@ export async function listLinked(
     );
   }
   const posts = await readPage(deps, ctx, kind, ids, {
-    statuses: visibility.editor ? visibility.statuses : undefined,
+    statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
   });
   const media = await mediaOf(deps, ctx, posts);
-  const password = passwordOf(input.query, input.body);
+  const password = passwordOf(input.raw);
   const records = posts.map((p) =>
     serialize(deps, kind, p, media, site, 'list', { password, stored: catalog.get(p.id) }),
   );

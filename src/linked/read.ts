@@ -168,7 +168,7 @@ export async function readLinked(
 }
 
 /** TEC reads `password` from the raw request everywhere, though only event routes declare it. */
-export function passwordOf(query: string, body: Record<string, unknown>): string | undefined {
-  const v = body.password ?? new URLSearchParams(query).get('password');
+export function passwordOf(raw: Record<string, unknown>): string | undefined {
+  const v = raw.password;
   return typeof v === 'string' && v !== '' ? v : undefined;
 }

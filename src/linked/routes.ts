@@ -13,7 +13,7 @@ function bindingsOf(deps: Deps, kind: LinkedKind): Binding[] {
     bind(c.list, (i) => listLinked(deps, kind, i as Parameters<typeof listLinked>[2])),
     bind(c.create, async (i) => createLinked(deps, i.ctx, i.site, kind, i.args)),
     bind(c.read, async (i) => ({
-      body: await readLinked(deps, i.ctx, i.site, kind, id(i.args), passwordOf(i.query, i.body)),
+      body: await readLinked(deps, i.ctx, i.site, kind, id(i.args), passwordOf(i.raw)),
     })),
     bind(c.update, async (i) => updateLinked(deps, i.ctx, i.site, kind, id(i.args), i.args)),
     bind(c.delete, async (i) => deleteLinked(deps, i.ctx, i.site, kind, id(i.args))),
@@ -24,7 +24,7 @@ function bindingsOf(deps: Deps, kind: LinkedKind): Binding[] {
         kind,
         await idOfSlug(deps, i.ctx, kind, i.params.slug ?? ''),
       );
-      return { body: await readLinked(deps, i.ctx, i.site, kind, found, passwordOf(i.query, i.body)) };
+      return { body: await readLinked(deps, i.ctx, i.site, kind, found, passwordOf(i.raw)) };
     }),
     bind(c.updateBySlug, async (i) =>
       updateLinked(deps, i.ctx, i.site, kind, await idOfSlug(deps, i.ctx, kind, i.params.slug ?? ''), i.args),

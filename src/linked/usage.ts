@@ -5,9 +5,9 @@ import type { EventIndex } from '../index/event-index.ts';
 import type { EventFacets } from '../index/facets.ts';
 import type { DateBounds } from '../index/query.ts';
 
-/** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending). */
+/** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending), when readable. */
 export const HAS_EVENTS_STATUSES = ['publish', 'future', 'private'];
-/** Every status an event can be linked in: `has_events=false` means linked to none of these. */
+/** Every status an event can be linked in (`only_with_upcoming` counts each the caller may read). */
 export const ANY_EVENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
 /** The venue or organizer ids one event links to. */
@@ -16,14 +16,21 @@ export function linkedIdsOf(kind: LinkedKind, f: EventFacets): number[] {
   return f.organizers;
 }
 
-/** Ids of every venue/organizer linked to at least one event matching the statuses and date bounds. */
+/** Which events count: statuses anyone's, and statuses counted only on the caller's own events. */
+export interface Readable {
+  statuses: string[];
+  ownStatuses?: string[];
+  author?: number;
+}
+
+/** Ids of every venue/organizer linked to at least one event the caller may read, within the date bounds. */
 export function usedBy(
   index: EventIndex,
   kind: LinkedKind,
-  statuses: string[],
+  readable: Readable,
   dates?: DateBounds,
 ): Set<number> {
-  const { ids } = index.query({ statuses, dates, page: 1, perPage: Number.MAX_SAFE_INTEGER });
+  const { ids } = index.query({ ...readable, dates, page: 1, perPage: Number.MAX_SAFE_INTEGER });
   const out = new Set<number>();
   for (const id of ids) {
     const f = index.get(id);
@@ -37,12 +44,13 @@ export function siteNow(now: Date, timezone: string): string {
   return fromUtc(now.toISOString().slice(0, 19).replace('T', ' '), timezone);
 }
 
-/** Ids linked to an event that starts now or later and is public (TEC's upcoming list). */
+/** Ids linked to an event that starts now or later and that the caller may read (TEC's upcoming list). */
 export function usedByUpcoming(
   index: EventIndex,
   kind: LinkedKind,
+  readable: Readable,
   now: Date,
   timezone: string,
 ): Set<number> {
-  return usedBy(index, kind, ['publish'], { startGte: siteNow(now, timezone) });
+  return usedBy(index, kind, readable, { startGte: siteNow(now, timezone) });
 }

@@ -93,6 +93,9 @@ const facet = (id: number, status: string, values: Record<string, string>): Link
   name: values.venue ?? values.organizer ?? '',
   values,
   searchText: '',
+  author: 1,
+  protected: false,
+  nameText: '',
 });
 
 describe('findDuplicate', () => {

@@ -1,7 +1,7 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
-import { canSeeProtected, escHtml, globalId, postHead, renderedText } from './common.ts';
+import { canSeeProtected, escHtml, globalId, insertBefore, postHead, renderedText } from './common.ts';
 import { formatCost } from './cost.ts';
 import { abbrOf, detailsOf, utcOf } from './dates.ts';
 import { serializeImage } from './image.ts';
@@ -100,8 +100,10 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
     venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
     organizer: organizers,
   };
-  if (o.context === 'single') record.json_ld = jsonLdEvent(record, zone);
   record.custom_fields = [];
-  if (o.context === 'write' || canSeeProtected(post, o.password)) return record;
-  return blankProtected(record);
+  // JSON-LD is built from the record as the caller sees it, so it never holds a blanked value.
+  const shown = o.context === 'write' || canSeeProtected(post, o.password) ? record : blankProtected(record);
+  return o.context === 'single'
+    ? insertBefore(shown, 'custom_fields', 'json_ld', jsonLdEvent(shown, zone))
+    : shown;
 }

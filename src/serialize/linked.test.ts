@@ -34,6 +34,31 @@ describe('serializeVenue', () => {
     expect(serializeVenue(full, { media }, opts(TEC_MAPPING))).not.toHaveProperty('json_ld');
   });
 
+  it("builds a protected venue's JSON-LD from the blanked record: no phone, website, region or address", () => {
+    const locked = post(21, 'tribe_venue', {
+      password: 'letmein',
+      content: { rendered: '', protected: true },
+      meta: {
+        _VenueAddress: '9 Hidden Rd',
+        _VenueState: 'NY',
+        _VenueStateProvince: 'NY',
+        _VenuePhone: '555 0101',
+        _VenueURL: 'https://secret.test',
+      },
+    });
+    const shown = serializeVenue(locked, { media }, opts(TEC_MAPPING, { context: 'single' }));
+    expect(shown.state).toBe('');
+    const text = JSON.stringify(shown);
+    for (const secret of ['Hidden', 'NY', '555', 'secret.test']) expect(text).not.toContain(secret);
+    expect(Object.keys(shown).indexOf('json_ld')).toBe(Object.keys(shown).indexOf('show_map') - 1);
+    const unlocked = serializeVenue(
+      locked,
+      { media },
+      opts(TEC_MAPPING, { context: 'single', password: 'letmein' }),
+    );
+    expect(unlocked.json_ld).toMatchObject({ telephone: '555 0101', sameAs: 'https://secret.test' });
+  });
+
   it('reads show_map from its meta and defaults show_map_link to true when absent', () => {
     const r = serializeVenue(full, { media }, opts(TEC_MAPPING));
     expect(r.show_map).toBe(false);

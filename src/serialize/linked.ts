@@ -1,7 +1,7 @@
 // TEC's venue and organizer records (§2.2, §2.3): empty keys dropped, flags and global ids appended.
 import { readRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
-import { canSeeProtected, dropEmpty, globalId, postHead, renderedText } from './common.ts';
+import { canSeeProtected, dropEmpty, globalId, insertBefore, postHead, renderedText } from './common.ts';
 import { serializeImage } from './image.ts';
 import { jsonLdOrganizer, jsonLdVenue } from './jsonld.ts';
 import { blankProtected } from './protect.ts';
@@ -10,10 +10,20 @@ import type { Json, Related, SerializeOptions } from './types.ts';
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 const US = new Set(['', 'US', 'USA', 'United States', 'United States of America']);
 
-function guard(post: WpPost, record: Json, o: SerializeOptions): Json {
+/**
+ * The record as this caller may see it, then its JSON-LD (single context) built from that, so no protected value
+ * reaches `json_ld` (telephone, sameAs, address) when the record itself is blanked.
+ */
+function guard(
+  post: WpPost,
+  record: Json,
+  o: SerializeOptions,
+  jsonLd: (r: Json) => Json,
+  before: string,
+): Json {
   // Write responses go to the editor who just saved the post; TEC blanks only on reads.
-  if (o.context === 'write' || canSeeProtected(post, o.password)) return record;
-  return blankProtected(record);
+  const shown = o.context === 'write' || canSeeProtected(post, o.password) ? record : blankProtected(record);
+  return o.context === 'single' ? insertBefore(shown, before, 'json_ld', jsonLd(shown)) : shown;
 }
 
 function withGlobalIds(record: Json, id: number, o: SerializeOptions): Json {
@@ -50,12 +60,11 @@ export function serializeVenue(post: WpPost, related: Pick<Related, 'media'>, o:
     website: str(v.website),
     stateprovince,
   };
-  if (o.context === 'single') record.json_ld = jsonLdVenue(record);
   const out = dropEmpty(record);
   // Absent flags mean "show" in TEC (`isset ? truthy : true`); the codec applies the mapping's default.
   out.show_map = fields.show_map ? v.show_map !== false : true;
   out.show_map_link = fields.show_map_link ? v.show_map_link !== false : true;
-  return guard(post, withGlobalIds(out, post.id, o), o);
+  return guard(post, withGlobalIds(out, post.id, o), o, jsonLdVenue, 'show_map');
 }
 
 export function serializeOrganizer(post: WpPost, related: Pick<Related, 'media'>, o: SerializeOptions): Json {
@@ -72,6 +81,5 @@ export function serializeOrganizer(post: WpPost, related: Pick<Related, 'media'>
     website: str(v.website),
     email: str(v.email),
   };
-  if (o.context === 'single') record.json_ld = jsonLdOrganizer(record);
-  return guard(post, dropEmpty(withGlobalIds(record, post.id, o)), o);
+  return guard(post, dropEmpty(withGlobalIds(record, post.id, o)), o, jsonLdOrganizer, 'global_id');
 }

@@ -52,7 +52,7 @@ describe('blankProtected', () => {
     const out = blankProtected([
       { venue: 'Hall', address: 'a', geo_lat: 1.5, state: 'NY', json_ld: { address: {} } },
     ]);
-    expect(out).toEqual([{ venue: 'Hall', address: '', geo_lat: 0, state: 'NY', json_ld: { address: '' } }]);
+    expect(out).toEqual([{ venue: 'Hall', address: '', geo_lat: 0, state: '', json_ld: { address: '' } }]);
   });
 
   it('blanks the venue and organizers linked from an event', () => {

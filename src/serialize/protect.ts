@@ -30,6 +30,8 @@ export const PASSWORD_PROTECTED_FIELDS: Readonly<Record<string, unknown>> = Obje
   email: '',
   phone: '',
   stateprovince: '',
+  // Not in TEC's list (which leaves a protected venue's state readable); blanked with the rest of the address.
+  state: '',
   zip: '',
   province: '',
   country: '',

@@ -19,17 +19,14 @@ export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiE
   return new ApiError('upstream_error', `WordPress answered HTTP ${status}.`, status, { upstream: true });
 }
 
-/** Network failure or timeout talking to WordPress. */
+/**
+ * Network failure or timeout talking to WordPress. The system error (`ENOTFOUND`, `ECONNREFUSED`) is for the log
+ * only: it tells an outsider how the upstream is reached.
+ */
 export function upstreamUnavailable(err: unknown, timedOut: boolean): ApiError {
   if (timedOut) return new ApiError('upstream_timeout', 'WordPress did not answer in time.', 504);
-  const code = (err as { code?: string } | null)?.code;
   if ((err as Error | null)?.name === 'AbortError') {
     return new ApiError('request_aborted', 'The request was aborted.', 499);
   }
-  return new ApiError(
-    'upstream_unavailable',
-    'WordPress cannot be reached.',
-    503,
-    code ? { cause: code } : {},
-  );
+  return new ApiError('upstream_unavailable', 'WordPress cannot be reached.', 503);
 }

@@ -204,14 +204,15 @@ describe('access rules', () => {
     expect(editor.body.status).toBe('draft');
   });
 
-  it('answers 403 event-no-longer-available for a trashed event, to anyone', async () => {
+  it('answers 403 event-no-longer-available for a trashed event to who may edit it; anyone else cannot tell it from a draft', async () => {
     const gone = await fx.event({
       title: `Read trash ${tok}`,
       start_date: day(9),
       end_date: day(9, '11:00:00'),
     });
     await editUpstream(t, gone.id, {}, 'DELETE');
-    expectError(await get(`/events/${gone.id}`), 403, 'event-no-longer-available');
+    expectError(await get(`/events/${gone.id}`), 403, 'event-not-accessible');
+    expectError(await get(`/events/${gone.id}`, 'subscriber'), 403, 'event-not-accessible');
     expectError(await get(`/events/${gone.id}`, 'admin'), 403, 'event-no-longer-available');
   });
 

@@ -272,7 +272,8 @@ describe('delete', () => {
     expect(first.body.status).toBe('trash');
     expect(first.body).not.toHaveProperty('json_ld');
     expectError(await call(t, 'DELETE', `/events/${ev.id}`, { as: 'admin' }), 410, 'event-is-in-trash');
-    expectError(await call(t, 'GET', `/events/${ev.id}`), 403, 'event-no-longer-available');
+    expectError(await call(t, 'GET', `/events/${ev.id}`, { as: 'admin' }), 403, 'event-no-longer-available');
+    expectError(await call(t, 'GET', `/events/${ev.id}`), 403, 'event-not-accessible');
   });
 
   it('deletes by slug', async () => {
