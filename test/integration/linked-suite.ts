@@ -225,9 +225,12 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expect(ids(await fx.list(`search=${fx.tok}&has_events=1`))).toEqual([a.id, b.id]);
     });
 
-    it.each(['false', '0', 'no'])('has_events=%s keeps records linked to no event at all', async (v) => {
-      expect(ids(await fx.list(`search=${fx.tok}&has_events=${v}`))).toEqual([d.id]);
-    });
+    it.each(['false', '0', 'no'])(
+      'has_events=%s keeps exactly the others: linked to no event, or only to a draft',
+      async (v) => {
+        expect(ids(await fx.list(`search=${fx.tok}&has_events=${v}`))).toEqual([c.id, d.id]);
+      },
+    );
 
     it('only_with_upcoming=true keeps records linked to an upcoming public event; false disables the filter', async () => {
       expect(ids(await fx.list(`search=${fx.tok}&only_with_upcoming=true`))).toEqual([a.id]);
