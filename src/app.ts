@@ -77,6 +77,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         log: deps.log,
         cache: deps.cache,
         idempotency: deps.idempotency,
+        authenticate: (ctx) => deps.callers.resolve(ctx),
         describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );

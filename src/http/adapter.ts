@@ -28,6 +28,11 @@ export interface ApiRootOptions {
   cache?: ResponseCache;
   /** Keeps the answers of POSTs sent with an `Idempotency-Key` (absent: the header is ignored). */
   idempotency?: IdempotencyStore;
+  /**
+   * Checks a signed-in caller's credentials with WordPress before any handler runs (401 `incorrect_password` when
+   * rejected), so a wrong password is refused everywhere, not only where a handler happens to ask upstream.
+   */
+  authenticate?: (ctx: RequestContext) => Promise<unknown>;
   /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
@@ -183,6 +188,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           requestId,
           signal: controller.signal,
         };
+        if (credentials) await opts.authenticate?.(ctx);
         return match.handler({ args: parsed.args, params, body, ctx, site, raw });
       };
       const cache = match.cache === false ? undefined : opts.cache;
