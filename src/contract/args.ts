@@ -56,6 +56,16 @@ export const positiveInt = z.union([z.number(), z.string()]).transform((v, ctx) 
   return Number(s);
 });
 
+/** An id where TEC answers `0` as a missing record (404) rather than a bad parameter. */
+export const nonNegativeInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const s = String(v).trim();
+  if (!/^\d+$/.test(s) || Number(s) < 0) {
+    ctx.addIssue({ code: 'custom', message: INVALID });
+    return z.NEVER;
+  }
+  return Number(s);
+});
+
 /** WordPress's integer cast: `"12"` and `12` pass, anything else "is not of type integer." */
 export const integer = (name: string) =>
   z.union([z.number(), z.string()]).transform((v, ctx) => {

@@ -39,12 +39,12 @@ export const perPage = (def = 10): ArgDef<number> => ({
   schema: positiveInt.transform((n) => Math.min(n, MAX_PER_PAGE)),
 });
 
-export const idPath = (what: Described): ArgDef<number> => ({
+export const idPath = (what: Described, schema = positiveInt): ArgDef<number> => ({
   type: 'integer',
   required: true,
   in: 'path',
   description: what,
-  schema: positiveInt,
+  schema,
 });
 
 export const slugPath = (what: Described): ArgDef<string> => ({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { normaliseTimezone } from '../events/dates.ts';
 import { isImageArg } from '../media/sideload.ts';
-import { type ArgDef, anyString, INVALID, integer, nonEmptyString } from './args.ts';
+import { type ArgDef, anyString, INVALID, integer, nonEmptyString, nonNegativeInt } from './args.ts';
 import { bool, idPath, language, postStatus, shownNull, slugPath, termList, time } from './common.ts';
 import { listEventsArgs } from './event-list.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
@@ -19,7 +19,8 @@ const passwordArg: ArgDef<string> = {
   schema: nonEmptyString,
 };
 
-const idArg = idPath({ en: 'The event id.', es: 'El id del evento.' });
+// TEC answers id 0 like any missing event: 404 rest-event-not-found.
+const idArg = idPath({ en: 'The event id.', es: 'El id del evento.' }, nonNegativeInt);
 const slugArg = slugPath({ en: 'The event slug.', es: 'El slug del evento.' });
 
 const text = (en: string, es: string, required = false): ArgDef<string> => ({

@@ -24,7 +24,7 @@ async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promis
 }
 
 export const eventNotFound = (id: number) =>
-  new ApiError('rest-event-not-found', `The event with ID ${id} could not be found.`, 404);
+  new ApiError('rest-event-not-found', `The event with ID ${id} does not exist.`, 404);
 
 /** Resolves a slug to an event id through the index (any status); an unknown slug is a 400, as in TEC. */
 export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): Promise<number> {

@@ -171,8 +171,11 @@ describe('the full record', () => {
 });
 
 describe('unknown ids and slugs', () => {
-  it('answers 404 rest-event-not-found for an unknown id', async () => {
+  it('answers 404 rest-event-not-found for an unknown id and for id 0, saying the event does not exist', async () => {
     expectError(await get('/events/99999999'), 404, 'rest-event-not-found');
+    const zero = await get('/events/0');
+    expectError(zero, 404, 'rest-event-not-found');
+    expect(zero.body.message).toContain('does not exist');
   });
 
   it('answers 400 rest-invalid-event-id for the id of a venue', async () => {
