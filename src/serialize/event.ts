@@ -1,7 +1,7 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
-import { canSeeProtected, escHtml, globalId, insertBefore, postHead, renderedText } from './common.ts';
+import { canSeeProtected, escHtml, globalId, postHead, renderedText } from './common.ts';
 import { formatCost } from './cost.ts';
 import { abbrOf, detailsOf, utcOf } from './dates.ts';
 import { serializeImage } from './image.ts';
@@ -103,7 +103,5 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
   record.custom_fields = [];
   // JSON-LD is built from the record as the caller sees it, so it never holds a blanked value.
   const shown = o.context === 'write' || canSeeProtected(post, o.password) ? record : blankProtected(record);
-  return o.context === 'single'
-    ? insertBefore(shown, 'custom_fields', 'json_ld', jsonLdEvent(shown, zone))
-    : shown;
+  return o.context === 'single' ? { ...shown, json_ld: jsonLdEvent(shown, zone) } : shown;
 }

@@ -40,9 +40,9 @@ export const EVENT_KEYS = [
   'tags',
   'venue',
   'organizer',
-  // TEC sets json_ld before the `tribe_rest_event_data` filter, through which Pro appends custom_fields.
-  'json_ld',
   'custom_fields',
+  // Single reads only: TEC's single-event answer ends with it, after custom_fields.
+  'json_ld',
 ] as const;
 
 export const VENUE_KEYS = [

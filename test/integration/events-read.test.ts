@@ -151,6 +151,8 @@ describe('the full record', () => {
   it('adds json_ld on single reads only', async () => {
     const single = (await get(`/events/${full.id}`)).body as Json;
     expect((single.json_ld as Json)['@type']).toBe('Event');
+    // TEC's order: custom_fields, then json_ld, last.
+    expect(Object.keys(single).slice(-2)).toEqual(['custom_fields', 'json_ld']);
     expect(full).not.toHaveProperty('json_ld');
     const listed = await call(t, 'GET', `/events?include=${full.id}`);
     const [item] = listed.body.events as Json[];
