@@ -50,8 +50,9 @@ export async function listTerms(
   const orderby = a.orderby ?? 'name';
   if (!WP_ORDERBY.has(orderby))
     throw invalidParams({ orderby: `orderby is not one of ${[...WP_ORDERBY].join(', ')}.` });
-  const post = a.post ?? a.event;
-  const postName = a.post !== undefined ? 'post' : 'event';
+  // TEC: `event` is an alias of `post`, and when both are sent `event` wins.
+  const post = a.event ?? a.post;
+  const postName = a.event !== undefined ? 'event' : 'post';
   const [include, exclude] = await Promise.all([
     resolveRefs(deps, ctx, tax, 'include', a.include),
     resolveRefs(deps, ctx, tax, 'exclude', a.exclude),

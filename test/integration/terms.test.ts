@@ -190,6 +190,19 @@ describe('term lists', () => {
     ]);
   });
 
+  it('takes the event of `event` when both `post` and `event` are sent (TEC: the alias wins)', async () => {
+    const other = await fx.event({
+      title: `Other ${tok}`,
+      start_date: day(7),
+      end_date: day(7, '12:00:00'),
+      tags: [tagB.id],
+    });
+    const both = `post=${event.id}&event=${other.id}&hide_empty=false`;
+    expect(namesOf(await get(`/tags?${both}`), 'tags')).toEqual([tagB.name]);
+    const swapped = `post=${other.id}&event=${event.id}&hide_empty=false`;
+    expect(namesOf(await get(`/tags?${swapped}`), 'tags')).toEqual([tagA.name]);
+  });
+
   it('filters by slug', async () => {
     expect(namesOf(await get(`/categories?slug=${child.slug}`))).toEqual([`Child ${tok}`]);
     expect(
