@@ -54,6 +54,11 @@ export async function readEventPost(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === 'rest_post_incorrect_password') {
+      // WordPress refuses any password on a post that has none; TEC ignores it. Read it again without one.
+      if (opts.password !== undefined) {
+        const plain = await readEventPost(deps, ctx, id, { ...opts, password: undefined });
+        if (plain.content?.protected !== true) return plain;
+      }
       throw new ApiError('event-password-protected', 'The event is password protected.', 403);
     }
     if (err.status === 404) throw (await isLinkedPost(deps, ctx, id)) ? notAnEvent(id) : eventNotFound(id);

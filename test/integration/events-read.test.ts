@@ -221,6 +221,20 @@ describe('access rules', () => {
     expectError(await get(`/events/${gone.id}`, 'admin'), 403, 'event-no-longer-available');
   });
 
+  it('ignores a password sent for an event that has none, on both roots (TEC; WordPress would refuse it)', async () => {
+    const plain = await fx.event({
+      title: `Read plain ${tok}`,
+      description: `Open plans ${tok}`,
+      start_date: day(11),
+      end_date: day(11, '11:00:00'),
+    });
+    for (const root of [t.api, `${t.gateway.url}/es/wp-json/calendar/events/v1`]) {
+      const res = await fetch(`${root}/events/${plain.id}?password=whatever`);
+      expect(res.status, root).toBe(200);
+      expect(((await res.json()) as Json).description).toContain(`Open plans ${tok}`);
+    }
+  });
+
   it('asks for the password of a protected event and answers the full record with the right one', async () => {
     const locked = await fx.event({
       title: `Read locked ${tok}`,
