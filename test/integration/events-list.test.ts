@@ -156,6 +156,11 @@ describe('date window', () => {
     ).toEqual([c.id, f.id]);
   });
 
+  it('echoes starts_before widened to 23:59:59 of its day in rest_url (inclusive mode)', async () => {
+    const res = await list(`search=${tok}&starts_before=2031-03-05 09:00`);
+    expect(new URL(String(res.body.rest_url)).searchParams.get('starts_before')).toBe('2031-03-05 23:59:59');
+  });
+
   it('filters with starts_before, starts_after, ends_before and ends_after, whole days inclusive', async () => {
     expect(idsOf(await list(`search=${tok}&starts_before=2031-03-05`))).toEqual([a.id, b.id]);
     expect(idsOf(await list(`search=${tok}&starts_after=2031-03-05`))).toEqual([c.id, f.id]);

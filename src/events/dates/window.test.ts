@@ -59,7 +59,13 @@ describe('resolveListDates', () => {
   it('drops the default window when a relative bound is sent', () => {
     const { filter, echo } = filterOf({ starts_after: '2024-05-10' });
     expect(filter).toEqual({ startGt: '2024-05-10 23:59:59' });
-    expect(echo).toEqual({});
+    expect(echo).toEqual({ starts_after: '2024-05-10 23:59:59' });
+  });
+
+  it('echoes a relative bound widened to the end of its day, as TEC does (contract §4)', () => {
+    expect(filterOf({ starts_before: '2027-01-07 09:00' }).echo).toEqual({
+      starts_before: '2027-01-07 23:59:59',
+    });
   });
 
   it('keeps an explicit start_date next to a relative bound', () => {

@@ -34,7 +34,7 @@ export interface DateFilter {
 }
 
 export type ListDates =
-  | { ok: true; filter: DateFilter; echo: { start_date?: string; end_date?: string } }
+  | { ok: true; filter: DateFilter; echo: Partial<Record<DateParam, string>> }
   | { ok: false; error: ApiError };
 
 type DateParam = Exclude<keyof ListDateQuery, 'strict_dates' | 'include'>;
@@ -78,9 +78,9 @@ export function resolveListDates(query: ListDateQuery, site: { timezone: string 
   if (useDefaults && filter.startGte === undefined) filter.startGte = defaultStart(siteZone, strict, now);
   if (useDefaults && filter.endLte === undefined) filter.endLte = defaultEnd(siteZone, strict, now);
 
-  const echo: { start_date?: string; end_date?: string } = {};
-  if (filter.startGte !== undefined) echo.start_date = filter.startGte;
-  if (filter.endLte !== undefined) echo.end_date = filter.endLte;
+  // `rest_url` echoes every bound as applied: widened to whole days in inclusive mode, in the site zone if strict.
+  const echo: Partial<Record<DateParam, string>> = {};
+  for (const [param, bound] of BOUNDS) if (filter[bound] !== undefined) echo[param] = filter[bound];
   return { ok: true, filter, echo };
 }
 
