@@ -6,6 +6,20 @@ export type { EventDates, EventDatesInput, EventDatesResult } from './dates/writ
 export { normaliseEventDates } from './dates/write.ts';
 export { fromUtc, normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './dates/zones.ts';
 
+import { invalidParams } from '../http/errors.ts';
+import { parseTime as parse } from './dates/parse.ts';
+import { WALL_FORMAT as WALL, zoneOf } from './dates/zones.ts';
+
+/**
+ * A publication date (`date` in the site zone, `date_utc` in UTC) as WordPress stores it, `Y-m-d H:i:s`, from
+ * whatever TEC's `is_time` accepts (`tomorrow 9am`, a timestamp, ISO); a 400 naming `name` otherwise.
+ */
+export function publicationDate(value: unknown, tz: string, now: Date, name: string): string {
+  const dt = typeof value === 'string' || typeof value === 'number' ? parse(value, zoneOf(tz), now) : null;
+  if (!dt) throw invalidParams({ [name]: `${name} is not a date PHP's strtotime understands.` });
+  return dt.setZone(zoneOf(tz)).toFormat(WALL);
+}
+
 /** TEC's `*_date_details`: zero-padded strings split from the stored string, no time zone conversion (§2.4). */
 export interface DateDetails {
   year: string;

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
-import { normaliseEventDates } from '../events/dates.ts';
+import { normaliseEventDates, publicationDate } from '../events/dates.ts';
 import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
 import { catalogOf } from '../linked/catalog.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
@@ -153,8 +153,8 @@ async function valuesOf(
       all_day: a.all_day ?? old.all_day === true,
     });
   }
-  if (a.date !== undefined) v.date = String(a.date);
-  if (a.date_utc !== undefined) v.date_utc = String(a.date_utc);
+  if (a.date !== undefined) v.date = publicationDate(a.date, site.timezone, deps.now(), 'date');
+  if (a.date_utc !== undefined) v.date_utc = publicationDate(a.date_utc, 'UTC', deps.now(), 'date_utc');
 
   const linkedStatus = canPublish ? 'publish' : 'draft';
   if (body.venue !== undefined) {

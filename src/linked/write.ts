@@ -2,12 +2,11 @@
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
-import { zoneOf } from '../events/dates/zones.ts';
-import { parseTime } from '../events/dates.ts';
+import { publicationDate } from '../events/dates.ts';
 import type { Undo } from '../events/linked.ts';
 import { writeError } from '../events/upstream-errors.ts';
 import { rollback, scaleStatus } from '../events/write.ts';
-import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
@@ -42,13 +41,6 @@ export function stateProvinceOf(v: { country?: string; state?: string; province?
   return US.has((v.country ?? '').trim()) ? (v.state ?? '') : (v.province ?? '');
 }
 
-/** Publication dates as WordPress stores them (`Y-m-d H:i:s`), parsed with TEC's `is_time` rules. */
-function wallClock(value: unknown, tz: string, now: Date, name: string): string {
-  const dt = parseTime(value as string, tz, now);
-  if (!dt) throw invalidParams({ [name]: 'Invalid parameter.' });
-  return dt.setZone(zoneOf(tz)).toFormat('yyyy-MM-dd HH:mm:ss');
-}
-
 /** The calendar values of a write: only the arguments that were sent. Pure apart from the clock. */
 export function valuesOf(
   kind: LinkedKind,
@@ -68,8 +60,8 @@ export function valuesOf(
   // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
   if (a.status !== undefined || opts.create)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
-  if (a.date !== undefined) v.date = wallClock(a.date, opts.timezone, opts.now, 'date');
-  if (a.date_utc !== undefined) v.date_utc = wallClock(a.date_utc, 'UTC', opts.now, 'date_utc');
+  if (a.date !== undefined) v.date = publicationDate(a.date, opts.timezone, opts.now, 'date');
+  if (a.date_utc !== undefined) v.date_utc = publicationDate(a.date_utc, 'UTC', opts.now, 'date_utc');
   if (
     kind === 'venue' &&
     v.stateprovince === undefined &&

@@ -1,4 +1,5 @@
 // POST/PUT/PATCH/DELETE on events: TEC's create rules, partial updates, trash, and all-or-nothing nested writes.
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, openTarget, type Target } from '../harness.ts';
 import { type EventRecord, expectError, Fixtures, type Json, monthOf, token } from './fixtures.ts';
@@ -87,6 +88,22 @@ describe('create', () => {
     expect(ev.timezone).toBe('Asia/Tokyo');
     expect(ev.utc_start_date).toBe(day(4, '01:00:00'));
     expect(ev.utc_end_date).toBe(day(4, '03:00:00'));
+  });
+
+  it('reads publication dates in natural language, date in the site zone and date_utc in UTC', async () => {
+    const tz = t.gateway.deps.site.timezone;
+    const tomorrow = (zone: string) =>
+      `${DateTime.now().setZone(zone).plus({ days: 1 }).toFormat('yyyy-MM-dd')} 09:00:00`;
+    const local = await fx.event({ ...base('Published tomorrow', 5), date: 'tomorrow 9am' });
+    expect(local.date).toBe(tomorrow(tz));
+    const utc = await fx.event({ ...base('Published tomorrow UTC', 6), date_utc: 'tomorrow 9am' });
+    expect(utc.date_utc).toBe(tomorrow('UTC'));
+    const bad = await call(t, 'POST', '/events', {
+      as: 'admin',
+      body: { ...base('Bad date', 7), date: 'whenever' },
+    });
+    expectError(bad, 400, 'rest_invalid_param');
+    expect(Object.keys((bad.body.data as Json).params as Json)).toEqual(['date']);
   });
 
   it('snaps an all-day event to the whole day', async () => {
