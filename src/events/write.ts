@@ -9,6 +9,7 @@ import { catalogOf } from '../linked/catalog.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
+import { splitCurrency } from '../serialize/cost.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
@@ -91,12 +92,22 @@ export async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Pro
   if (undo.posts.length) for (const kind of ['venue', 'organizer'] as const) catalogOf(deps).invalidate(kind);
 }
 
-function costValue(v: unknown): FieldValue | undefined {
-  if (v === undefined) return undefined;
-  if (Array.isArray(v)) return v.map(String).join(', ');
-  if (v === null) return '';
-  if (typeof v === 'object') throw invalidParams({ cost: 'Invalid parameter.' });
-  return String(v);
+/** The stored cost rows and, when the cost names its currency (`"20$"`), TEC's symbol and position meta. */
+function costValues(v: unknown): Record<string, FieldValue | undefined> {
+  if (v === undefined) return {};
+  if (v === null) return { cost: '' };
+  if (typeof v === 'object' && !Array.isArray(v))
+    throw invalidParams({ cost: 'cost must be a string or a list.' });
+  const costs = Array.isArray(v) ? v.map(String) : [String(v)];
+  const currency = splitCurrency(costs);
+  // One row holds them all (TEC stores a row per value): joined as a range, which TEC's parser splits again
+  // (", " would not: "10," is not numeric to PHP, so TEC would drop every value but the last).
+  if (!currency) return { cost: costs.join(' - ') };
+  return {
+    cost: currency.values.join(' - '),
+    currency_symbol: currency.symbol,
+    currency_position: currency.position,
+  };
 }
 
 /** The calendar values of a write: only what was sent (plus what the dates imply). */
@@ -121,7 +132,7 @@ async function valuesOf(
     hide_from_listings: a.hide_from_listings,
     sticky: a.sticky,
     featured: a.featured,
-    cost: costValue(a.cost),
+    ...costValues(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
   const canPublish = can(caller, site.caps.event ?? {}, 'publish_posts');

@@ -1,7 +1,7 @@
 // Cost formatting as TEC's tribe_get_cost( $id, true ) and REST cost_details produce them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCost } from './cost.ts';
+import { formatCost, splitCurrency } from './cost.ts';
 
 const none = { symbol: '', code: '', position: '' };
 
@@ -82,5 +82,30 @@ describe('formatCost', () => {
         for (const v of out.cost_details.values) expect(typeof v).toBe('string');
       }),
     );
+  });
+});
+
+describe('splitCurrency', () => {
+  it.each<[string[], ReturnType<typeof splitCurrency>]>([
+    [['20$'], { values: ['20'], symbol: '$', position: 'postfix' }],
+    [['$20'], { values: ['20'], symbol: '$', position: 'prefix' }],
+    [['0€', '20€', '30 €'], { values: ['0', '20', '30'], symbol: '€', position: 'postfix' }],
+    [['USD 10,50'], { values: ['10,50'], symbol: 'USD', position: 'prefix' }],
+    [['20'], null],
+    [['Free'], null],
+    [['10 - 20'], null],
+  ])('%j → %j', (costs, expected) => {
+    expect(splitCurrency(costs)).toEqual(expected);
+  });
+
+  it('formats a postfix cost as TEC does once stored', () => {
+    const split = splitCurrency(['0$', '20$', '30$'])!;
+    const { cost, cost_details } = formatCost([split.values.join(' - ')], {
+      symbol: '$',
+      code: '',
+      position: 'postfix',
+    });
+    expect(cost).toBe('Free – 30$');
+    expect(cost_details.values).toEqual(['0', '20', '30']);
   });
 });

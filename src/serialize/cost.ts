@@ -130,3 +130,31 @@ export function formatCost(
     },
   };
 }
+
+const PREFIXED = /^\s*([^\d\s.,-]+)\s*(\d[\d.,]*)\s*$/u;
+const POSTFIXED = /^\s*(\d[\d.,]*)\s*([^\d\s.,-]+)\s*$/u;
+
+/**
+ * A cost sent with its currency (`"$20"`, `"20$"`, `["0€", "20€"]`): the amounts without it, and the symbol and
+ * position TEC stores beside them (`_EventCurrencySymbol`, `_EventCurrencyPosition`). Null when no value carries a
+ * symbol. Pure.
+ */
+export function splitCurrency(
+  costs: string[],
+): { values: string[]; symbol: string; position: string } | null {
+  let found: { symbol: string; position: string } | null = null;
+  const values = costs.map((c) => {
+    const pre = PREFIXED.exec(c);
+    if (pre) {
+      found ??= { symbol: pre[1], position: 'prefix' };
+      return pre[2];
+    }
+    const post = POSTFIXED.exec(c);
+    if (post) {
+      found ??= { symbol: post[2], position: 'postfix' };
+      return post[1];
+    }
+    return c;
+  });
+  return found ? { values, ...(found as { symbol: string; position: string }) } : null;
+}

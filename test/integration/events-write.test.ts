@@ -106,6 +106,28 @@ describe('create', () => {
     expect(Object.keys((bad.body.data as Json).params as Json)).toEqual(['date']);
   });
 
+  it('reads the currency from the cost, before or after the amount, and stores it as TEC does', async () => {
+    // The custom mapping stores no currency: only the amounts are kept there.
+    const stores = t.mapping.event.fields.currency_symbol !== undefined;
+    const post = await fx.event({ ...base('Postfix cost', 8), cost: '20$' });
+    expect(post.cost).toBe(stores ? '20$' : '$20');
+    if (stores)
+      expect(post.cost_details).toEqual({
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['20'],
+      });
+    const range = await fx.event({ ...base('Postfix range', 9), cost: ['0$', '20$', '30$'] });
+    expect(range.cost).toBe(stores ? 'Free – 30$' : 'Free – $30');
+    expect((range.cost_details as Json).values).toEqual(['0', '20', '30']);
+    const updated = await call<EventRecord>(t, 'POST', `/events/${post.id}`, {
+      as: 'admin',
+      body: { cost: '€15' },
+    });
+    expect(updated.body.cost).toBe(stores ? '€15' : '$15');
+  });
+
   it('snaps an all-day event to the whole day', async () => {
     const ev = await fx.event({
       title: `All day ${tok}`,
