@@ -122,6 +122,9 @@ async function createLinked(
       `could-not-create-${kind}`,
       `The ${kind} could not be created: its name is missing.`,
       400,
+      {
+        params: { [kind]: `Each new ${kind} needs its ${NAME[kind]}.` },
+      },
     );
   }
   // Nested records take the event's status rule: published for publishers, drafts otherwise.
@@ -143,7 +146,9 @@ async function createLinked(
     })
     .catch((err: unknown) => {
       const e = err as ApiError;
-      throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400);
+      throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400, {
+        params: { [kind]: e.message },
+      });
     });
   undo.posts.push({ restBase, id: res.body.id });
   // The next duplicate check (another event of this write or the next one) must see it.

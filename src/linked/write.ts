@@ -111,7 +111,10 @@ async function respond(
 
 const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
   const mapped = writeError(err, true);
-  if (mapped instanceof ApiError && mapped.status === 400 && mapped.code === 'rest_invalid_param') {
+  // A refusal about one argument (an unknown author) is that argument's error; anything else is TEC's code.
+  const named =
+    mapped instanceof ApiError && Object.keys((mapped.data.params as object | undefined) ?? {}).length > 0;
+  if (mapped instanceof ApiError && mapped.status === 400 && mapped.code === 'rest_invalid_param' && !named) {
     return new ApiError(
       `could-not-${verb}-${kind}`,
       `The ${kind} could not be ${verb}d: ${mapped.message}`,

@@ -128,6 +128,17 @@ describe('create', () => {
     expect(updated.body.cost).toBe(stores ? '€15' : '$15');
   });
 
+  it.each<[string, Json, string]>([
+    ['an unknown author', { author: 99999999 }, 'author'],
+    ['an empty author', { author: '' }, 'author'],
+    ['an organizer without its name', { organizer: [{ phone: '555' }] }, 'organizer'],
+    ['a venue without its name', { venue: { city: 'Nowhere' } }, 'venue'],
+  ])('names the parameter of %s in data.params', async (_label, bad, param) => {
+    const res = await call(t, 'POST', '/events', { as: 'admin', body: { ...base('Refused', 10), ...bad } });
+    expectError(res, 400, 'rest_invalid_param');
+    expect(Object.keys((res.body.data as Json).params as Json)).toEqual([param]);
+  });
+
   it('snaps an all-day event to the whole day', async () => {
     const ev = await fx.event({
       title: `All day ${tok}`,

@@ -405,6 +405,29 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expectError(await fx.call('POST', '', { as: 'admin', body }), 400, 'rest_invalid_param');
     });
 
+    it.each([
+      ['author', { author: 99999999 }],
+      ['author', { author: 'foo' }],
+      ['date', { date: 'foo' }],
+      ['date_utc', { date_utc: 'foo' }],
+      ['status', { status: 'kinda_thinking_about_it' }],
+    ])('names %s in data.params when it is refused, on create and update', async (param, bad) => {
+      const created = await fx.call('POST', '', { as: 'admin', body: { [kind]: name('Refused'), ...bad } });
+      expectError(created, 400, 'rest_invalid_param');
+      expect(Object.keys((created.body.data as Json).params as Json)).toEqual([param]);
+      const rec = await fx.create({ [kind]: name(`Target ${param}`) });
+      const updated = await fx.call('POST', `/${rec.id}`, { as: 'admin', body: bad });
+      expectError(updated, 400, 'rest_invalid_param');
+      expect(Object.keys((updated.body.data as Json).params as Json)).toEqual([param]);
+    });
+
+    it('names the name in data.params when an update empties it', async () => {
+      const rec = await fx.create({ [kind]: name('Named') });
+      const res = await fx.call('POST', `/${rec.id}`, { as: 'admin', body: { [kind]: '' } });
+      expectError(res, 400, 'rest_invalid_param');
+      expect(Object.keys((res.body.data as Json).params as Json)).toEqual([kind]);
+    });
+
     it('accepts a form-encoded body', async () => {
       const res = await fx.call('POST', '', {
         as: 'admin',
