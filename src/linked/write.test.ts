@@ -112,6 +112,7 @@ describe('findDuplicate', () => {
     ['nothing when the name differs', { venue: 'Hall 2' }, undefined],
     ['never a trashed record', { venue: 'Barn', city: 'Rome' }, undefined],
     ['a match ignoring surrounding spaces', { venue: ' Hall ', city: 'Madrid ' }, 3],
+    ['a match ignoring case, as MySQL compares', { venue: 'HALL', city: 'madrid' }, 3],
   ])('finds %s', (_label, values, id) => {
     expect(findDuplicate('venue', items, values)?.id).toBe(id);
   });
@@ -122,7 +123,7 @@ describe('findDuplicate', () => {
         fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6 }), {
           minLength: 1,
           maxLength: 8,
-          selector: (n) => n.trim(),
+          selector: (n) => n.trim().toLowerCase(),
         }),
         fc.string({ maxLength: 6 }),
         fc.nat(),
@@ -130,7 +131,7 @@ describe('findDuplicate', () => {
           const list = names.map((n, i) => facet(i + 1, 'publish', { organizer: n, phone: `p${i}` }));
           const target = list[pick % list.length];
           expect(findDuplicate('organizer', list, { ...target.values })?.id).toBe(target.id);
-          if (!names.some((n) => n.trim() === other.trim())) {
+          if (!names.some((n) => n.trim().toLowerCase() === other.trim().toLowerCase())) {
             expect(findDuplicate('organizer', list, { organizer: other })).toBeUndefined();
           }
         },

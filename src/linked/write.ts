@@ -81,7 +81,8 @@ export function findDuplicate(
   values: Record<string, FieldValue>,
 ): LinkedFacets | undefined {
   const sent = TEXT_FIELDS[kind].filter((f) => f !== 'stateprovince' && typeof values[f] === 'string');
-  const norm = (s: string | undefined) => (s ?? '').trim();
+  // MySQL's default collation compares case-insensitively, and TEC's duplicate query relies on it.
+  const norm = (s: string | undefined) => (s ?? '').trim().toLowerCase();
   const matches: LinkedFacets[] = [];
   for (const x of items) {
     if (x.status === 'trash') continue;

@@ -170,6 +170,10 @@ describe('create', () => {
     expect((second.venue as Json).id).toBe(v1.id);
     const third = await fx.event({ ...base('Venue by id', 10), venue: v1.id });
     expect((third.venue as Json).id).toBe(v1.id);
+    // MySQL compares names case-insensitively, and TEC's duplicate check relies on it.
+    const shouted = { ...venue, venue: venue.venue.toUpperCase(), city: 'LYON' };
+    const fourth = await fx.event({ ...base('Venue shouted', 11), venue: shouted });
+    expect((fourth.venue as Json).id).toBe(v1.id);
   });
 
   it('checks a nested venue against the venue create arguments and stores it as POST /venues would', async () => {
