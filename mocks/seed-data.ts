@@ -1,6 +1,7 @@
 // Builds the deterministic sample calendar (users, terms, venues, organizers, 230 events) relative to `now`.
 import { DateTime } from 'luxon';
 import type { FieldSource, Mapping } from '../src/mapping/schema.ts';
+import { sanitizeTitle } from '../src/wp/slug.ts';
 import {
   CATEGORIES,
   DRAFT_ORGANIZER,
@@ -32,14 +33,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export function slugify(s: string): string {
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
+export const slugify = sanitizeTitle;
 
 type Fields = Record<string, FieldSource | undefined>;
 

@@ -10,6 +10,7 @@ import { type FieldValue, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
+import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
@@ -129,6 +130,8 @@ async function createLinked(
   }
   // Nested records take the event's status rule: published for publishers, drafts otherwise.
   const values = nestedValues(deps, kind, obj, status === 'publish');
+  const slug = draftSlug(values[kind], status, values.slug);
+  if (slug) values.slug = slug;
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
   const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;

@@ -12,6 +12,7 @@ import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
+import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 import { catalogOf, type LinkedFacets } from './catalog.ts';
 import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
@@ -166,6 +167,8 @@ export async function createLinked(
       .catch(() => undefined);
     if (post) return respond(deps, ctx, site, kind, post, 201);
   }
+  const slug = draftSlug(values[kind], values.status, values.slug);
+  if (slug) values.slug = slug;
   const undo: Undo = { posts: [], terms: [] };
   // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
   await sideload(deps, ctx, caller, kind, a, values, undo);

@@ -421,6 +421,16 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expect(Object.keys((updated.body.data as Json).params as Json)).toEqual([param]);
     });
 
+    it('gives a draft its slug, as TEC does; by slug it is refused to anonymous callers and read by admins', async () => {
+      const rec = await fx.create({ [kind]: name('Drafted slug'), status: 'draft' });
+      expect(rec.status).toBe('draft');
+      expect(rec.slug).toBe(`drafted-slug-${fx.tok}`);
+      expectError(await fx.call('GET', `/by-slug/${rec.slug}`), 403, `${kind}-not-accessible`);
+      const admin = await fx.call('GET', `/by-slug/${rec.slug}`, { as: 'admin' });
+      expect(admin.status).toBe(200);
+      expect(admin.body.id).toBe(rec.id);
+    });
+
     it('names the name in data.params when an update empties it', async () => {
       const rec = await fx.create({ [kind]: name('Named') });
       const res = await fx.call('POST', `/${rec.id}`, { as: 'admin', body: { [kind]: '' } });
