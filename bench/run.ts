@@ -134,7 +134,7 @@ async function main(): Promise<void> {
           (bad && !row.name.includes('304') ? `  (${bad} non-2xx)` : ''),
       );
     }
-    console.log(`\ncached / raw node:http = ${(cachedRps / rawRps).toFixed(2)} (target ≥ 0.80)`);
+    console.log(`\ncached / raw node:http = ${(cachedRps / rawRps).toFixed(2)} (target ≥ 0.90)`);
     const wp = rows.find((r) => r.name.startsWith('WordPress'));
     if (wp) {
       const wpRps = median(wp.results.map((x) => x.rps));
