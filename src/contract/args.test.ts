@@ -78,13 +78,13 @@ describe('parseArgs', () => {
     expect(parseArgs(shape, { page: 'x' })).toEqual({ ok: false, missing: ['id'] });
   });
 
-  it('reports every invalid argument with its message', () => {
+  it('reports every invalid argument with its name and why it was refused', () => {
     const r = parseArgs(shape, { id: '0', page: 'x' });
     expect(r).toEqual({
       ok: false,
       invalid: [
-        { name: 'id', message: 'Invalid parameter.' },
-        { name: 'page', message: 'Invalid parameter.' },
+        { name: 'id', message: 'id must be a whole number greater than 0.' },
+        { name: 'page', message: 'page must be a whole number greater than 0.' },
       ],
     });
   });

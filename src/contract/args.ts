@@ -46,11 +46,31 @@ export type ArgsOf<S extends ArgsShape> = { [K in keyof S]?: S[K] extends ArgDef
 
 export const INVALID = 'Invalid parameter.';
 
+/**
+ * Why a value was refused, said after the parameter's name in `data.params` (WordPress's own messages read the same
+ * way: "page must be between 1 (inclusive) and …"). `parseArgs` puts the name in front.
+ */
+export const WHY = {
+  positive: 'must be a whole number greater than 0.',
+  nonNegative: 'must be a whole number, 0 or more.',
+  string: 'must be a string.',
+  empty: 'must not be empty.',
+  scalar: 'must be a string or a number.',
+  list: 'must be a comma-separated list, or an array of strings and numbers.',
+  ids: 'must list ids: whole numbers greater than 0, comma-separated or as an array.',
+  someItems: 'must list at least one value.',
+  time: "must be a date or time PHP's strtotime understands (2030-01-31 18:00, 2030-01-31T18:00:00Z, tomorrow 9am).",
+  url: 'must be a URL (https://…).',
+  image: 'must be an attachment id or the URL of an image.',
+  timezone: 'must be a time zone such as Europe/Madrid or UTC+2.',
+  textBoolean: 'must be true or false, sent as text.',
+} as const;
+
 /** Whole number > 0 given as a number or a numeric string (TEC's `is_positive_int`). */
 export const positiveInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const s = String(v).trim();
   if (!/^\d+$/.test(s) || Number(s) <= 0) {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.positive });
     return z.NEVER;
   }
   return Number(s);
@@ -60,7 +80,7 @@ export const positiveInt = z.union([z.number(), z.string()]).transform((v, ctx) 
 export const nonNegativeInt = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const s = String(v).trim();
   if (!/^\d+$/.test(s) || Number(s) < 0) {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.nonNegative });
     return z.NEVER;
   }
   return Number(s);
@@ -109,12 +129,12 @@ export const looseBool = z.unknown().transform((v) => {
 export const nonEmptyString = z.unknown().transform((v, ctx) => {
   // TEC's `is_string`: a JSON number is refused (query and form values always arrive as strings).
   if (typeof v !== 'string') {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.string });
     return z.NEVER;
   }
   const s = v;
   if (s.trim() === '') {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.empty });
     return z.NEVER;
   }
   return s;
@@ -124,7 +144,7 @@ export const nonEmptyString = z.unknown().transform((v, ctx) => {
 export const anyString = z.unknown().transform((v, ctx) => {
   if (v === null) return '';
   if (typeof v !== 'string' && typeof v !== 'number') {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.scalar });
     return z.NEVER;
   }
   return String(v);
@@ -138,7 +158,7 @@ export const list = z.unknown().transform((v, ctx) => {
       ? String(v).split(',')
       : null;
   if (!raw || raw.some((x) => typeof x !== 'string' && typeof x !== 'number')) {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.list });
     return z.NEVER;
   }
   return raw.map((x) => String(x).trim()).filter((x) => x !== '');
@@ -147,7 +167,7 @@ export const list = z.unknown().transform((v, ctx) => {
 /** A CSV or array of positive integers (TEC's `include`). */
 export const idList = list.transform((items, ctx) => {
   if (items.length === 0 || items.some((x) => !/^\d+$/.test(x) || Number(x) <= 0)) {
-    ctx.addIssue({ code: 'custom', message: INVALID });
+    ctx.addIssue({ code: 'custom', message: WHY.ids });
     return z.NEVER;
   }
   return items.map(Number);
@@ -162,6 +182,11 @@ export interface ArgIssue {
  * Runs WordPress's pipeline over the merged raw parameters: missing required ones, then each present
  * argument through its schema; defaults fill what is absent. Unknown parameters are ignored, as WordPress does.
  */
+/** `page must be …`: a reason gets the parameter's name in front; a message that names it already is kept. */
+export function withName(name: string, message: string): string {
+  return message.startsWith(name) || /^[A-Z]/.test(message) ? message : `${name} ${message}`;
+}
+
 export function parseArgs<S extends ArgsShape>(
   shape: S,
   raw: Record<string, unknown>,
@@ -180,7 +205,7 @@ export function parseArgs<S extends ArgsShape>(
     }
     const r = def.schema.safeParse(value);
     if (r.success) out[name] = r.data;
-    else invalid.push({ name, message: r.error.issues[0]?.message ?? INVALID });
+    else invalid.push({ name, message: withName(name, r.error.issues[0]?.message ?? INVALID) });
   }
   if (invalid.length) return { ok: false, invalid };
   return { ok: true, args: out as ArgsOf<S> };

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { zoneOf } from '../events/dates/zones.ts';
 import { parseTime } from '../events/dates.ts';
-import { type ArgDef, anyString, boolean, type Described, INVALID, list, positiveInt } from './args.ts';
+import { type ArgDef, anyString, boolean, type Described, list, positiveInt, WHY } from './args.ts';
 
 export const LANGUAGES = ['en', 'es'] as const;
 
@@ -52,7 +52,7 @@ export const slugPath = (what: Described): ArgDef<string> => ({
   required: true,
   in: 'path',
   description: what,
-  schema: anyString.refine((s) => s.length > 0, INVALID),
+  schema: anyString.refine((s) => s.length > 0, WHY.empty),
 });
 
 /** TEC's `is_time`: a number or any string strtotime understands. */
@@ -60,7 +60,7 @@ export const timeSchema = z.unknown().transform((v, ctx) => {
   if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') {
     if (parseTime(v, 'UTC', new Date())) return String(v);
   }
-  ctx.addIssue({ code: 'custom', message: INVALID });
+  ctx.addIssue({ code: 'custom', message: WHY.time });
   return z.NEVER;
 });
 
@@ -103,7 +103,10 @@ export const postStatus: ArgDef<string> = {
   description: { en: 'The post status.', es: 'El estado de publicación.' },
   schema: z
     .unknown()
-    .refine((v) => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v), INVALID)
+    .refine(
+      (v) => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v),
+      `must be one of: ${POST_STATUSES.join(', ')}.`,
+    )
     .transform(String),
 };
 

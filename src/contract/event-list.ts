@@ -1,6 +1,6 @@
 // The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
 import { z } from 'zod';
-import { type ArgDef, INVALID, idList, list, nonEmptyString, positiveInt } from './args.ts';
+import { type ArgDef, idList, list, nonEmptyString, positiveInt, WHY } from './args.ts';
 import {
   bool,
   language,
@@ -29,7 +29,7 @@ const statusList: ArgDef<string[]> = {
     en: 'The event post status (CSV or array); only `publish` for callers who cannot edit events.',
     es: 'El estado de publicación del evento (CSV o lista); solo `publish` para quien no puede editar eventos.',
   },
-  schema: list.refine((items) => items.length > 0, INVALID),
+  schema: list.refine((items) => items.length > 0, WHY.someItems),
 };
 
 export const listEventsArgs = {
@@ -89,7 +89,7 @@ export const listEventsArgs = {
     // TEC requires a non-empty string: JSON `true` is refused.
     schema: z.unknown().transform((v, ctx) => {
       if (typeof v !== 'string' || v.trim() === '') {
-        ctx.addIssue({ code: 'custom', message: INVALID });
+        ctx.addIssue({ code: 'custom', message: WHY.textBoolean });
         return z.NEVER;
       }
       return ['true', '1', 'yes', 'on'].includes(v.trim().toLowerCase());

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { normaliseTimezone } from '../events/dates.ts';
 import { isImageArg } from '../media/sideload.ts';
-import { type ArgDef, anyString, INVALID, integer, nonEmptyString, nonNegativeInt } from './args.ts';
+import { type ArgDef, anyString, integer, nonEmptyString, nonNegativeInt, WHY } from './args.ts';
 import { bool, idPath, language, postStatus, shownNull, slugPath, termList, time } from './common.ts';
 import { listEventsArgs } from './event-list.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
@@ -40,14 +40,14 @@ const timezone: ArgDef<string> = {
     en: 'The event time zone (e.g. Europe/Madrid or UTC+2).',
     es: 'La zona horaria del evento (p. ej. Europe/Madrid o UTC+2).',
   },
-  schema: anyString.refine((s) => s === '' || normaliseTimezone(s) !== null, INVALID),
+  schema: anyString.refine((s) => s === '' || normaliseTimezone(s) !== null, WHY.timezone),
 };
 
 const url: ArgDef<string> = {
   type: 'string',
   in: 'body',
   description: { en: 'The event website URL.', es: 'La URL del sitio web del evento.' },
-  schema: anyString.refine((s) => s === '' || URL.canParse(s), INVALID),
+  schema: anyString.refine((s) => s === '' || URL.canParse(s), WHY.url),
 };
 
 /** A linked venue or organizer: an id, an object with `id`, an object to create, or empty. */
@@ -87,7 +87,7 @@ export const eventWriteArgs = (create: boolean) => ({
       en: 'The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.',
       es: 'La imagen destacada: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.',
     },
-    schema: anyString.refine(isImageArg, INVALID),
+    schema: anyString.refine(isImageArg, WHY.image),
   } satisfies ArgDef<string>,
   cost: {
     type: 'string',

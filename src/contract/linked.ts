@@ -6,11 +6,11 @@ import {
   type ArgDef,
   type ArgsShape,
   anyString,
-  INVALID,
   integer,
   looseBool,
   nonEmptyString,
   positiveInt,
+  WHY,
 } from './args.ts';
 import { idPath, language, page, perPage, postStatus, slugPath, time } from './common.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
@@ -81,7 +81,7 @@ export const linkedListArgs = (kind: LinkedKind) => {
         const raw = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
         const items = raw?.map((x) => String(x).trim()).filter((x) => x !== '') ?? [];
         if (!raw || items.length === 0) {
-          ctx.addIssue({ code: 'custom', message: INVALID });
+          ctx.addIssue({ code: 'custom', message: WHY.someItems });
           return z.NEVER;
         }
         return items;
@@ -113,7 +113,7 @@ const website = (n: (typeof NOUN)[LinkedKind]): ArgDef<string> => ({
   type: 'string',
   in: 'body',
   description: { en: `The ${n.en} website URL.`, es: `La URL del sitio web del ${n.es}.` },
-  schema: anyString.refine((s) => s === '' || URL.canParse(s), INVALID),
+  schema: anyString.refine((s) => s === '' || URL.canParse(s), WHY.url),
 });
 
 /** Arguments of create (`create` = true: the name is required) and update. */
@@ -141,7 +141,7 @@ export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => {
       en: `The ${n.en} image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.`,
       es: `La imagen del ${n.es}: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.`,
     },
-    schema: anyString.refine(isImageArg, INVALID),
+    schema: anyString.refine(isImageArg, WHY.image),
   };
   if (kind === 'venue') {
     return {

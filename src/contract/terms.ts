@@ -5,10 +5,10 @@ import {
   anyString,
   boolean,
   type Described,
-  INVALID,
   list,
   nonEmptyString,
   positiveInt,
+  WHY,
 } from './args.ts';
 import { idPath, language, page, perPage } from './common.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
@@ -35,7 +35,7 @@ const termRefs = (en: string, es: string): ArgDef<string[]> => ({
   csv: true,
   in: 'query',
   description: { en, es },
-  schema: list.refine((items) => items.length > 0, INVALID),
+  schema: list.refine((items) => items.length > 0, WHY.someItems),
 });
 
 const existingId = (description: Described, where: 'query' | 'body'): ArgDef<number> => ({
@@ -114,7 +114,7 @@ export function listTermsArgs(kind: TermKind) {
         en: `Limits the result to the ${n.en} with these slugs.`,
         es: `Limita el resultado a las ${n.es} con estos slugs.`,
       },
-      schema: list.refine((items) => items.length > 0, INVALID),
+      schema: list.refine((items) => items.length > 0, WHY.someItems),
     } satisfies ArgDef<string[]>,
     multilang_language: language,
   };

@@ -44,7 +44,7 @@ export function linkedItems(kind: LinkedKind, raw: unknown): Array<number | Reco
     .map((x) => {
       if (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x.trim()))) return Number(x);
       if (typeof x === 'object' && x !== null && !Array.isArray(x)) return x as Record<string, unknown>;
-      throw invalidParams({ [kind]: 'Invalid parameter.' });
+      throw invalidParams({ [kind]: `${kind} must be an id, or an object with the ${kind}'s fields.` });
     });
 }
 
@@ -70,7 +70,13 @@ function nestedValues(
   canPublish: boolean,
 ): Record<string, FieldValue> {
   const parsed = parseArgs(linkedWriteArgs(kind, false), obj);
-  if (!parsed.ok) throw invalidParams({ [kind]: 'Invalid parameter.' });
+  if (!parsed.ok) {
+    const why =
+      'missing' in parsed
+        ? `${parsed.missing.join(', ')} missing`
+        : parsed.invalid.map((i) => i.message).join(' ');
+    throw invalidParams({ [kind]: `The new ${kind} was refused: ${why}` });
+  }
   return valuesOf(kind, parsed.args as Record<string, unknown>, {
     canPublish,
     create: true,
@@ -95,7 +101,9 @@ export async function resolveLinked(
     .filter((x): x is Record<string, unknown> => typeof x === 'object' && 'id' in x && !isEmpty(x.id))
     .map((x) => Number(x.id));
   const known = await existing(deps, kind, [...plainIds, ...objectIds]);
-  if (plainIds.some((id) => !known.has(id))) throw invalidParams({ [kind]: 'Invalid parameter.' });
+  const missing = plainIds.filter((id) => !known.has(id));
+  if (missing.length)
+    throw invalidParams({ [kind]: `${kind} has no ${kind} with the id ${missing.join(', ')}.` });
   if (objectIds.some((id) => !Number.isInteger(id) || !known.has(id))) {
     throw new ApiError('invalid-linked-post-id', `The ${kind} id is not a ${kind}.`, 400);
   }

@@ -1,4 +1,6 @@
 // GET /events: validates filters, answers from the event index, then reads the page's records upstream.
+
+import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { listEventsArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
@@ -8,6 +10,8 @@ import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import type { IndexQuery } from '../index/query.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { serializeEvent } from '../serialize/index.ts';
+import { can } from '../wp/caller.ts';
+import { asCaller } from '../wp/client.ts';
 import { withStoredExcerpt } from './excerpt.ts';
 import { postListResult, readPage } from './page.ts';
 import { relatedOf } from './related.ts';
@@ -23,27 +27,41 @@ async function termIds(
   lang: string,
 ) {
   if (!values?.length) return undefined;
-  if (!tax) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (!tax)
+    throw invalidParams({ [name]: `${name} cannot filter: this site's mapping has no such taxonomy.` });
   const { ids, unknown } = await deps.terms.resolve(tax, lang, values);
-  if (unknown.length) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (unknown.length)
+    throw invalidParams({ [name]: `${name} has no term with the id or slug ${unknown.join(', ')}.` });
   return deps.terms.withChildren(tax, lang, ids);
 }
 
-/** Every id must be a post of that type (any status): checked with the service view, revealing nothing else. */
-async function checkLinked(deps: Deps, kind: 'venue' | 'organizer', name: string, ids: number[] | undefined) {
+/**
+ * Every id must be a venue/organizer the caller may read: asked with the caller's own credentials, so an id of
+ * someone's draft is as unknown as one that does not exist (no probing for drafts through a filter's 400).
+ */
+async function checkLinked(
+  deps: Deps,
+  ctx: RequestContext,
+  kind: 'venue' | 'organizer',
+  name: string,
+  ids: number[] | undefined,
+) {
   if (!ids?.length) return;
+  const caller = await deps.callers.resolve(ctx);
   const found = await deps.wp.list<{ id: number }>({
     path: `/wp/v2/${deps.mapping[kind].restBase}`,
     query: {
       include: ids,
       per_page: 100,
       _fields: 'id',
-      status: deps.wp.options.serviceAuth ? 'any' : undefined,
+      status: can(caller, deps.site.caps[kind] ?? {}, 'edit_posts') ? 'any' : undefined,
     },
-    as: deps.wp.options.serviceAuth ? 'service' : 'anonymous',
+    ...asCaller(ctx),
   });
   const known = new Set(found.items.map((x) => x.id));
-  if (ids.some((id) => !known.has(id))) throw invalidParams({ [name]: 'Invalid parameter.' });
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length)
+    throw invalidParams({ [name]: `${name} has no ${kind} with the id ${missing.join(', ')}.` });
 }
 
 export async function listEvents(
@@ -84,14 +102,14 @@ export async function listEvents(
     listVisibility(deps, ctx, 'event', a.status),
     termIds(deps, deps.mapping.event.categories, 'categories', a.categories, lang),
     termIds(deps, deps.mapping.event.tags, 'tags', a.tags, lang),
-    checkLinked(deps, 'venue', 'venue', a.venue),
-    checkLinked(deps, 'organizer', 'organizer', a.organizer),
+    checkLinked(deps, ctx, 'venue', 'venue', a.venue),
+    checkLinked(deps, ctx, 'organizer', 'organizer', a.organizer),
   ]);
   const index = await deps.indexes.forLanguage(lang);
   // A parent the caller may not read is as unknown as one that does not exist: no probing for drafts.
   const parent = a.post_parent === undefined ? undefined : index.get(a.post_parent);
   if (a.post_parent !== undefined && !(parent && visibleTo(visibility)(parent.status, parent.author)))
-    throw invalidParams({ post_parent: 'Invalid parameter.' });
+    throw invalidParams({ post_parent: 'post_parent: no event with this id that you may read.' });
 
   const page = a.page ?? 1;
   const perPage = a.per_page ?? 10;

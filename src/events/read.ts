@@ -30,7 +30,7 @@ export const eventNotFound = (id: number) =>
 export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): Promise<number> {
   const index = await deps.indexes.forLanguage(ctx.language);
   const f = index.bySlug(slug);
-  if (!f) throw invalidParams({ slug: 'Invalid parameter.' });
+  if (!f) throw invalidParams({ slug: `slug: no event has the slug "${slug}".` });
   return f.id;
 }
 

@@ -64,11 +64,11 @@ export async function listVisibility(
   if (!requested) return editor ? of(ANY, 'any') : of(['publish'], 'publish');
   if (!editor) {
     if (requested.length === 1 && requested[0] === 'publish') return of(['publish'], 'publish');
-    throw invalidParams({ status: 'Invalid parameter.' });
+    throw invalidParams({ status: `status may only be publish for callers who cannot edit ${kind}s.` });
   }
   const statuses = requested.flatMap((s) => (s === 'any' ? [...ANY] : [s]));
   if (statuses.some((s) => !(ANY as readonly string[]).includes(s) && s !== 'trash')) {
-    throw invalidParams({ status: 'Invalid parameter.' });
+    throw invalidParams({ status: `status must be any, trash or one of: ${ANY.join(', ')}.` });
   }
   return of([...new Set(statuses)], requested.join(','));
 }

@@ -66,7 +66,7 @@ export async function listLinked(
   if (a.event !== undefined) {
     const event = index.get(a.event);
     if (!event || !visibleTo(events)(event.status, event.author))
-      throw invalidParams({ event: 'Invalid parameter.' });
+      throw invalidParams({ event: `event: no event with the id ${a.event}.` });
     only = new Set(linkedIdsOf(kind, event));
   }
   if (a.has_events !== undefined) {

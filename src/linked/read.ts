@@ -48,7 +48,8 @@ export async function requireId(
   kind: LinkedKind,
   id: number,
 ): Promise<number> {
-  if (!(await exists(deps, kind, id, ctx.language))) throw invalidParams({ id: 'Invalid parameter.' });
+  if (!(await exists(deps, kind, id, ctx.language)))
+    throw invalidParams({ id: `id: no ${kind} with the id ${id}.` });
   return id;
 }
 
@@ -60,7 +61,8 @@ export async function idOfSlug(
   slug: string,
 ): Promise<number> {
   // wp/v2 splits `slug` on spaces and commas and drops the filter when nothing is left: ` ` would list every post.
-  if (!slug.trim() || /[\s,]/.test(slug)) throw invalidParams({ slug: 'Invalid parameter.' });
+  if (!slug.trim() || /[\s,]/.test(slug))
+    throw invalidParams({ slug: 'slug must be one slug, without spaces or commas.' });
   for (const f of (await catalogOf(deps).all(kind, ctx.language)).values()) if (f.slug === slug) return f.id;
   const service = !!deps.wp.options.serviceAuth;
   const res = await deps.wp.list<{ id: number }>({
@@ -70,7 +72,7 @@ export async function idOfSlug(
     language: ctx.language,
   });
   const id = res.items[0]?.id;
-  if (id === undefined) throw invalidParams({ slug: 'Invalid parameter.' });
+  if (id === undefined) throw invalidParams({ slug: `slug: no ${kind} has the slug "${slug}".` });
   return id;
 }
 
@@ -102,7 +104,7 @@ export async function readPost(
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.status === 401 || err.status === 403) throw notAccessible(kind, id);
-    if (err.status === 404) throw invalidParams({ id: 'Invalid parameter.' });
+    if (err.status === 404) throw invalidParams({ id: `id: no ${kind} with the id ${id}.` });
     throw err;
   }
 }

@@ -71,7 +71,7 @@ describe('resolveImage', () => {
     const { d, fetch } = deps();
     const err = await refusal(resolveImage(d, ctx, writer, 'event', 'https://img.test/a.png', undo()));
     expect(err.code).toBe('rest_invalid_param');
-    expect(err.data.params).toEqual({ image: 'Invalid parameter.' });
+    expect(err.data.params).toEqual({ image: expect.stringMatching(/^image was refused: .*upload files/) });
     expect(fetch).not.toHaveBeenCalled();
   });
 

@@ -19,7 +19,7 @@ export const isImageArg = (value: string): boolean =>
 const refusedUpstream = (err: unknown): err is ApiError =>
   err instanceof ApiError && err.status !== 502 && err.status < 503;
 
-const refused = (why: string) => invalidParams({ image: 'Invalid parameter.' }, { image: why });
+const refused = (why: string) => invalidParams({ image: `image was refused: ${why}` }, { image: why });
 
 /**
  * The attachment already standing for `url`: the one whose full-size URL it is (a record read and written back), or

@@ -9,7 +9,7 @@ import { can } from '../wp/caller.ts';
 /** The mapping's taxonomy behind a kind; a mapping without it has no such terms (every id is unknown). */
 export function taxonomyOf(deps: Deps, kind: TermKind, name = 'id'): TaxonomySource {
   const tax = deps.mapping.event[kind];
-  if (!tax) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (!tax) throw invalidParams({ [name]: `${name}: this site's mapping has no ${kind} taxonomy.` });
   return tax;
 }
 
@@ -46,7 +46,8 @@ export async function requireTerm(
   id: number,
   name = 'id',
 ) {
-  if (!(await termExists(deps, ctx, tax, id))) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (!(await termExists(deps, ctx, tax, id)))
+    throw invalidParams({ [name]: `${name}: no term with the id ${id}.` });
 }
 
 /**
@@ -66,7 +67,8 @@ export async function resolveRefs(
     deps.terms.invalidate(tax);
     r = await deps.terms.resolve(tax, ctx.language, values);
   }
-  if (r.unknown.length) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (r.unknown.length)
+    throw invalidParams({ [name]: `${name} has no term with the id or slug ${r.unknown.join(', ')}.` });
   return r.ids;
 }
 
@@ -126,7 +128,7 @@ export function termError(err: unknown, loggedIn: boolean): unknown {
     return forbidden(loggedIn);
   }
   if (err.status === 404 && err.code === 'rest_term_invalid')
-    return invalidParams({ id: 'Invalid parameter.' });
+    return invalidParams({ id: 'id: no term with this id.' });
   if (err.status === 400) {
     const { status: _s, upstream: _u, ...data } = err.data;
     return new ApiError(err.code, err.message, 400, data);

@@ -122,7 +122,7 @@ export async function listTerms(
 /** `post`/`event` must name an existing event (any status): checked against the event index. */
 async function requireEvent(deps: Deps, language: string, id: number, name: string): Promise<void> {
   const index = await deps.indexes.forLanguage(language);
-  if (!index.get(id)) throw invalidParams({ [name]: 'Invalid parameter.' });
+  if (!index.get(id)) throw invalidParams({ [name]: `${name}: no event with the id ${id}.` });
 }
 
 /** A 400 from wp/v2 (a value it refuses) becomes TEC's rest_invalid_param naming the same parameters. */

@@ -182,7 +182,9 @@ describe('create', () => {
       venue: { venue: `Web ${tok}`, website: 'not a url' },
     });
     expectError(bad, 400, 'rest_invalid_param');
-    expect((bad.body.data as Json).params).toEqual({ venue: 'Invalid parameter.' });
+    expect((bad.body.data as Json).params).toEqual({
+      venue: expect.stringMatching(/^The new venue was refused: website must be a URL/),
+    });
     const found = await call<Json>(t, 'GET', `/venues?search=${encodeURIComponent(`Web ${tok}`)}`, {
       as: 'admin',
     });

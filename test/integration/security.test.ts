@@ -246,6 +246,16 @@ describe('counts over what the caller may read', () => {
     );
   });
 
+  it('answers a venue filter naming a draft venue as if the venue did not exist, to callers who may not read it', async () => {
+    const missing = await call(t, 'GET', '/events?venue=999999999');
+    const draft = await call(t, 'GET', `/events?venue=${draftVenue.id}`);
+    expect(draft.status).toBe(400);
+    expect(JSON.stringify(draft.body).replaceAll(String(draftVenue.id), 'N')).toBe(
+      JSON.stringify(missing.body).replaceAll('999999999', 'N'),
+    );
+    expect((await call(t, 'GET', `/events?venue=${draftVenue.id}`, { as: 'admin' })).status).toBe(200);
+  });
+
   it('answers post_parent of a draft as if it did not exist, to callers who may not read the draft', async () => {
     const missing = await call(t, 'GET', '/events?post_parent=999999999');
     const draft = await call(t, 'GET', `/events?post_parent=${draftEvent.id}`);

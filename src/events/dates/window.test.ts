@@ -91,8 +91,8 @@ describe('resolveListDates', () => {
     expect(result.error.status).toBe(400);
     expect(result.error.code).toBe('rest_invalid_param');
     expect(result.error.data.params).toEqual({
-      start_date: 'Invalid parameter.',
-      ends_after: 'Invalid parameter.',
+      start_date: expect.stringMatching(/^start_date must be a date or time PHP's strtotime understands/),
+      ends_after: expect.stringMatching(/^ends_after must be a date/),
     });
   });
 

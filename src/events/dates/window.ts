@@ -1,5 +1,6 @@
 // The date window of `GET /events` (TEC §4): defaults, inclusive vs strict days, relative bounds, as a filter.
 import type { DateTime } from 'luxon';
+import { WHY } from '../../contract/args.ts';
 import { type ApiError, invalidParams } from '../../http/errors.ts';
 import { parseTime } from './parse.ts';
 import { WALL_FORMAT, zoneOf } from './zones.ts';
@@ -69,7 +70,7 @@ export function resolveListDates(query: ListDateQuery, site: { timezone: string 
     const raw = query[param];
     if (raw === undefined) continue;
     const parsed = parseTime(raw, 'UTC', now);
-    if (parsed === null) bad[param] = 'Invalid parameter.';
+    if (parsed === null) bad[param] = `${param} ${WHY.time}`;
     else filter[bound] = strict ? inZone(parsed, siteZone) : wholeDay(parsed, param === 'start_date');
   }
   if (Object.keys(bad).length > 0) return { ok: false, error: invalidParams(bad) };

@@ -1,4 +1,6 @@
 // Event start/end on create and update (TEC §5, §9.16): parsed, all-day widened, ordered, with UTC copies.
+
+import { WHY } from '../../contract/args.ts';
 import { type ApiError, invalidParams } from '../../http/errors.ts';
 import { parseTime } from './parse.ts';
 import { normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './zones.ts';
@@ -39,14 +41,14 @@ export function normaliseEventDates(
   const requested = input.timezone?.trim() ? input.timezone.trim() : site.timezone;
   const zone = normaliseTimezone(requested);
   const bad: Record<string, string> = {};
-  if (zone === null) bad.timezone = 'Invalid parameter.';
+  if (zone === null) bad.timezone = `timezone ${WHY.timezone}`;
   // Stored as luxon names it: IANA ids canonically spelled, manual offsets as `UTC+2`, `UTC-5:30`.
   const tz = zone ?? 'UTC';
 
   const start = parseTime(input.start_date, tz, now);
   const end = parseTime(input.end_date, tz, now);
-  if (start === null) bad.start_date = 'Invalid parameter.';
-  if (end === null) bad.end_date = 'Invalid parameter.';
+  if (start === null) bad.start_date = `start_date ${WHY.time}`;
+  if (end === null) bad.end_date = `end_date ${WHY.time}`;
   if (start === null || end === null || zone === null) return { ok: false, error: invalidParams(bad) };
 
   let startWall = start.toFormat(WALL_FORMAT);
