@@ -1,9 +1,10 @@
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
-import { type EventFacets, facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
+import { EventColumns, type IndexedEvent, type StoredEvent } from './columns.ts';
+import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
-import { byStart, type IndexQuery, type IndexResult, querySorted } from './query.ts';
+import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
 import { nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
 
@@ -27,10 +28,18 @@ export interface EventIndexOptions {
 /** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */
 export interface IndexSnapshot {
   language: string;
-  /** Every event's facets; iterated once (a columnar index materialises them one at a time). */
-  facets: Iterable<EventFacets>;
   since: number | null;
   builtAt: string;
+  size: number;
+  /** Every event as stored, in (start, id) order, `n` at a time (a consistent view, read over many ticks). */
+  batches(n: number): Iterable<StoredEvent[]>;
+}
+
+/** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
+export interface Restoring {
+  add(batch: readonly StoredEvent[]): void;
+  finish(since: number | null, builtAt: string): void;
+  abandonUnlessFinished(): void;
 }
 
 export interface ReconcileResult {
@@ -49,10 +58,7 @@ export class EventIndex {
   readonly #path: string;
   readonly #query: Record<string, string>;
 
-  readonly #facets = new Map<number, EventFacets>();
-  readonly #slugs = new Map<string, number>();
-  /** Facets sorted by (start, id), rebuilt on the first query after a change. */
-  #sorted: EventFacets[] | null = null;
+  #columns = new EventColumns();
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
   readonly #written = new Map<number, number>();
   #seq = 0;
@@ -86,22 +92,44 @@ export class EventIndex {
     };
   }
 
-  /** The facets and poll position, for a new instance to warm from instead of crawling. */
+  /** The events and poll position, for a new instance to warm from instead of crawling. */
   snapshot(): IndexSnapshot | null {
     if (!this.#builtAt) return null;
+    const columns = this.#columns;
     return {
       language: this.language,
-      facets: [...this.#facets.values()],
       since: this.#since,
       builtAt: this.#builtAt.toISOString(),
+      size: columns.size,
+      batches: (n) => columns.batches(n),
     };
   }
 
   /** Loads a snapshot as if built then; a `refresh()` afterwards catches up with what changed since. */
   restore(s: IndexSnapshot): void {
-    for (const f of s.facets) this.#set(f);
-    this.#since = s.since;
-    this.#builtAt = this.#lastRefreshAt = new Date(s.builtAt);
+    const r = this.restoring();
+    for (const batch of s.batches(1000)) r.add(batch);
+    r.finish(s.since, s.builtAt);
+  }
+
+  /** Loads a snapshot into this (empty) index batch by batch. */
+  restoring(): Restoring {
+    let finished = false;
+    return {
+      add: (batch) => {
+        for (const f of batch) this.#set(f, true);
+      },
+      finish: (since, builtAt) => {
+        finished = true;
+        this.#since = since;
+        this.#builtAt = this.#lastRefreshAt = new Date(builtAt);
+      },
+      abandonUnlessFinished: () => {
+        if (finished) return;
+        this.#columns = new EventColumns();
+        this.#written.clear();
+      },
+    };
   }
 
   /** Re-reads some posts now (a change notification): applies what changed, drops what is gone upstream. */
@@ -113,7 +141,7 @@ export class EventIndex {
       const seen = new Set(posts.map((p) => p.id));
       for (const post of posts) if (this.#apply(post)) changed.push(post.id);
       for (const id of chunk) {
-        if (!seen.has(id) && this.#facets.has(id)) {
+        if (!seen.has(id) && this.#columns.has(id)) {
           this.#delete(id);
           changed.push(id);
         }
@@ -124,7 +152,11 @@ export class EventIndex {
   }
 
   get size(): number {
-    return this.#facets.size;
+    return this.#columns.size;
+  }
+  /** Events whose words the background has not posted for search yet. */
+  get pendingWords(): number {
+    return this.#columns.pendingWords;
   }
   get builtAt(): Date | null {
     return this.#builtAt;
@@ -141,22 +173,29 @@ export class EventIndex {
     return { refresh: this.#periodic.refresh.failing, reconcile: this.#periodic.reconcile.failing };
   }
 
-  get(id: number): EventFacets | undefined {
-    return this.#facets.get(id);
+  get(id: number): IndexedEvent | undefined {
+    return this.#columns.get(id);
   }
 
-  bySlug(slug: string): EventFacets | undefined {
-    const id = this.#slugs.get(slug);
-    return id === undefined ? undefined : this.#facets.get(id);
+  bySlug(slug: string): IndexedEvent | undefined {
+    const id = this.#columns.idOfSlug(slug);
+    return id === undefined ? undefined : this.#columns.get(id);
   }
 
   query(q: IndexQuery): IndexResult {
-    this.#sorted ??= [...this.#facets.values()].sort(byStart);
-    return querySorted(this.#sorted, q);
+    return this.#columns.query(q);
+  }
+
+  /** The venue (or organizer) ids the events of a query link to, without reading the events one by one. */
+  linkedTo(kind: 'venue' | 'organizer', q: IndexQuery): Set<number> {
+    return this.#columns.linkedOf(
+      kind,
+      this.#columns.query({ ...q, page: 1, perPage: Number.MAX_SAFE_INTEGER }).ids,
+    );
   }
 
   /** A post written through the gateway (create, update, trash): indexed at once, whatever a crawl holds. */
-  upsert(post: WpPost): EventFacets {
+  upsert(post: WpPost): IndexedEvent {
     const f = facetsOf(post, this.#mapping);
     this.#tombstones.delete(f.id);
     this.#set(f);
@@ -230,7 +269,7 @@ export class EventIndex {
       seen.add(post.id);
       this.#apply(post);
     }
-    for (const id of [...this.#facets.keys()]) {
+    for (const id of [...this.#columns.ids()]) {
       if (!seen.has(id) && (this.#written.get(id) ?? 0) <= seq0) this.#delete(id);
     }
     const ms = Math.round(performance.now() - t0);
@@ -277,7 +316,7 @@ export class EventIndex {
     );
     const { gone, stale } = reconcilePlan(
       {
-        facets: this.#facets,
+        index: this.#columns,
         tombstones: this.#tombstones,
         changedSince: (id) => (this.#written.get(id) ?? 0) > seq0,
       },
@@ -312,33 +351,21 @@ export class EventIndex {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
-    const old = this.#facets.get(f.id);
+    const old = this.#columns.get(f.id);
     if (old && old.modifiedGmt > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
-    if (old && sameFacets(old, f)) return false;
+    if (old && this.#columns.holds(f)) return false;
     this.#set(f);
     return true;
   }
 
-  #set(f: EventFacets): void {
-    const old = this.#facets.get(f.id);
-    if (old && old.slug !== f.slug && this.#slugs.get(old.slug) === f.id) this.#slugs.delete(old.slug);
-    this.#facets.set(f.id, f);
-    if (f.slug) this.#slugs.set(f.slug, f.id);
+  #set(f: StoredEvent, inOrder = false): void {
+    this.#columns.set(f, inOrder);
     this.#written.set(f.id, ++this.#seq);
-    this.#sorted = null;
   }
 
   #delete(id: number): void {
-    const old = this.#facets.get(id);
-    if (!old) return;
-    if (this.#slugs.get(old.slug) === id) this.#slugs.delete(old.slug);
-    this.#facets.delete(id);
+    if (!this.#columns.delete(id)) return;
     this.#written.set(id, ++this.#seq);
-    this.#sorted = null;
   }
-}
-
-function sameFacets(a: EventFacets, b: EventFacets): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -67,12 +67,11 @@ export class IndexRegistry {
       overlapMs,
       onChange: (ids) => {
         onChange?.(language, ids);
-        // Keep the shared snapshot close to the index, at most one write per few seconds.
+        // Keep the shared snapshot close to the index (the writer instance only), at most one save per few seconds.
         if (snapshots && !saveTimer) {
           saveTimer = setTimeout(() => {
             saveTimer = undefined;
-            const s = index.snapshot();
-            if (s) snapshots.save(s).catch(() => {});
+            snapshots.save(index).catch(() => {});
           }, 5_000);
           saveTimer.unref();
         }
@@ -82,17 +81,17 @@ export class IndexRegistry {
     if (!snapshots) {
       await index.build(progress);
     } else {
-      let snap = await snapshots.load(language);
-      if (!snap) {
+      let loaded = await snapshots.load(language, index);
+      if (!loaded) {
         const how = await snapshots.crawlOnce(language, async () => {
           await index.build(progress);
-          const s = index.snapshot();
-          if (s) await snapshots.save(s);
+          await snapshots.save(index, { force: true });
         });
-        if (how === 'snapshot') snap = await snapshots.load(language);
+        if (how === 'snapshot') loaded = await snapshots.load(language, index);
+        // The snapshot another instance saved could not be read: crawl after all.
+        if (how === 'snapshot' && !loaded) await index.build(progress);
       }
-      if (snap) {
-        index.restore(snap);
+      if (loaded) {
         // Catch up with what changed since the snapshot (modified_after); reconciliation later finds hard deletes.
         await index.refresh().catch(() => {});
       }

@@ -52,9 +52,10 @@ describe('reconcilePlan', () => {
     [3, facet(3, 'publish', '2026-11-20 10:00:00')],
     [4, facet(4, 'draft', '2026-11-20 10:00:00')],
   ]);
+  const index = { ids: () => facets.keys(), get: (id: number) => facets.get(id) };
 
   it('drops what WordPress no longer has and re-reads what is missing or differs', () => {
-    const plan = reconcilePlan({ facets, tombstones: new Map(), changedSince: () => false }, [
+    const plan = reconcilePlan({ index, tombstones: new Map(), changedSince: () => false }, [
       row(1, 'publish', '2026-11-20T10:00:00'), // same
       row(2, 'publish', '2026-11-20T10:00:00'), // published in place: same stamp, new status
       row(4, 'draft', '2026-11-21T09:00:00'), // edited
@@ -66,7 +67,7 @@ describe('reconcilePlan', () => {
   it('leaves alone what the gateway wrote while the ids were listed, and what it deleted since', () => {
     const plan = reconcilePlan(
       {
-        facets,
+        index,
         tombstones: new Map([[6, '2026-11-21 12:00:00']]),
         changedSince: (id) => id === 3 || id === 5,
       },
@@ -82,7 +83,11 @@ describe('reconcilePlan', () => {
 
   it('re-reads a post deleted through the gateway that changed upstream afterwards', () => {
     const plan = reconcilePlan(
-      { facets: new Map(), tombstones: new Map([[6, '2026-11-21 12:00:00']]), changedSince: () => false },
+      {
+        index: { ids: () => [], get: () => undefined },
+        tombstones: new Map([[6, '2026-11-21 12:00:00']]),
+        changedSince: () => false,
+      },
       [row(6, 'publish', '2026-11-21T13:00:00')],
     );
     expect(plan).toEqual({ gone: [], stale: [6] });

@@ -1,6 +1,6 @@
 // Pure rules of keeping an index in step with WordPress: where the next poll starts, what a reconciliation changes.
 import { fromWpDate } from '../mapping/codec.ts';
-import type { EventFacets } from './facets.ts';
+import type { IndexedEvent } from './columns.ts';
 
 const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
 
@@ -31,7 +31,10 @@ export interface UpstreamRow {
 }
 
 export interface ReconcileView {
-  facets: ReadonlyMap<number, EventFacets>;
+  index: {
+    ids(): Iterable<number>;
+    get(id: number): Pick<IndexedEvent, 'status' | 'modifiedGmt'> | undefined;
+  };
   /** Ids removed through the gateway, with the UTC time of removal. */
   tombstones: ReadonlyMap<number, string>;
   /** Whether the id changed in the index after the id listing started (a write through the gateway). */
@@ -50,9 +53,9 @@ export function reconcilePlan(view: ReconcileView, rows: UpstreamRow[]): { gone:
     upstream.add(row.id);
     const tomb = view.tombstones.get(row.id);
     if ((tomb !== undefined && fromWpDate(row.modified_gmt) <= tomb) || view.changedSince(row.id)) continue;
-    const f = view.facets.get(row.id);
+    const f = view.index.get(row.id);
     if (!f || f.status !== row.status || f.modifiedGmt !== fromWpDate(row.modified_gmt)) stale.push(row.id);
   }
-  const gone = [...view.facets.keys()].filter((id) => !upstream.has(id) && !view.changedSince(id));
+  const gone = [...view.index.ids()].filter((id) => !upstream.has(id) && !view.changedSince(id));
   return { gone, stale };
 }

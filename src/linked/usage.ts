@@ -1,8 +1,8 @@
 // Which venues/organizers events use, answered from the event index (all events, not a first page).
 import type { LinkedKind } from '../contract/linked.ts';
 import { fromUtc } from '../events/dates.ts';
+import type { IndexedEvent } from '../index/columns.ts';
 import type { EventIndex } from '../index/event-index.ts';
-import type { EventFacets } from '../index/facets.ts';
 import type { DateBounds } from '../index/query.ts';
 
 /** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending), when readable. */
@@ -11,7 +11,7 @@ export const HAS_EVENTS_STATUSES = ['publish', 'future', 'private'];
 export const ANY_EVENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
 /** The venue or organizer ids one event links to. */
-export function linkedIdsOf(kind: LinkedKind, f: EventFacets): number[] {
+export function linkedIdsOf(kind: LinkedKind, f: Pick<IndexedEvent, 'venue' | 'organizers'>): number[] {
   if (kind === 'venue') return f.venue === null ? [] : [f.venue];
   return f.organizers;
 }
@@ -30,13 +30,7 @@ export function usedBy(
   readable: Readable,
   dates?: DateBounds,
 ): Set<number> {
-  const { ids } = index.query({ ...readable, dates, page: 1, perPage: Number.MAX_SAFE_INTEGER });
-  const out = new Set<number>();
-  for (const id of ids) {
-    const f = index.get(id);
-    if (f) for (const linked of linkedIdsOf(kind, f)) out.add(linked);
-  }
-  return out;
+  return index.linkedTo(kind, { ...readable, dates, page: 1, perPage: 1 });
 }
 
 /** `now` as the site's wall clock (`Y-m-d H:i:s`), the clock event starts are stored in. */

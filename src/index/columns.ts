@@ -1,0 +1,962 @@
+// The event index's storage and query engine: one row per event in typed columns, rows kept in (start, id) order in
+// small blocks, word postings for search. Answers exactly what `querySorted` (src/index/query.ts) answers over the
+// same events (a property test holds the two together), in O(log n + rows in the date window) without collecting.
+import type { EventFacets } from './facets.ts';
+import { UNLISTED_STATUSES } from './facets.ts';
+import { type IndexQuery, type IndexResult, parseSearch, type SearchTerm } from './query.ts';
+import { piecesOf, WordPostings, wordsOf } from './words.ts';
+
+/** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
+export type IndexedEvent = Pick<
+  EventFacets,
+  | 'id'
+  | 'status'
+  | 'slug'
+  | 'start'
+  | 'end'
+  | 'categories'
+  | 'tags'
+  | 'venue'
+  | 'organizers'
+  | 'featured'
+  | 'hidden'
+  | 'parent'
+  | 'protected'
+  | 'author'
+  | 'date'
+  | 'modifiedGmt'
+  | 'hasExcerpt'
+>;
+
+/** An indexed event with its search text: what a row is built from, and what a snapshot holds. */
+export type StoredEvent = IndexedEvent & Pick<EventFacets, 'searchText'>;
+
+/** The key of an absent or unreadable date: before every date, and never inside a bound. */
+export const NO_DATE = Number.NEGATIVE_INFINITY;
+
+/**
+ * A wall-clock `Y-m-d H:i:s` as a number that orders as the string does (`YYYYMMDDhhmmss`; a bare date sorts just
+ * before its midnight, as the shorter string does). Anything else is {@link NO_DATE}: TEC always stores this form.
+ */
+export function wallKey(s: string): number {
+  // By character codes: this runs for every date of every event loaded.
+  if (s.length !== 19 && s.length !== 10) return NO_DATE;
+  let day = 0;
+  for (let i = 0; i < 10; i++) {
+    const c = s.charCodeAt(i);
+    if (i === 4 || i === 7) {
+      if (c !== 45) return NO_DATE;
+    } else if (c >= 48 && c <= 57) day = day * 10 + (c - 48);
+    else return NO_DATE;
+  }
+  if (s.length === 10) return day * 1e6 - 0.5;
+  if (s.charCodeAt(10) !== 32) return NO_DATE;
+  let time = 0;
+  for (let i = 11; i < 19; i++) {
+    const c = s.charCodeAt(i);
+    if (i === 13 || i === 16) {
+      if (c !== 58) return NO_DATE;
+    } else if (c >= 48 && c <= 57) time = time * 10 + (c - 48);
+    else return NO_DATE;
+  }
+  return day * 1e6 + time;
+}
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** The string {@link wallKey} came from (`''` for {@link NO_DATE}). */
+export function wallText(key: number): string {
+  if (key === NO_DATE) return '';
+  const whole = Math.ceil(key);
+  const day = Math.floor(whole / 1e6);
+  const date = `${String(Math.floor(day / 1e4)).padStart(4, '0')}-${two(Math.floor(day / 100) % 100)}-${two(day % 100)}`;
+  if (whole !== key) return date;
+  const t = whole % 1e6;
+  return `${date} ${two(Math.floor(t / 1e4))}:${two(Math.floor(t / 100) % 100)}:${two(t % 100)}`;
+}
+
+const HIDDEN = 1;
+const FEATURED = 2;
+const PROTECTED = 4;
+const EXCERPT = 8;
+const ALIVE = 16;
+const FLAG_BITS = 5;
+/** Rows whose words are posted per background tick (~5 ms). */
+const WORDS_PER_TICK = 400;
+
+/** Rows per block of the ordered list: a change moves at most this many entries. */
+const BLOCK = 512;
+
+/** The columns the order reads; replaced (not mutated in place) when they grow, so read through this holder. */
+interface KeyColumns {
+  start: Float64Array;
+  id: Int32Array;
+}
+
+/** Rows in (start, id) order, in blocks of at most 2 × BLOCK: O(log n + BLOCK) insert and remove, no re-sort. */
+class Ordered {
+  blocks: Int32Array[] = [];
+  lengths: number[] = [];
+  readonly #k: KeyColumns;
+
+  constructor(k: KeyColumns) {
+    this.#k = k;
+  }
+
+  #less(a: number, b: number): boolean {
+    const { start, id } = this.#k;
+    return start[a] < start[b] || (start[a] === start[b] && id[a] < id[b]);
+  }
+
+  /** The block holding (or to hold) `row`: the first whose last row is not before it, else the last. */
+  #blockOf(row: number): number {
+    let lo = 0;
+    let hi = this.blocks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#less(this.blocks[mid][this.lengths[mid] - 1], row)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #indexIn(b: number, row: number): number {
+    const block = this.blocks[b];
+    let lo = 0;
+    let hi = this.lengths[b];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#less(block[mid], row)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(row: number): void {
+    if (this.blocks.length === 0) {
+      this.blocks.push(new Int32Array(2 * BLOCK));
+      this.lengths.push(0);
+    }
+    const b = this.#blockOf(row);
+    const i = this.#indexIn(b, row);
+    const block = this.blocks[b];
+    const n = this.lengths[b];
+    block.copyWithin(i + 1, i, n);
+    block[i] = row;
+    this.lengths[b] = n + 1;
+    if (n + 1 === block.length) {
+      // Split a full block in two halves.
+      const right = new Int32Array(2 * BLOCK);
+      right.set(block.subarray(BLOCK, n + 1));
+      this.blocks.splice(b + 1, 0, right);
+      this.lengths.splice(b + 1, 0, n + 1 - BLOCK);
+      this.lengths[b] = BLOCK;
+    }
+  }
+
+  /** Appends a row known to sort after every row held (a snapshot is stored in order). */
+  append(row: number): void {
+    const last = this.blocks.length - 1;
+    if (last >= 0 && this.lengths[last] > 0 && !this.#less(this.blocks[last][this.lengths[last] - 1], row)) {
+      this.insert(row);
+      return;
+    }
+    if (last < 0 || this.lengths[last] >= BLOCK) {
+      this.blocks.push(new Int32Array(2 * BLOCK));
+      this.lengths.push(0);
+    }
+    const b = this.blocks.length - 1;
+    this.blocks[b][this.lengths[b]++] = row;
+  }
+
+  remove(row: number): void {
+    if (this.blocks.length === 0) return;
+    const b = this.#blockOf(row);
+    const i = this.#indexIn(b, row);
+    const block = this.blocks[b];
+    const n = this.lengths[b];
+    if (i >= n || block[i] !== row) return;
+    block.copyWithin(i, i + 1, n);
+    this.lengths[b] = n - 1;
+    if (n - 1 === 0) {
+      this.blocks.splice(b, 1);
+      this.lengths.splice(b, 1);
+    }
+  }
+
+  /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
+  seek(key: number, strict: boolean): [number, number] {
+    const { start } = this.#k;
+    const before = (row: number) => (strict ? start[row] <= key : start[row] < key);
+    let lo = 0;
+    let hi = this.blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(this.blocks[mid][this.lengths[mid] - 1])) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.blocks.length) return [lo, 0];
+    const block = this.blocks[lo];
+    let a = 0;
+    let z = this.lengths[lo];
+    while (a < z) {
+      const mid = (a + z) >>> 1;
+      if (before(block[mid])) a = mid + 1;
+      else z = mid;
+    }
+    return [lo, a];
+  }
+}
+
+/** Rows in ascending order (`n` of them used). */
+interface Posting {
+  rows: Int32Array;
+  n: number;
+}
+
+/** Rows per category (`c`), tag (`t`), venue (`v`) and organizer (`o`) id. */
+interface FacetRows {
+  c: Map<number, Posting>;
+  t: Map<number, Posting>;
+  v: Map<number, Posting>;
+  o: Map<number, Posting>;
+}
+
+const emptyFacetRows = (): FacetRows => ({ c: new Map(), t: new Map(), v: new Map(), o: new Map() });
+
+/** A membership test for a list of ids: a scan for a few, a Set for many. */
+function memberOf(list: readonly number[] | undefined): ((v: number) => boolean) | null {
+  if (!list || list.length === 0) return null;
+  if (list.length <= 8) {
+    const a = Int32Array.from(list);
+    return (v) => a.includes(v);
+  }
+  const s = new Set(list);
+  return (v) => s.has(v);
+}
+
+interface Bounds {
+  startGte: number | undefined;
+  startGt: number | undefined;
+  startLt: number | undefined;
+  endLte: number | undefined;
+  endLt: number | undefined;
+  endGt: number | undefined;
+}
+
+const keyOf = (s: string | undefined): number | undefined => (s === undefined ? undefined : wallKey(s));
+
+/** A search compiled to row stamps: a row matches when it carries `inc` (or `inc` is 0) and not `exc`. */
+interface SearchStamps {
+  inc: number;
+  exc: number;
+  /** The rows carrying `inc` (ascending, dead ones included), when some term includes. */
+  rows: Int32Array | null;
+}
+
+export class EventColumns {
+  /** Dead rows tolerated before a compaction (at least as many as live ones). */
+  readonly #minDead: number;
+
+  /** Tests: take the candidate lists whatever their size (both ways must answer the same). */
+  readonly #alwaysNarrow: boolean;
+
+  constructor(options: { minDead?: number; background?: boolean; alwaysNarrow?: boolean } = {}) {
+    this.#minDead = options.minDead ?? 4096;
+    this.#alwaysNarrow = options.alwaysNarrow ?? false;
+    this.#background = options.background ?? true;
+  }
+
+  /** Rows allocated, rows used, rows alive. */
+  #cap = 0;
+  #used = 0;
+  #alive = 0;
+  readonly #k: KeyColumns = { start: new Float64Array(0), id: new Int32Array(0) };
+  #end = new Float64Array(0);
+  #date = new Float64Array(0);
+  #modified = new Float64Array(0);
+  #author = new Int32Array(0);
+  #parent = new Int32Array(0);
+  #venue = new Int32Array(0);
+  /** Status code << FLAG_BITS | flags. */
+  #meta = new Uint16Array(0);
+  /** Categories, tags and organizers of row r: `#vals[#valOff[r] …]`, `#catN[r]`, `#tagN[r]`, `#orgN[r]` long. */
+  #valOff = new Uint32Array(0);
+  #catN = new Uint16Array(0);
+  #tagN = new Uint16Array(0);
+  #orgN = new Uint16Array(0);
+  #vals = new Int32Array(1024);
+  #valsUsed = 0;
+  /** Search text of row r (UTF-8): `#text[#textOff[r] …+ #textLen[r]]`. */
+  #textOff = new Float64Array(0);
+  #textLen = new Uint32Array(0);
+  #text = Buffer.alloc(1 << 16);
+  #textUsed = 0;
+  #slugs: string[] = [];
+  /** Rows per category (`c<id>`), tag (`t`), venue (`v`) and organizer (`o`), ascending, dead ones included. */
+  #facetRows: FacetRows = emptyFacetRows();
+  /** Rows below this one are in `#words`. */
+  #wordsUpTo = 0;
+  #wordsTick: NodeJS.Immediate | undefined;
+  /** Whether words are posted in the background (else only by `indexWords`). */
+  readonly #background: boolean;
+  /** Bumped by each compaction (row numbers change). */
+  #epoch = 0;
+  /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
+  #inverted = 0;
+
+  readonly #rowOf = new Map<number, number>();
+  readonly #idOfSlug = new Map<string, number>();
+  readonly #statusCode = new Map<string, number>();
+  readonly #statusName: string[] = [];
+  #words = new WordPostings();
+  #order = new Ordered(this.#k);
+
+  /** Scratch stamps for search (one per row), and their generation counter. */
+  #incMark = new Uint32Array(0);
+  #excMark = new Uint32Array(0);
+  #gen = 0;
+  /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
+  readonly #terms = new Map<string, { rows: Int32Array; upTo: number; epoch: number }>();
+  #termInts = 0;
+
+  get size(): number {
+    return this.#alive;
+  }
+
+  /** Rows whose words are not posted yet (searches read their text meanwhile). */
+  get pendingWords(): number {
+    return this.#used - this.#wordsUpTo;
+  }
+
+  /** Rows allocated but dead (replaced or removed events), until the next compaction. */
+  get dead(): number {
+    return this.#used - this.#alive;
+  }
+
+  has(id: number): boolean {
+    return this.#rowOf.has(id);
+  }
+
+  ids(): IterableIterator<number> {
+    return this.#rowOf.keys();
+  }
+
+  idOfSlug(slug: string): number | undefined {
+    return this.#idOfSlug.get(slug);
+  }
+
+  get(id: number): IndexedEvent | undefined {
+    const r = this.#rowOf.get(id);
+    return r === undefined ? undefined : this.#record(r);
+  }
+
+  /** The stored event with its search text (snapshots; change detection). */
+  stored(id: number): StoredEvent | undefined {
+    const r = this.#rowOf.get(id);
+    return r === undefined ? undefined : { ...this.#record(r), searchText: this.#textOf(r).toString('utf8') };
+  }
+
+  /** Whether `f` is what the index holds for its id (so applying it would change nothing). */
+  holds(f: StoredEvent): boolean {
+    const r = this.#rowOf.get(f.id);
+    if (r === undefined) return false;
+    const have = this.#record(r);
+    for (const k of Object.keys(have) as (keyof IndexedEvent)[]) {
+      const a = have[k];
+      const b =
+        k === 'start' || k === 'end' || k === 'date' || k === 'modifiedGmt' ? wallText(wallKey(f[k])) : f[k];
+      if (Array.isArray(a) ? String(a) !== String(b) : a !== b) return false;
+    }
+    return this.#textOf(r).equals(Buffer.from(f.searchText, 'utf8'));
+  }
+
+  /**
+   * Every stored event in (start, id) order as of now, `batch` at a time, however the index changes meanwhile (a
+   * row is never rewritten: a change takes a new one). Throws if the index compacts before the last batch.
+   */
+  *batches(batch: number): Generator<StoredEvent[]> {
+    const epoch = this.#epoch;
+    const rows = new Int32Array(this.#alive);
+    let n = 0;
+    const { blocks, lengths } = this.#order;
+    for (let b = 0; b < blocks.length; b++) {
+      rows.set(blocks[b].subarray(0, lengths[b]), n);
+      n += lengths[b];
+    }
+    for (let from = 0; from < n; from += batch) {
+      if (this.#epoch !== epoch) throw new Error('the index compacted while it was read');
+      const out: StoredEvent[] = [];
+      for (let i = from; i < Math.min(n, from + batch); i++) {
+        const r = rows[i];
+        out.push({ ...this.#record(r), searchText: this.#textOf(r).toString('utf8') });
+      }
+      yield out;
+    }
+  }
+
+  /** Adds or replaces an event. `inOrder`: it sorts after every event held (loading a snapshot). */
+  set(f: StoredEvent, inOrder = false): void {
+    this.delete(f.id);
+    if (this.dead > Math.max(this.#alive, this.#minDead)) this.#compact();
+    const r = this.#newRow();
+    const k = this.#k;
+    k.id[r] = f.id;
+    k.start[r] = wallKey(f.start);
+    this.#end[r] = wallKey(f.end);
+    this.#date[r] = wallKey(f.date);
+    this.#modified[r] = wallKey(f.modifiedGmt);
+    this.#author[r] = f.author;
+    this.#parent[r] = f.parent;
+    this.#venue[r] = f.venue ?? 0;
+    this.#meta[r] =
+      (this.#codeOf(f.status) << FLAG_BITS) |
+      ALIVE |
+      (f.hidden ? HIDDEN : 0) |
+      (f.featured ? FEATURED : 0) |
+      (f.protected ? PROTECTED : 0) |
+      (f.hasExcerpt ? EXCERPT : 0);
+    this.#putVals(r, f.categories, f.tags, f.organizers);
+    for (const v of f.categories) this.#post(this.#facetRows.c, v, r);
+    for (const v of f.tags) this.#post(this.#facetRows.t, v, r);
+    for (const v of f.organizers) this.#post(this.#facetRows.o, v, r);
+    if (f.venue !== null) this.#post(this.#facetRows.v, f.venue, r);
+    this.#putText(r, f.searchText);
+    this.#slugs[r] = f.slug;
+    if (f.slug) this.#idOfSlug.set(f.slug, f.id);
+    if (this.#isInverted(r)) this.#inverted++;
+    this.#rowOf.set(f.id, r);
+    this.#alive++;
+    this.#wordsLater();
+    if (inOrder) this.#order.append(r);
+    else this.#order.insert(r);
+  }
+
+  delete(id: number): boolean {
+    const r = this.#rowOf.get(id);
+    if (r === undefined) return false;
+    this.#order.remove(r);
+    this.#meta[r] &= ~ALIVE;
+    if (this.#isInverted(r)) this.#inverted--;
+    const slug = this.#slugs[r];
+    if (this.#idOfSlug.get(slug) === id) this.#idOfSlug.delete(slug);
+    this.#rowOf.delete(id);
+    this.#alive--;
+    return true;
+  }
+
+  query(q: IndexQuery): IndexResult {
+    const perPage = Math.max(1, Math.floor(q.perPage));
+    const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
+    const terms = q.search !== undefined && q.search !== '' ? parseSearch(q.search) : null;
+    const stamps = terms ? this.#searchStamps(terms) : null;
+    const d = this.#bounds(q);
+    const keep = this.#filter(q, d, stamps);
+    const id = this.#k.id;
+    const start = this.#k.start;
+
+    const candidates = this.#candidates(q, stamps);
+    const narrow = candidates && (this.#alwaysNarrow || candidates.length * 32 <= this.#alive);
+    if ((q.include && q.include.length > 0) || narrow) {
+      // `include` switches the order to publication date (TEC sets `post__in` and orders by date); a narrow search
+      // sorts its few candidates rather than walk the window.
+      const rows: number[] = [];
+      if (q.include && q.include.length > 0) {
+        for (const want of new Set(q.include)) {
+          const r = this.#rowOf.get(want);
+          if (r !== undefined && keep(r)) rows.push(r);
+        }
+        const date = this.#date;
+        rows.sort((a, b) => (date[a] < date[b] ? -1 : date[a] > date[b] ? 1 : id[a] - id[b]));
+      } else {
+        const meta = this.#meta;
+        for (const r of candidates ?? []) if (meta[r] & ALIVE && keep(r)) rows.push(r);
+        rows.sort((a, b) => (start[a] < start[b] ? -1 : start[a] > start[b] ? 1 : id[a] - id[b]));
+      }
+      return {
+        ids: rows.slice(offset, offset + perPage).map((r) => id[r]),
+        total: rows.length,
+        totalPages: Math.ceil(rows.length / perPage),
+      };
+    }
+
+    // The start range the bounds allow. Events without a start come first and never satisfy a start bound.
+    let from: [number, number] = [0, 0];
+    if (d.startGte !== undefined || d.startGt !== undefined || d.startLt !== undefined) {
+      from = this.#order.seek(NO_DATE, true);
+    }
+    if (d.startGte !== undefined && (d.startGt === undefined || d.startGte > d.startGt)) {
+      from = this.#later(from, this.#order.seek(d.startGte, false));
+    } else if (d.startGt !== undefined) {
+      from = this.#later(from, this.#order.seek(d.startGt, true));
+    }
+    // Upper limit on the start: a start bound, or an end bound when every event ends after it starts.
+    let to = Number.POSITIVE_INFINITY;
+    let toStrict = false;
+    const limit = (key: number | undefined, strict: boolean) => {
+      if (key !== undefined && (key < to || (key === to && strict))) {
+        to = key;
+        toStrict = strict;
+      }
+    };
+    limit(d.startLt, true);
+    if (this.#inverted === 0) {
+      limit(d.endLte, false);
+      limit(d.endLt, true);
+    }
+
+    const ids: number[] = [];
+    let total = 0;
+    const { blocks, lengths } = this.#order;
+    for (let b = from[0], i = from[1]; b < blocks.length; b++, i = 0) {
+      const block = blocks[b];
+      const n = lengths[b];
+      for (; i < n; i++) {
+        const r = block[i];
+        const s = start[r];
+        if (s > to || (toStrict && s === to)) return { ids, total, totalPages: Math.ceil(total / perPage) };
+        if (!keep(r)) continue;
+        if (total >= offset && ids.length < perPage) ids.push(id[r]);
+        total++;
+      }
+    }
+    return { ids, total, totalPages: Math.ceil(total / perPage) };
+  }
+
+  /** The venue (or organizer) ids the given events link to. */
+  linkedOf(kind: 'venue' | 'organizer', ids: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    for (const id of ids) {
+      const r = this.#rowOf.get(id);
+      if (r === undefined) continue;
+      if (kind === 'venue') {
+        if (this.#venue[r] !== 0) out.add(this.#venue[r]);
+        continue;
+      }
+      const o = this.#valOff[r] + this.#catN[r] + this.#tagN[r];
+      for (let j = o; j < o + this.#orgN[r]; j++) out.add(this.#vals[j]);
+    }
+    return out;
+  }
+
+  /** Bytes held by the columns, postings excluded (a figure for the benchmark). */
+  get columnBytes(): number {
+    return this.#cap * 90 + this.#vals.byteLength + this.#text.byteLength;
+  }
+
+  /**
+   * Rows that may match (ascending, dead ones included): the search's, narrowed by the posting lists of the term,
+   * venue and organizer filters that are selective enough to be worth reading. Null when nothing narrows.
+   */
+  #candidates(q: IndexQuery, stamps: SearchStamps | null): Int32Array | null {
+    let rows = stamps?.rows ?? null;
+    const filters: [keyof FacetRows, number[] | undefined][] = [
+      ['c', q.categories],
+      ['t', q.tags],
+      ['v', q.venue],
+      ['o', q.organizer],
+    ];
+    for (const [kind, values] of filters) {
+      if (!values || values.length === 0) continue;
+      const lists = values.map((v) => this.#facetRows[kind].get(v)).filter((l) => l !== undefined);
+      const size = lists.reduce((n, l) => n + l.n, 0);
+      if (!this.#alwaysNarrow && size * 8 > this.#alive) continue;
+      const union = new Int32Array(size);
+      let n = 0;
+      for (const l of lists) {
+        union.set(l.rows.subarray(0, l.n), n);
+        n += l.n;
+      }
+      if (lists.length > 1) union.sort();
+      // A row listed under two of the values (or twice under one) counts once.
+      let k = 0;
+      for (let i = 0; i < union.length; i++) if (k === 0 || union[i] !== union[k - 1]) union[k++] = union[i];
+      rows = rows ? intersect(rows, union.subarray(0, k)) : union.subarray(0, k);
+    }
+    return rows;
+  }
+
+  #post(lists: Map<number, Posting>, value: number, r: number): void {
+    let l = lists.get(value);
+    if (!l) {
+      l = { rows: new Int32Array(4), n: 0 };
+      lists.set(value, l);
+    }
+    if (l.n === l.rows.length) {
+      const grown = new Int32Array(l.n * 2);
+      grown.set(l.rows);
+      l.rows = grown;
+    }
+    l.rows[l.n++] = r;
+  }
+
+  #later(a: [number, number], b: [number, number]): [number, number] {
+    return b[0] > a[0] || (b[0] === a[0] && b[1] > a[1]) ? b : a;
+  }
+
+  #bounds(q: IndexQuery): Bounds {
+    const d = q.dates ?? {};
+    return {
+      startGte: keyOf(d.startGte),
+      startGt: keyOf(d.startGt),
+      startLt: keyOf(d.startLt),
+      endLte: keyOf(d.endLte),
+      endLt: keyOf(d.endLt),
+      endGt: keyOf(d.endGt),
+    };
+  }
+
+  /**
+   * The row predicate of a query: everything `compileFilter` checks, on the columns. Status, hidden, featured and
+   * protected are read at once from a table indexed by the row's meta (status code and flags).
+   */
+  #filter(q: IndexQuery, d: Bounds, stamps: SearchStamps | null): (r: number) => boolean {
+    // Per meta value: 0 not listed, 1 listed, 2 listed when the caller wrote the event.
+    const pass = new Uint8Array(Math.max(1, this.#statusName.length) << FLAG_BITS);
+    const listed = new Map<string, number>();
+    if (q.author) for (const s of q.ownStatuses ?? []) listed.set(s, 2);
+    for (const s of q.statuses) listed.set(s, 1);
+    for (const [name, how] of listed) {
+      const code = this.#statusCode.get(name);
+      if (code === undefined || UNLISTED_STATUSES.has(name)) continue;
+      for (let f = 0; f < 1 << FLAG_BITS; f++) {
+        if (f & HIDDEN || !(f & ALIVE)) continue;
+        if (q.featured !== undefined && ((f & FEATURED) !== 0) !== q.featured) continue;
+        // WordPress searches password-protected posts only for logged-in callers.
+        if (stamps && f & PROTECTED && q.searchesProtected !== true) continue;
+        pass[(code << FLAG_BITS) | f] = how;
+      }
+    }
+    const author = q.author ?? 0;
+    const meta = this.#meta;
+    const owner = this.#author;
+    const start = this.#k.start;
+    const end = this.#end;
+    const { startGte, startGt, startLt, endLte, endLt, endGt } = d;
+    const dated = Object.values(d).some((v) => v !== undefined);
+    const inc = this.#incMark;
+    const exc = this.#excMark;
+    const incGen = stamps?.inc ?? 0;
+    const excGen = stamps?.exc ?? 0;
+    const extra = this.#extraFilter(q);
+    return (r) => {
+      const how = pass[meta[r]];
+      if (how === 0 || (how === 2 && owner[r] !== author)) return false;
+      if (dated) {
+        const s = start[r];
+        const e = end[r];
+        if (startGte !== undefined && !(s !== NO_DATE && s >= startGte)) return false;
+        if (startGt !== undefined && !(s !== NO_DATE && s > startGt)) return false;
+        if (startLt !== undefined && !(s !== NO_DATE && s < startLt)) return false;
+        if (endLte !== undefined && !(e !== NO_DATE && e <= endLte)) return false;
+        if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) return false;
+        if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) return false;
+      }
+      if (incGen !== 0 && inc[r] !== incGen) return false;
+      if (excGen !== 0 && exc[r] === excGen) return false;
+      return extra === null || extra(r);
+    };
+  }
+
+  /** The rarer filters (parent, venue, terms, organizers); null when the query has none. */
+  #extraFilter(q: IndexQuery): ((r: number) => boolean) | null {
+    const categories = memberOf(q.categories);
+    const tags = memberOf(q.tags);
+    const organizers = memberOf(q.organizer);
+    const venues = memberOf(q.venue);
+    const parent = q.parent;
+    if (!categories && !tags && !organizers && !venues && parent === undefined) return null;
+    const vals = this.#vals;
+    const valOff = this.#valOff;
+    const catN = this.#catN;
+    const tagN = this.#tagN;
+    const orgN = this.#orgN;
+    const venue = this.#venue;
+    const parents = this.#parent;
+    const any = (member: (v: number) => boolean, from: number, n: number): boolean => {
+      for (let j = from; j < from + n; j++) if (member(vals[j])) return true;
+      return false;
+    };
+    return (r) => {
+      if (parent !== undefined && parents[r] !== parent) return false;
+      if (venues && (venue[r] === 0 || !venues(venue[r]))) return false;
+      const o = valOff[r];
+      if (categories && !any(categories, o, catN[r])) return false;
+      if (tags && !any(tags, o + catN[r], tagN[r])) return false;
+      if (organizers && !any(organizers, o + catN[r] + tagN[r], orgN[r])) return false;
+      return true;
+    };
+  }
+
+  /**
+   * Stamps the rows matching the search (`LIKE '%term%'` for each term, `NOT LIKE` for exclusions): `inc` on the
+   * rows holding every including term, `exc` on the rows holding an excluded one.
+   */
+  #searchStamps(terms: readonly SearchTerm[]): SearchStamps {
+    const including = terms.filter((t) => !t.exclude).map((t) => this.#rowsContaining(t.text));
+    let rows: Int32Array | null = null;
+    for (const list of including.sort((a, b) => a.length - b.length))
+      rows = rows ? intersect(rows, list) : list;
+    let incGen = 0;
+    if (rows) {
+      incGen = this.#nextGen();
+      const inc = this.#incMark;
+      for (let i = 0; i < rows.length; i++) inc[rows[i]] = incGen;
+    }
+    let excGen = 0;
+    for (const t of terms) {
+      if (!t.exclude) continue;
+      if (excGen === 0) excGen = this.#nextGen();
+      const exc = this.#excMark;
+      const list = this.#rowsContaining(t.text);
+      for (let i = 0; i < list.length; i++) exc[list[i]] = excGen;
+    }
+    return { inc: incGen, exc: excGen, rows };
+  }
+
+  /**
+   * The rows (ascending; dead ones included) whose search text contains `term`. Kept per term: rows never change
+   * (a change takes a new row), so an answer stays right for the rows it covered and only newer rows are read.
+   */
+  #rowsContaining(term: string): Int32Array {
+    let hit = this.#terms.get(term);
+    if (hit) this.#terms.delete(term);
+    if (!hit || hit.epoch !== this.#epoch) {
+      hit = { rows: this.#findRows(term), upTo: this.#used, epoch: this.#epoch };
+      this.#termInts += hit.rows.length;
+    } else if (hit.upTo < this.#used) {
+      const needle = Buffer.from(term, 'utf8');
+      const more: number[] = [];
+      for (let r = hit.upTo; r < this.#used; r++)
+        if (this.#meta[r] & ALIVE && this.#textOf(r).includes(needle)) more.push(r);
+      if (more.length) {
+        const grown = new Int32Array(hit.rows.length + more.length);
+        grown.set(hit.rows);
+        grown.set(more, hit.rows.length);
+        this.#termInts += more.length;
+        hit.rows = grown;
+      }
+      hit.upTo = this.#used;
+    }
+    this.#terms.set(term, hit);
+    // Least recently used answers go first once they hold more row numbers than the index has rows, twice over.
+    for (const [t, h] of this.#terms) {
+      if (this.#termInts <= 2 * this.#cap + 100_000 || t === term) break;
+      this.#terms.delete(t);
+      this.#termInts -= h.rows.length;
+    }
+    return hit.rows;
+  }
+
+  /** Rows containing `term`: from the postings for the rows they cover, from the text for the rows after. */
+  #findRows(term: string): Int32Array {
+    const pieces = piecesOf(term);
+    const needle = Buffer.from(term, 'utf8');
+    const meta = this.#meta;
+    const holds = (r: number) => (meta[r] & ALIVE) !== 0 && this.#textOf(r).includes(needle);
+    let found: Int32Array;
+    if (pieces === null) {
+      found = this.#words.rowsOf(term);
+    } else if (pieces.length === 0) {
+      const out: number[] = [];
+      for (let r = 0; r < this.#wordsUpTo; r++) if (holds(r)) out.push(r);
+      found = Int32Array.from(out);
+    } else {
+      let candidates = this.#words.rowsOf(pieces[0]);
+      for (const p of pieces.slice(1)) candidates = intersect(candidates, this.#words.rowsOf(p));
+      found = candidates.filter(holds);
+    }
+    if (this.#wordsUpTo === this.#used) return found;
+    const more: number[] = [];
+    for (let r = this.#wordsUpTo; r < this.#used; r++) if (holds(r)) more.push(r);
+    const all = new Int32Array(found.length + more.length);
+    all.set(found);
+    all.set(more, found.length);
+    return all;
+  }
+
+  /**
+   * Posts the words of up to `rows` more rows; resolves how many are left. Loading and crawling leave this to the
+   * background, a few hundred rows a tick, so they stay fast; searches read the text of rows not yet posted.
+   */
+  indexWords(rows: number): number {
+    const end = Math.min(this.#used, this.#wordsUpTo + rows);
+    for (let r = this.#wordsUpTo; r < end; r++) {
+      if (this.#meta[r] & ALIVE) this.#words.add(r, wordsOf(this.#textOf(r).toString('utf8')));
+    }
+    this.#wordsUpTo = end;
+    return this.#used - end;
+  }
+
+  #wordsLater(): void {
+    if (this.#wordsTick || !this.#background) return;
+    this.#wordsTick = setImmediate(() => {
+      this.#wordsTick = undefined;
+      if (this.indexWords(WORDS_PER_TICK) > 0) this.#wordsLater();
+    });
+    this.#wordsTick.unref();
+  }
+
+  #nextGen(): number {
+    if (this.#gen >= 0xfffffff0) {
+      this.#incMark.fill(0);
+      this.#excMark.fill(0);
+      this.#gen = 0;
+    }
+    return ++this.#gen;
+  }
+
+  #record(r: number): IndexedEvent {
+    const o = this.#valOff[r];
+    const c = this.#catN[r];
+    const t = this.#tagN[r];
+    const g = this.#orgN[r];
+    const f = this.#meta[r];
+    return {
+      id: this.#k.id[r],
+      status: this.#statusName[this.#meta[r] >> FLAG_BITS],
+      slug: this.#slugs[r],
+      start: wallText(this.#k.start[r]),
+      end: wallText(this.#end[r]),
+      categories: Array.from(this.#vals.subarray(o, o + c)),
+      tags: Array.from(this.#vals.subarray(o + c, o + c + t)),
+      venue: this.#venue[r] === 0 ? null : this.#venue[r],
+      organizers: Array.from(this.#vals.subarray(o + c + t, o + c + t + g)),
+      featured: (f & FEATURED) !== 0,
+      hidden: (f & HIDDEN) !== 0,
+      parent: this.#parent[r],
+      protected: (f & PROTECTED) !== 0,
+      author: this.#author[r],
+      date: wallText(this.#date[r]),
+      modifiedGmt: wallText(this.#modified[r]),
+      hasExcerpt: (f & EXCERPT) !== 0,
+    };
+  }
+
+  #textOf(r: number): Buffer {
+    const o = this.#textOff[r];
+    return this.#text.subarray(o, o + this.#textLen[r]);
+  }
+
+  #isInverted(r: number): boolean {
+    const s = this.#k.start[r];
+    const e = this.#end[r];
+    return s !== NO_DATE && e !== NO_DATE && e < s;
+  }
+
+  #codeOf(status: string): number {
+    let c = this.#statusCode.get(status);
+    if (c === undefined) {
+      if (this.#statusName.length === 255) throw new Error('more than 255 post statuses');
+      c = this.#statusName.length;
+      this.#statusCode.set(status, c);
+      this.#statusName.push(status);
+    }
+    return c;
+  }
+
+  #putVals(r: number, ...lists: number[][]): void {
+    const n = lists.reduce((a, l) => a + l.length, 0);
+    if (this.#valsUsed + n > this.#vals.length) {
+      const grown = new Int32Array(Math.max(this.#vals.length * 2, this.#valsUsed + n));
+      grown.set(this.#vals.subarray(0, this.#valsUsed));
+      this.#vals = grown;
+    }
+    this.#valOff[r] = this.#valsUsed;
+    for (const l of lists) for (const v of l) this.#vals[this.#valsUsed++] = v;
+    this.#catN[r] = lists[0].length;
+    this.#tagN[r] = lists[1].length;
+    this.#orgN[r] = lists[2].length;
+  }
+
+  #putText(r: number, text: string): void {
+    const n = Buffer.byteLength(text, 'utf8');
+    if (this.#textUsed + n > this.#text.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.#text.length * 2, this.#textUsed + n));
+      this.#text.copy(grown, 0, 0, this.#textUsed);
+      this.#text = grown;
+    }
+    this.#text.write(text, this.#textUsed, 'utf8');
+    this.#textOff[r] = this.#textUsed;
+    this.#textLen[r] = n;
+    this.#textUsed += n;
+  }
+
+  #newRow(): number {
+    if (this.#used === this.#cap) this.#grow(Math.max(1024, this.#cap * 2));
+    return this.#used++;
+  }
+
+  #grow(cap: number): void {
+    const g = <T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
+      const b = make(cap);
+      b.set(a.subarray(0, Math.min(a.length, cap)) as never);
+      return b;
+    };
+    const f64 = (n: number) => new Float64Array(n);
+    const i32 = (n: number) => new Int32Array(n);
+    this.#k.start = g(this.#k.start, f64);
+    this.#k.id = g(this.#k.id, i32);
+    this.#end = g(this.#end, f64);
+    this.#date = g(this.#date, f64);
+    this.#modified = g(this.#modified, f64);
+    this.#author = g(this.#author, i32);
+    this.#parent = g(this.#parent, i32);
+    this.#venue = g(this.#venue, i32);
+    this.#meta = g(this.#meta, (n) => new Uint16Array(n));
+    this.#valOff = g(this.#valOff, (n) => new Uint32Array(n));
+    this.#catN = g(this.#catN, (n) => new Uint16Array(n));
+    this.#tagN = g(this.#tagN, (n) => new Uint16Array(n));
+    this.#orgN = g(this.#orgN, (n) => new Uint16Array(n));
+    this.#textOff = g(this.#textOff, f64);
+    this.#textLen = g(this.#textLen, (n) => new Uint32Array(n));
+    this.#incMark = g(this.#incMark, (n) => new Uint32Array(n));
+    this.#excMark = g(this.#excMark, (n) => new Uint32Array(n));
+    this.#slugs.length = Math.min(this.#slugs.length, cap);
+    this.#cap = cap;
+  }
+
+  /** Rebuilds the rows without the dead ones (replaced and removed events), in order. */
+  #compact(): void {
+    const rows: StoredEvent[] = [];
+    for (const batch of this.batches(4096)) rows.push(...batch);
+    this.#epoch++;
+    this.#used = this.#alive = 0;
+    this.#cap = 0;
+    this.#valsUsed = this.#textUsed = 0;
+    this.#inverted = 0;
+    this.#slugs = [];
+    this.#rowOf.clear();
+    this.#idOfSlug.clear();
+    this.#facetRows = emptyFacetRows();
+    this.#words = new WordPostings();
+    this.#wordsUpTo = 0;
+    this.#terms.clear();
+    this.#termInts = 0;
+    this.#order = new Ordered(this.#k);
+    this.#gen = 0;
+    this.#grow(Math.max(1024, Math.ceil(rows.length * 1.25)));
+    this.#incMark.fill(0);
+    this.#excMark.fill(0);
+    for (const f of rows) this.set(f, true);
+  }
+}
+
+/** The numbers in both ascending lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      out[n++] = a[i];
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}

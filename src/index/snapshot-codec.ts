@@ -1,0 +1,202 @@
+// The event index snapshot as bytes: a header, then rows in (start, id) order, a few thousand per gzip chunk.
+// Each chunk is encoded in one tick (a few ms) and compressed off the event loop (zlib's thread pool), so saving
+// or loading 1M events never holds the loop for long; no single string or buffer has to hold the whole index.
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { type StoredEvent, wallKey, wallText } from './columns.ts';
+import type { EventIndex, IndexSnapshot } from './event-index.ts';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+const FORMAT = 'calendar-gateway-index';
+const VERSION = 1;
+/** Rows per chunk: ~300 kB before compression with 500-character texts, a few ms to encode or load. */
+export const ROWS_PER_CHUNK = 500;
+
+interface Header {
+  format: typeof FORMAT;
+  version: number;
+  language: string;
+  since: number | null;
+  builtAt: string;
+  size: number;
+}
+
+const FLAG = { hidden: 1, featured: 2, protected: 4, hasExcerpt: 8 } as const;
+
+/** Rows as bytes: count, then per row fixed fields, then the variable ones length-prefixed (little-endian). */
+export function encodeRows(rows: readonly StoredEvent[]): Buffer {
+  let size = 4;
+  const strings = rows.map((r) => {
+    const s = {
+      status: Buffer.from(r.status, 'utf8'),
+      slug: Buffer.from(r.slug, 'utf8'),
+      text: Buffer.from(r.searchText, 'utf8'),
+    };
+    size +=
+      16 +
+      32 +
+      1 +
+      1 +
+      s.status.length +
+      2 +
+      s.slug.length +
+      6 +
+      4 * (r.categories.length + r.tags.length + r.organizers.length) +
+      4 +
+      s.text.length;
+    return s;
+  });
+  const b = Buffer.allocUnsafe(size);
+  let o = b.writeUInt32LE(rows.length, 0);
+  rows.forEach((r, i) => {
+    const s = strings[i];
+    o = b.writeInt32LE(r.id, o);
+    o = b.writeInt32LE(r.author, o);
+    o = b.writeInt32LE(r.parent, o);
+    o = b.writeInt32LE(r.venue ?? 0, o);
+    for (const d of [r.start, r.end, r.date, r.modifiedGmt]) o = b.writeDoubleLE(wallKey(d), o);
+    let flags = 0;
+    for (const [k, bit] of Object.entries(FLAG)) if (r[k as keyof typeof FLAG]) flags |= bit;
+    o = b.writeUInt8(flags, o);
+    o = b.writeUInt8(s.status.length, o);
+    o += s.status.copy(b, o);
+    o = b.writeUInt16LE(s.slug.length, o);
+    o += s.slug.copy(b, o);
+    for (const list of [r.categories, r.tags, r.organizers]) {
+      o = b.writeUInt16LE(list.length, o);
+      for (const v of list) o = b.writeInt32LE(v, o);
+    }
+    o = b.writeUInt32LE(s.text.length, o);
+    o += s.text.copy(b, o);
+  });
+  return b;
+}
+
+/** The rows {@link encodeRows} wrote. Throws on bytes it did not write (a truncated or foreign value). */
+export function decodeRows(b: Buffer): StoredEvent[] {
+  let o = 0;
+  const n = b.readUInt32LE(o);
+  o += 4;
+  const out: StoredEvent[] = new Array(n);
+  const str = (len: number) => {
+    if (o + len > b.length) throw new RangeError('snapshot chunk is truncated');
+    const s = b.toString('utf8', o, o + len);
+    o += len;
+    return s;
+  };
+  const list = () => {
+    const len = b.readUInt16LE(o);
+    o += 2;
+    const l: number[] = new Array(len);
+    for (let j = 0; j < len; j++, o += 4) l[j] = b.readInt32LE(o);
+    return l;
+  };
+  for (let i = 0; i < n; i++) {
+    const id = b.readInt32LE(o);
+    const author = b.readInt32LE(o + 4);
+    const parent = b.readInt32LE(o + 8);
+    const venue = b.readInt32LE(o + 12);
+    const start = wallText(b.readDoubleLE(o + 16));
+    const end = wallText(b.readDoubleLE(o + 24));
+    const date = wallText(b.readDoubleLE(o + 32));
+    const modifiedGmt = wallText(b.readDoubleLE(o + 40));
+    const flags = b.readUInt8(o + 48);
+    const statusLen = b.readUInt8(o + 49);
+    o += 50;
+    const status = str(statusLen);
+    const slugLen = b.readUInt16LE(o);
+    o += 2;
+    const slug = str(slugLen);
+    const categories = list();
+    const tags = list();
+    const organizers = list();
+    const textLen = b.readUInt32LE(o);
+    o += 4;
+    const searchText = str(textLen);
+    out[i] = {
+      id,
+      status,
+      slug,
+      start,
+      end,
+      categories,
+      tags,
+      venue: venue === 0 ? null : venue,
+      organizers,
+      featured: (flags & FLAG.featured) !== 0,
+      hidden: (flags & FLAG.hidden) !== 0,
+      parent,
+      protected: (flags & FLAG.protected) !== 0,
+      author,
+      date,
+      modifiedGmt,
+      hasExcerpt: (flags & FLAG.hasExcerpt) !== 0,
+      searchText,
+    };
+  }
+  if (o !== b.length) throw new RangeError('snapshot chunk has trailing bytes');
+  return out;
+}
+
+/**
+ * The snapshot of an index as compressed chunks: the header first, then the rows. Encodes one chunk per tick and
+ * compresses it on the thread pool. Rejects when the index compacts while it is read (the caller tries later).
+ */
+export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer> {
+  const s = index.snapshot();
+  if (!s) return;
+  const header: Header = {
+    format: FORMAT,
+    version: VERSION,
+    language: s.language,
+    since: s.since,
+    builtAt: s.builtAt,
+    size: s.size,
+  };
+  yield await gzipAsync(Buffer.from(JSON.stringify(header), 'utf8'));
+  for (const rows of s.batches(ROWS_PER_CHUNK)) {
+    yield await gzipAsync(encodeRows(rows));
+  }
+}
+
+/** Reads a snapshot's header chunk; null when it is not one of ours or not for `language`. */
+async function headerOf(chunk: Buffer, language: string): Promise<Header | null> {
+  const h = JSON.parse((await gunzipAsync(chunk)).toString('utf8')) as Partial<Header>;
+  return h.format === FORMAT && h.version === VERSION && h.language === language ? (h as Header) : null;
+}
+
+/**
+ * Loads snapshot chunks into an empty index, a chunk per tick. Resolves false (index left empty) when the chunks
+ * are not a whole snapshot of the index's language.
+ */
+export async function decodeSnapshot(
+  index: EventIndex,
+  chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
+): Promise<boolean> {
+  let header: Header | null = null;
+  let rows = 0;
+  const restore = index.restoring();
+  try {
+    for await (const chunk of chunks) {
+      if (!header) {
+        header = await headerOf(chunk, index.language);
+        if (!header) return false;
+        continue;
+      }
+      const batch = decodeRows(await gunzipAsync(chunk));
+      restore.add(batch);
+      rows += batch.length;
+    }
+    if (!header || rows !== header.size) return false;
+    restore.finish(header.since, header.builtAt);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    restore.abandonUnlessFinished();
+  }
+}
+
+export type { IndexSnapshot };

@@ -1,0 +1,57 @@
+// Search postings: words split as the term check splits them, and the rows of every word containing a term.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { piecesOf, WordPostings, wordsOf } from './words.ts';
+
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
+
+describe('wordsOf', () => {
+  it('finds the maximal runs of word characters, as the term pieces are found', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
+        expect(wordsOf(s)).toEqual(new Set(s.match(WORD) ?? []));
+      }),
+      { numRuns: 2000 },
+    );
+    expect([...wordsOf("rock'n'roll, café naïve_1 x\u0301")]).toEqual([
+      'rock',
+      'n',
+      'roll',
+      'café',
+      'naïve_1',
+      'x\u0301',
+    ]);
+    expect(piecesOf('jazz')).toBeNull();
+    expect(piecesOf('jazz night')).toEqual(['jazz', 'night']);
+    expect(piecesOf('--')).toEqual([]);
+  });
+});
+
+describe('WordPostings', () => {
+  it('gives the rows of every word containing a term, ascending and once each', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom('jazz', 'jazzy', 'azz', 'night', 'ni', 'knight'), { maxLength: 4 }),
+          {
+            maxLength: 30,
+          },
+        ),
+        fc.constantFrom('jazz', 'az', 'a', 'nigh', 'igh', 'zzy', 'q', 'knight'),
+        (docs, term) => {
+          const p = new WordPostings();
+          for (const [row, words] of docs.entries()) p.add(row, new Set(words));
+          // Ask twice, with a row added between: the cached answer grows with the words added since.
+          expect([...p.rowsOf(term)]).toEqual(
+            docs.flatMap((words, row) => (words.some((w) => w.includes(term)) ? [row] : [])),
+          );
+          p.add(docs.length, new Set(['xjazzyknightx']));
+          expect(p.rowsOf(term).at(-1)).toBe(
+            'xjazzyknightx'.includes(term) ? docs.length : p.rowsOf(term).at(-1),
+          );
+          expect(p.rowsOf(term).includes(docs.length)).toBe('xjazzyknightx'.includes(term));
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,159 @@
+// Word postings for the event index's search: which rows hold a word, and which words contain a search term.
+//
+// WordPress matches a search term as `LIKE '%term%'`: a substring anywhere in the title, excerpt or content. A term
+// made only of word characters can only occur inside one run of word characters (a word), so the rows that contain
+// it are exactly the rows posted under the words that contain it: no text has to be read. Terms with other
+// characters (a phrase, `rock'n'roll`) narrow the rows by their word pieces and are then checked against the text.
+
+/** Word characters: letters, combining marks, digits, `_`. Any class works, as long as both sides use the same. */
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
+const ONLY_WORD = /^[\p{L}\p{M}\p{N}_]+$/u;
+
+const isWordChar = (c: string): boolean => ONLY_WORD.test(c);
+/** Code points below 128 that are word characters (the common case, without a regular expression). */
+const ASCII = Uint8Array.from({ length: 128 }, (_, c) => (isWordChar(String.fromCharCode(c)) ? 1 : 0));
+const wordChars = new Map<number, boolean>();
+
+/** The words of a text (each once), as the postings are keyed: maximal runs of word characters. */
+export function wordsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  let from = -1;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    let word: boolean;
+    let width = 1;
+    if (c < 128) word = ASCII[c] === 1;
+    else {
+      const cp = text.codePointAt(i) as number;
+      width = cp > 0xffff ? 2 : 1;
+      let w = wordChars.get(cp);
+      if (w === undefined) {
+        w = isWordChar(String.fromCodePoint(cp));
+        if (wordChars.size < 100_000) wordChars.set(cp, w);
+      }
+      word = w;
+    }
+    if (word && from < 0) from = i;
+    else if (!word && from >= 0) {
+      out.add(text.slice(from, i));
+      from = -1;
+    }
+    i += width;
+  }
+  if (from >= 0) out.add(text.slice(from));
+  return out;
+}
+
+/** The word pieces of a term; `null` when the term is one word (its rows need no text check). */
+export function piecesOf(term: string): string[] | null {
+  return ONLY_WORD.test(term) ? null : (term.match(WORD) ?? []);
+}
+
+const gramsOf = (w: string): Set<string> => {
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= w.length; i++) out.add(w.slice(i, i + 3));
+  return out;
+};
+
+/** How many term → words answers are kept (search terms repeat: the calendar's own filters, popular words). */
+const TERM_CACHE = 1000;
+
+/**
+ * Rows (small integers) posted under words. Append-only: a row's words never change (a changed event gets a new
+ * row), so postings are never edited; rows that died are skipped by the caller and dropped when it compacts.
+ */
+export class WordPostings {
+  readonly #idOf = new Map<string, number>();
+  readonly #words: string[] = [];
+  #rows: Int32Array[] = [];
+  #counts: number[] = [];
+  /** Trigram → ids of the words holding it, to find the words containing a term without reading them all. */
+  readonly #grams = new Map<string, number[]>();
+  /** Term → ids of the words containing it, as of `upTo` words (words are only ever added). */
+  readonly #terms = new Map<string, { words: number[]; upTo: number }>();
+
+  get vocabulary(): number {
+    return this.#words.length;
+  }
+
+  /** Posts `row` under each of `words`. */
+  add(row: number, words: Iterable<string>): void {
+    for (const w of words) {
+      let id = this.#idOf.get(w);
+      if (id === undefined) id = this.#newWord(w);
+      let list = this.#rows[id];
+      const n = this.#counts[id];
+      if (n === list.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(list);
+        this.#rows[id] = list = grown;
+      }
+      list[n] = row;
+      this.#counts[id] = n + 1;
+    }
+  }
+
+  /** The rows (ascending, each once) posted under a word containing `term` (word characters only, lower-cased). */
+  rowsOf(term: string): Int32Array {
+    const words = this.#wordsContaining(term);
+    if (words.length === 1) return this.#rows[words[0]].subarray(0, this.#counts[words[0]]);
+    let n = 0;
+    for (const id of words) n += this.#counts[id];
+    const all = new Int32Array(n);
+    n = 0;
+    for (const id of words) {
+      all.set(this.#rows[id].subarray(0, this.#counts[id]), n);
+      n += this.#counts[id];
+    }
+    all.sort();
+    let k = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[k++] = all[i];
+    return all.subarray(0, k);
+  }
+
+  #newWord(w: string): number {
+    const id = this.#words.length;
+    this.#idOf.set(w, id);
+    this.#words.push(w);
+    this.#rows.push(new Int32Array(2));
+    this.#counts.push(0);
+    for (const g of gramsOf(w)) {
+      const list = this.#grams.get(g);
+      if (list) list.push(id);
+      else this.#grams.set(g, [id]);
+    }
+    return id;
+  }
+
+  #wordsContaining(term: string): number[] {
+    let hit = this.#terms.get(term);
+    if (hit) {
+      // Refresh its place in the LRU order, and look at the words added since.
+      this.#terms.delete(term);
+      for (let id = hit.upTo; id < this.#words.length; id++)
+        if (this.#words[id].includes(term)) hit.words.push(id);
+      hit.upTo = this.#words.length;
+    } else {
+      hit = { words: this.#search(term), upTo: this.#words.length };
+    }
+    this.#terms.set(term, hit);
+    if (this.#terms.size > TERM_CACHE) this.#terms.delete(this.#terms.keys().next().value as string);
+    return hit.words;
+  }
+
+  #search(term: string): number[] {
+    if (term.length < 3) {
+      const out: number[] = [];
+      for (let id = 0; id < this.#words.length; id++) if (this.#words[id].includes(term)) out.push(id);
+      return out;
+    }
+    // Every word containing the term holds each of its trigrams: read the shortest list and check those words.
+    let shortest: number[] | undefined;
+    for (const g of gramsOf(term)) {
+      const list = this.#grams.get(g);
+      if (!list) return [];
+      if (!shortest || list.length < shortest.length) shortest = list;
+    }
+    return (shortest ?? []).filter((id) => this.#words[id].includes(term));
+  }
+}
