@@ -47,6 +47,12 @@ export const configSchema = z.object({
     .default(100),
   pollIntervalMs: ms(5_000),
   reconcileIntervalMs: ms(300_000),
+  indexCrawlConcurrency: z.coerce
+    .number({ message: 'must be a number of requests' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(16, 'must be at most 16 (more only loads the site)')
+    .default(2),
   secondaryLanguage: z
     .string()
     .regex(/^[a-z]{2}$/, 'must be a two-letter language code')
@@ -201,7 +207,13 @@ export const settings: Record<keyof Config, SettingDoc> = {
   pollIntervalMs: {
     env: 'POLL_INTERVAL_MS',
     flag: 'poll-interval-ms',
-    meaning: '`modified_after` polling of the event index (0 = off)',
+    meaning: '`modified_after` polling of the event index and the venue/organizer catalog (0 = off)',
+  },
+  indexCrawlConcurrency: {
+    env: 'INDEX_CRAWL_CONCURRENCY',
+    flag: 'index-crawl-concurrency',
+    meaning:
+      'pages of 100 events the index crawl reads from WordPress at once (a failed crawl resumes where it stopped)',
   },
   reconcileIntervalMs: {
     env: 'RECONCILE_INTERVAL_MS',

@@ -4,6 +4,7 @@ import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import type { IdempotencyStore } from './http/idempotency.ts';
 import type { IndexRegistry } from './index/registry.ts';
+import type { LinkedCatalog } from './linked/catalog.ts';
 import type { Logger } from './log.ts';
 import type { Mapping } from './mapping/schema.ts';
 import type { RemoteImages } from './media/remote-image.ts';
@@ -21,6 +22,8 @@ export interface Deps {
   indexes: IndexRegistry;
   callers: CallerResolver;
   terms: TermCache;
+  /** Every venue's and organizer's facets (lists, search, duplicates), kept fresh by change tags. */
+  catalog: LinkedCatalog;
   log: Logger;
   /** Fetches images named by URL in writes (TEC's sideloading). */
   images: RemoteImages;

@@ -8,6 +8,7 @@ import { fastServe } from './cache/fast-path.ts';
 import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
+import { tag } from './cache/tags.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -15,6 +16,7 @@ import { originRule } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { IdempotencyStore } from './http/idempotency.ts';
 import { IndexRegistry } from './index/registry.ts';
+import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
@@ -109,6 +111,7 @@ export async function startGateway(
     url,
     close: async () => {
       deps.indexes.stop();
+      deps.catalog.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
@@ -226,8 +229,20 @@ async function prepare(
     mapping,
     pollMs: config.pollIntervalMs > 0 ? config.pollIntervalMs : false,
     reconcileMs: config.reconcileIntervalMs,
+    crawlConcurrency: config.indexCrawlConcurrency,
     logger: log,
   });
+  const catalog = new LinkedCatalog(
+    { wp, mapping },
+    {
+      onChange: (kind, ids) => {
+        caching.cache?.invalidate([tag.list(kind), ...ids.map((id) => `${kind}:${id}`)]).catch(() => {});
+      },
+    },
+  );
+  if (config.pollIntervalMs > 0) catalog.start(config.pollIntervalMs);
+  // Another instance wrote or was notified: re-read what it names.
+  caching.cache?.onRemoteInvalidate((tags) => catalog.invalidateTags(tags));
   const deps: Deps = {
     mapping,
     wp,
@@ -235,6 +250,7 @@ async function prepare(
     indexes,
     callers: new CallerResolver(wp),
     terms: new TermCache(wp),
+    catalog,
     log,
     images: new RemoteImages({
       allowPrivateHosts: config.imageAllowPrivateHosts,
@@ -262,6 +278,7 @@ async function prepare(
   } catch (err) {
     // A retry starts from scratch: nothing of this attempt (timers, Redis connections) may outlive it.
     indexes.stop();
+    catalog.stop();
     await caching.close();
     throw err;
   }

@@ -78,6 +78,8 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     const user = authenticate(request.headers.get('authorization'), store.users, opts.usersPassword);
     const req: Req = { method: effective, url: reqUrl, params, user, site };
     const isRead = effective === 'GET' || effective === 'HEAD';
+    // Writes edit posts in place: cached collection queries are dropped first.
+    if (!isRead) store.changed();
 
     if (path === '/') {
       if (!isRead) throw noRoute();

@@ -111,12 +111,14 @@ export interface QueryResult {
 }
 
 export function runQuery(
-  all: StoredPost[],
+  all: readonly StoredPost[],
   params: Params,
   info: PostTypeInfo,
   taxonomies: TaxonomyInfo[],
   user: MockUser | null,
   tz: string,
+  /** Keeps the matches of a query across its pages (the store drops them on any change). */
+  cache: (key: string, run: () => StoredPost[]) => StoredPost[] = (_, run) => run(),
 ): QueryResult {
   validateParams(params, collectionSpecs(taxonomies));
   const statuses = requestedStatuses(params, user);
@@ -136,15 +138,38 @@ export function runQuery(
       400,
     );
   }
+  const { page: _p, per_page: _pp, offset: _o, ...query } = params;
+  const key = JSON.stringify([info.name, user?.id ?? 0, statuses, query]);
+  const posts = cache(key, () => matching(all, params, info, taxonomies, statuses, include, orderby, tz));
+  const perPage = params.per_page === undefined ? 10 : Number(params.per_page);
+  const page = params.page === undefined ? 1 : Number(params.page);
+  const offset = params.offset === undefined ? (page - 1) * perPage : Number(params.offset);
+  return { posts: posts.slice(offset, offset + perPage), total: posts.length, page, perPage };
+}
+
+/** The posts a collection query matches, in its order. */
+function matching(
+  all: readonly StoredPost[],
+  params: Params,
+  info: PostTypeInfo,
+  taxonomies: TaxonomyInfo[],
+  statuses: string[],
+  include: number[],
+  orderby: string,
+  tz: string,
+): StoredPost[] {
   const any = statuses.includes('any');
   let posts = all.filter(
     (p) =>
       p.type === info.name &&
       (any ? !['trash', 'auto-draft'].includes(p.status) : statuses.includes(p.status)),
   );
-  if (include.length) posts = posts.filter((p) => include.includes(p.id));
-  const exclude = intList(params.exclude);
-  if (exclude.length) posts = posts.filter((p) => !exclude.includes(p.id));
+  if (include.length) {
+    const wanted = new Set(include);
+    posts = posts.filter((p) => wanted.has(p.id));
+  }
+  const exclude = new Set(intList(params.exclude));
+  if (exclude.size) posts = posts.filter((p) => !exclude.has(p.id));
   const slugs = parseList(params.slug);
   if (slugs.length) posts = posts.filter((p) => slugs.includes(p.slug));
   const authors = intList(params.author);
@@ -215,8 +240,5 @@ export function runQuery(
     if (orderby === 'relevance') return a.date < b.date ? 1 : a.date > b.date ? -1 : 0;
     return (a.id - b.id) * (fixed ? 1 : dir);
   });
-  const perPage = params.per_page === undefined ? 10 : Number(params.per_page);
-  const page = params.page === undefined ? 1 : Number(params.page);
-  const offset = params.offset === undefined ? (page - 1) * perPage : Number(params.offset);
-  return { posts: posts.slice(offset, offset + perPage), total: posts.length, page, perPage };
+  return posts;
 }

@@ -79,12 +79,13 @@ export function listPosts(req: Req, info: PostTypeInfo): Response {
   const { site, user, params } = req;
   const context = String(params.context ?? 'view') as Context;
   const result = runQuery(
-    [...site.store.posts.values()],
+    site.store.postsOfType(info.name),
     params,
     info,
     site.store.model.taxonomies,
     user,
     site.store.timezone,
+    (key, run) => site.store.cachedQuery(key, run),
   );
   if (context === 'edit' && !hasCap(user, 'edit_posts')) {
     throw new WpError(
@@ -159,6 +160,6 @@ export function deletePost(req: Req, info: PostTypeInfo, id: string): Response {
   // wp_trash_post keeps the old status and appends __trashed to the slug.
   const slug = post.slug;
   const trashed = site.store.updatePost(post.id, { status: 'trash', trashedFrom: post.status });
-  trashed.slug = slug ? `${slug}__trashed` : '';
+  site.store.setSlug(trashed, slug ? `${slug}__trashed` : '');
   return HttpResponse.json(present(editReq, info, trashed, 'edit'));
 }

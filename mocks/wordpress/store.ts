@@ -75,9 +75,13 @@ export class Store {
 
   /** Empties everything but the install defaults (term 1 = Uncategorized, as a fresh WordPress has). */
   clear(): void {
+    this.changed();
     this.users = [];
     this.posts.clear();
     this.terms.clear();
+    this.slugIndex.clear();
+    this.suffixes.clear();
+    this.byType = null;
     this.nextPost = 1;
     this.nextTerm = 1;
     this.lastStamp = '';
@@ -118,15 +122,67 @@ export class Store {
     return user;
   }
 
+  /** Posts by `type\0slug` (an id may linger after its slug changed: always checked against the post). */
+  private slugIndex = new Map<string, Set<number>>();
+  /** The last `-n` suffix handed out per `type\0slug`, so the next duplicate does not probe from 2 again. */
+  private suffixes = new Map<string, number>();
+  /** Posts of each type in id order, until a post is added or removed. */
+  private byType: Map<string, StoredPost[]> | null = null;
+
+  /** Matches of collection queries, by query (without paging): a crawl reads 1000 pages of one query. */
+  private queries = new Map<string, StoredPost[]>();
+
+  /** Something may have changed: forget cached query answers. Every mutation calls it. */
+  changed(): void {
+    this.queries.clear();
+  }
+
+  /** A collection query's matches, computed once per query until something changes. */
+  cachedQuery(key: string, run: () => StoredPost[]): StoredPost[] {
+    let hit = this.queries.get(key);
+    if (!hit) {
+      hit = run();
+      if (this.queries.size >= 20) this.queries.clear();
+      this.queries.set(key, hit);
+    }
+    return hit;
+  }
+
+  private slugKey = (type: string, slug: string) => `${type}\u0000${slug}`;
+
+  /** Gives a post a slug (and keeps the slug index, so a lookup is O(1) at 100k posts). */
+  setSlug(post: StoredPost, slug: string): void {
+    this.changed();
+    post.slug = slug;
+    if (!slug) return;
+    const key = this.slugKey(post.type, slug);
+    let ids = this.slugIndex.get(key);
+    if (!ids) {
+      ids = new Set();
+      this.slugIndex.set(key, ids);
+    }
+    ids.add(post.id);
+  }
+
   /** wp_unique_post_slug: `slug`, `slug-2`, `slug-3` … among posts of the same type. */
   uniqueSlug(slug: string, type: string, selfId: number): string {
     const taken = (s: string) =>
-      [...this.posts.values()].some((p) => p.type === type && p.slug === s && p.id !== selfId);
+      [...(this.slugIndex.get(this.slugKey(type, s)) ?? [])].some((id) => {
+        const p = this.posts.get(id);
+        return id !== selfId && p !== undefined && p.type === type && p.slug === s;
+      });
     if (!taken(slug)) return slug;
-    for (let n = 2; ; n++) if (!taken(`${slug}-${n}`)) return `${slug}-${n}`;
+    const key = this.slugKey(type, slug);
+    for (let n = this.suffixes.get(key) ?? 2; ; n++) {
+      if (!taken(`${slug}-${n}`)) {
+        this.suffixes.set(key, n);
+        return `${slug}-${n}`;
+      }
+    }
   }
 
   insertPost(p: Partial<StoredPost> & { type: string }): StoredPost {
+    this.changed();
     const id = this.nextPost++;
     // The publication date is the real clock; only `modified` is kept strictly increasing (see stamp()).
     const stamp = p.modified && p.modifiedGmt ? { local: p.modified, gmt: p.modifiedGmt } : this.stamp();
@@ -151,8 +207,9 @@ export class Store {
       modified: p.modified ?? stamp.local,
       modifiedGmt: p.modifiedGmt ?? stamp.gmt,
     };
-    post.slug = this.finalSlug(post, p.slug ?? '');
     this.posts.set(id, post);
+    this.byType = null;
+    this.setSlug(post, this.finalSlug(post, p.slug ?? ''));
     return post;
   }
 
@@ -166,6 +223,7 @@ export class Store {
 
   /** Edits a post as wp-admin would (also used by the REST routes): `modified` always moves. */
   updatePost(id: number, patch: PostPatch): StoredPost {
+    this.changed();
     const post = this.posts.get(id);
     if (!post) throw new Error(`no post ${id}`);
     const { meta, ...fields } = patch;
@@ -175,7 +233,7 @@ export class Store {
       fields.slug !== undefined ||
       (post.slug === '' && post.status !== 'draft' && post.status !== 'pending')
     ) {
-      post.slug = this.finalSlug(post, fields.slug ?? post.slug);
+      this.setSlug(post, this.finalSlug(post, fields.slug ?? post.slug));
     }
     for (const [key, value] of Object.entries(meta ?? {})) {
       if (value === null || value === undefined) delete post.meta[key];
@@ -191,10 +249,13 @@ export class Store {
   }
 
   deletePost(id: number): boolean {
+    this.changed();
+    this.byType = null;
     return this.posts.delete(id);
   }
 
   insertTerm(t: Omit<StoredTerm, 'id'>): StoredTerm {
+    this.changed();
     const term = { ...t, id: this.nextTerm++ };
     this.terms.set(term.id, term);
     return term;
@@ -202,6 +263,7 @@ export class Store {
 
   /** wp_delete_term: children move up to the deleted term's parent; posts lose the term. */
   deleteTerm(id: number): void {
+    this.changed();
     const term = this.terms.get(id);
     if (!term) return;
     for (const t of this.terms.values()) if (t.parent === id) t.parent = term.parent;
@@ -232,7 +294,11 @@ export class Store {
   }
 
   postBySlug(type: string, slug: string): StoredPost | undefined {
-    return [...this.posts.values()].find((p) => p.type === type && p.slug === slug);
+    for (const id of this.slugIndex.get(this.slugKey(type, slug)) ?? []) {
+      const p = this.posts.get(id);
+      if (p && p.type === type && p.slug === slug) return p;
+    }
+    return undefined;
   }
 
   termBySlug(taxonomy: string, slug: string): StoredTerm | undefined {
@@ -241,12 +307,22 @@ export class Store {
 
   /** wp_set_object_terms from wp-admin: like WordPress, assigning terms alone does not move `modified`. */
   setTerms(postId: number, taxonomy: string, ids: number[]): void {
+    this.changed();
     const post = this.posts.get(postId);
     if (!post) throw new Error(`no post ${postId}`);
     post.terms[taxonomy] = [...new Set(ids)];
   }
 
-  postsOfType(type: string): StoredPost[] {
-    return [...this.posts.values()].filter((p) => p.type === type);
+  /** The posts of a type in id order (shared: callers filter, never edit, the array). */
+  postsOfType(type: string): readonly StoredPost[] {
+    if (!this.byType) {
+      this.byType = new Map();
+      for (const p of this.posts.values()) {
+        const list = this.byType.get(p.type);
+        if (list) list.push(p);
+        else this.byType.set(p.type, [p]);
+      }
+    }
+    return this.byType.get(type) ?? [];
   }
 }

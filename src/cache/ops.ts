@@ -43,6 +43,7 @@ const json = (res: Response, status: number, body: unknown) =>
 /** Index first, then the cache: a list rebuilt in between must not come from the old index. */
 export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
   if (plan.terms) deps.terms.invalidate();
+  deps.catalog.invalidateTags(plan.tags);
   try {
     if (plan.events.length) await Promise.all(deps.indexes.all().map((i) => i.refetch(plan.events)));
   } finally {
@@ -178,6 +179,7 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
       const before = deps.cache?.size.entries ?? 0;
       await deps.cache?.purgeAll();
       deps.terms.invalidate();
+      deps.catalog.invalidateTags(null);
       json(res, 200, { purged: true, entries: before });
     }),
   );

@@ -4,7 +4,6 @@ import { parseArgs } from '../contract/args.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
-import { catalogOf } from '../linked/catalog.ts';
 import { findDuplicate, valuesOf } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -141,7 +140,7 @@ async function createLinked(
   const slug = draftSlug(values[kind], status, values.slug);
   if (slug) values.slug = slug;
   // The same rule as POST /venues and /organizers: an existing (untrashed) one with the same name and fields.
-  const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
+  const dup = findDuplicate(kind, (await deps.catalog.all(kind, ctx.language)).values(), values);
   if (dup) return dup.id;
   if (typeof obj.image === 'string') {
     const image = await resolveImage(deps, ctx, caller, kind, obj.image.trim(), undo);
@@ -163,6 +162,6 @@ async function createLinked(
     });
   undo.posts.push({ restBase, id: res.body.id });
   // The next duplicate check (another event of this write or the next one) must see it.
-  catalogOf(deps).invalidate(kind);
+  deps.catalog.invalidate(kind, [res.body.id]);
   return res.body.id;
 }

@@ -2,7 +2,6 @@
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
-import { catalogOf } from '../linked/catalog.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
@@ -15,7 +14,7 @@ export const notAnEvent = (id: number) =>
   new ApiError('rest-invalid-event-id', `The post with ID ${id} is not an event.`, 400);
 
 async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
-  const catalogs = catalogOf(deps);
+  const catalogs = deps.catalog;
   for (const kind of ['venue', 'organizer'] as const) {
     const all = await catalogs.all(kind, ctx.language).catch(() => undefined);
     if (all?.has(id)) return true;

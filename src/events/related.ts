@@ -1,7 +1,6 @@
 // Fetches what a page of events links to (venues, organizers, images) in parallel, one `include=` call each.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { catalogOf } from '../linked/catalog.ts';
 import { readField } from '../mapping/codec.ts';
 import type { Related } from '../serialize/index.ts';
 import { can } from '../wp/caller.ts';
@@ -62,17 +61,22 @@ async function cachedByIds<T extends { id: number }>(
 async function linkedPosts(deps: Deps, ctx: RequestContext, kind: 'venue' | 'organizer', ids: number[]) {
   const caller = await deps.callers.resolve(ctx);
   const status = can(caller, deps.site.caps[kind] ?? {}, 'edit_posts') ? { status: VISIBLE_TO_EDITORS } : {};
-  const [posts, catalog] = await Promise.all([
-    cachedByIds<WpPost>(deps, ctx, kind, `/wp/v2/${deps.mapping[kind].restBase}`, ids, status),
-    ids.length
-      ? catalogOf(deps)
-          .all(kind, ctx.language)
-          .catch(() => undefined)
-      : undefined,
-  ]);
-  // The catalog (edit context) knows whether an excerpt is stored; view context invents one from the content.
+  const posts = await cachedByIds<WpPost>(
+    deps,
+    ctx,
+    kind,
+    `/wp/v2/${deps.mapping[kind].restBase}`,
+    ids,
+    status,
+  );
+  // Whether an excerpt is stored (edit context) comes from the catalog, or one request when it is not loaded; a list
+  // miss never waits for a crawl of every venue. Only records showing an excerpt can have an invented one.
+  const shown = [...posts.values()].filter((p) => p.excerpt?.rendered).map((p) => p.id);
+  const stored = shown.length
+    ? await deps.catalog.storedExcerpts(kind, ctx.language, shown).catch(() => undefined)
+    : undefined;
   for (const [id, p] of posts) {
-    if (catalog?.get(id)?.values.excerpt === '') posts.set(id, withStoredExcerpt(p, false));
+    if (stored?.get(id) === false) posts.set(id, withStoredExcerpt(p, false));
   }
   return posts;
 }

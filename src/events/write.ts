@@ -5,7 +5,6 @@ import type { eventWriteArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseEventDates, publicationDate } from '../events/dates.ts';
 import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
-import { catalogOf } from '../linked/catalog.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -89,7 +88,7 @@ export async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Pro
   }
   if (undo.terms.length) deps.terms.invalidate();
   // Removed venues or organizers must not be offered as duplicates by a catalog read before the rollback.
-  if (undo.posts.length) for (const kind of ['venue', 'organizer'] as const) catalogOf(deps).invalidate(kind);
+  if (undo.posts.length) for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
 }
 
 /** The stored cost rows and, when the cost names its currency (`"20$"`), TEC's symbol and position meta. */

@@ -91,12 +91,33 @@ const BLOCK = 512;
 interface KeyColumns {
   start: Float64Array;
   id: Int32Array;
+  end: Float64Array;
+  meta: Uint16Array;
 }
+
+/**
+ * A run of rows in order, with a copy of what every list query reads of each (start, end, status and flags), so a
+ * walk reads memory in sequence instead of jumping to each row's columns. Rows never change, so neither do copies.
+ */
+interface Block {
+  rows: Int32Array;
+  starts: Float64Array;
+  ends: Float64Array;
+  metas: Uint16Array;
+  n: number;
+}
+
+const newBlock = (): Block => ({
+  rows: new Int32Array(2 * BLOCK),
+  starts: new Float64Array(2 * BLOCK),
+  ends: new Float64Array(2 * BLOCK),
+  metas: new Uint16Array(2 * BLOCK),
+  n: 0,
+});
 
 /** Rows in (start, id) order, in blocks of at most 2 × BLOCK: O(log n + BLOCK) insert and remove, no re-sort. */
 class Ordered {
-  blocks: Int32Array[] = [];
-  lengths: number[] = [];
+  blocks: Block[] = [];
   readonly #k: KeyColumns;
 
   constructor(k: KeyColumns) {
@@ -114,94 +135,99 @@ class Ordered {
     let hi = this.blocks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#less(this.blocks[mid][this.lengths[mid] - 1], row)) lo = mid + 1;
+      const b = this.blocks[mid];
+      if (this.#less(b.rows[b.n - 1], row)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  #indexIn(b: number, row: number): number {
-    const block = this.blocks[b];
+  #indexIn(b: Block, row: number): number {
     let lo = 0;
-    let hi = this.lengths[b];
+    let hi = b.n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#less(block[mid], row)) lo = mid + 1;
+      if (this.#less(b.rows[mid], row)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  #put(b: Block, i: number, row: number): void {
+    const n = b.n;
+    b.rows.copyWithin(i + 1, i, n);
+    b.starts.copyWithin(i + 1, i, n);
+    b.ends.copyWithin(i + 1, i, n);
+    b.metas.copyWithin(i + 1, i, n);
+    b.rows[i] = row;
+    b.starts[i] = this.#k.start[row];
+    b.ends[i] = this.#k.end[row];
+    b.metas[i] = this.#k.meta[row];
+    b.n = n + 1;
   }
 
   insert(row: number): void {
-    if (this.blocks.length === 0) {
-      this.blocks.push(new Int32Array(2 * BLOCK));
-      this.lengths.push(0);
-    }
-    const b = this.#blockOf(row);
-    const i = this.#indexIn(b, row);
-    const block = this.blocks[b];
-    const n = this.lengths[b];
-    block.copyWithin(i + 1, i, n);
-    block[i] = row;
-    this.lengths[b] = n + 1;
-    if (n + 1 === block.length) {
+    if (this.blocks.length === 0) this.blocks.push(newBlock());
+    const at = this.#blockOf(row);
+    const b = this.blocks[at];
+    this.#put(b, this.#indexIn(b, row), row);
+    if (b.n === b.rows.length) {
       // Split a full block in two halves.
-      const right = new Int32Array(2 * BLOCK);
-      right.set(block.subarray(BLOCK, n + 1));
-      this.blocks.splice(b + 1, 0, right);
-      this.lengths.splice(b + 1, 0, n + 1 - BLOCK);
-      this.lengths[b] = BLOCK;
+      const right = newBlock();
+      right.rows.set(b.rows.subarray(BLOCK, b.n));
+      right.starts.set(b.starts.subarray(BLOCK, b.n));
+      right.ends.set(b.ends.subarray(BLOCK, b.n));
+      right.metas.set(b.metas.subarray(BLOCK, b.n));
+      right.n = b.n - BLOCK;
+      b.n = BLOCK;
+      this.blocks.splice(at + 1, 0, right);
     }
   }
 
   /** Appends a row known to sort after every row held (a snapshot is stored in order). */
   append(row: number): void {
-    const last = this.blocks.length - 1;
-    if (last >= 0 && this.lengths[last] > 0 && !this.#less(this.blocks[last][this.lengths[last] - 1], row)) {
+    const last = this.blocks.at(-1);
+    if (last && last.n > 0 && !this.#less(last.rows[last.n - 1], row)) {
       this.insert(row);
       return;
     }
-    if (last < 0 || this.lengths[last] >= BLOCK) {
-      this.blocks.push(new Int32Array(2 * BLOCK));
-      this.lengths.push(0);
-    }
-    const b = this.blocks.length - 1;
-    this.blocks[b][this.lengths[b]++] = row;
+    if (!last || last.n >= BLOCK) this.blocks.push(newBlock());
+    const b = this.blocks[this.blocks.length - 1];
+    this.#put(b, b.n, row);
   }
 
   remove(row: number): void {
     if (this.blocks.length === 0) return;
-    const b = this.#blockOf(row);
+    const at = this.#blockOf(row);
+    const b = this.blocks[at];
     const i = this.#indexIn(b, row);
-    const block = this.blocks[b];
-    const n = this.lengths[b];
-    if (i >= n || block[i] !== row) return;
-    block.copyWithin(i, i + 1, n);
-    this.lengths[b] = n - 1;
-    if (n - 1 === 0) {
-      this.blocks.splice(b, 1);
-      this.lengths.splice(b, 1);
-    }
+    if (i >= b.n || b.rows[i] !== row) return;
+    b.rows.copyWithin(i, i + 1, b.n);
+    b.starts.copyWithin(i, i + 1, b.n);
+    b.ends.copyWithin(i, i + 1, b.n);
+    b.metas.copyWithin(i, i + 1, b.n);
+    b.n--;
+    if (b.n === 0) this.blocks.splice(at, 1);
   }
 
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
   seek(key: number, strict: boolean): [number, number] {
-    const { start } = this.#k;
-    const before = (row: number) => (strict ? start[row] <= key : start[row] < key);
+    const before = (s: number) => (strict ? s <= key : s < key);
     let lo = 0;
     let hi = this.blocks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(this.blocks[mid][this.lengths[mid] - 1])) lo = mid + 1;
+      const b = this.blocks[mid];
+      if (before(b.starts[b.n - 1])) lo = mid + 1;
       else hi = mid;
     }
     if (lo === this.blocks.length) return [lo, 0];
-    const block = this.blocks[lo];
+    const b = this.blocks[lo];
     let a = 0;
-    let z = this.lengths[lo];
+    let z = b.n;
     while (a < z) {
       const mid = (a + z) >>> 1;
-      if (before(block[mid])) a = mid + 1;
+      if (before(b.starts[mid])) a = mid + 1;
       else z = mid;
     }
     return [lo, a];
@@ -271,15 +297,17 @@ export class EventColumns {
   #cap = 0;
   #used = 0;
   #alive = 0;
-  readonly #k: KeyColumns = { start: new Float64Array(0), id: new Int32Array(0) };
-  #end = new Float64Array(0);
+  readonly #k: KeyColumns = {
+    start: new Float64Array(0),
+    id: new Int32Array(0),
+    end: new Float64Array(0),
+    meta: new Uint16Array(0),
+  };
   #date = new Float64Array(0);
   #modified = new Float64Array(0);
   #author = new Int32Array(0);
   #parent = new Int32Array(0);
   #venue = new Int32Array(0);
-  /** Status code << FLAG_BITS | flags. */
-  #meta = new Uint16Array(0);
   /** Categories, tags and organizers of row r: `#vals[#valOff[r] …]`, `#catN[r]`, `#tagN[r]`, `#orgN[r]` long. */
   #valOff = new Uint32Array(0);
   #catN = new Uint16Array(0);
@@ -379,10 +407,9 @@ export class EventColumns {
     const epoch = this.#epoch;
     const rows = new Int32Array(this.#alive);
     let n = 0;
-    const { blocks, lengths } = this.#order;
-    for (let b = 0; b < blocks.length; b++) {
-      rows.set(blocks[b].subarray(0, lengths[b]), n);
-      n += lengths[b];
+    for (const b of this.#order.blocks) {
+      rows.set(b.rows.subarray(0, b.n), n);
+      n += b.n;
     }
     for (let from = 0; from < n; from += batch) {
       if (this.#epoch !== epoch) throw new Error('the index compacted while it was read');
@@ -403,13 +430,13 @@ export class EventColumns {
     const k = this.#k;
     k.id[r] = f.id;
     k.start[r] = wallKey(f.start);
-    this.#end[r] = wallKey(f.end);
+    this.#k.end[r] = wallKey(f.end);
     this.#date[r] = wallKey(f.date);
     this.#modified[r] = wallKey(f.modifiedGmt);
     this.#author[r] = f.author;
     this.#parent[r] = f.parent;
     this.#venue[r] = f.venue ?? 0;
-    this.#meta[r] =
+    this.#k.meta[r] =
       (this.#codeOf(f.status) << FLAG_BITS) |
       ALIVE |
       (f.hidden ? HIDDEN : 0) |
@@ -436,7 +463,7 @@ export class EventColumns {
     const r = this.#rowOf.get(id);
     if (r === undefined) return false;
     this.#order.remove(r);
-    this.#meta[r] &= ~ALIVE;
+    this.#k.meta[r] &= ~ALIVE;
     if (this.#isInverted(r)) this.#inverted--;
     const slug = this.#slugs[r];
     if (this.#idOfSlug.get(slug) === id) this.#idOfSlug.delete(slug);
@@ -469,7 +496,7 @@ export class EventColumns {
         const date = this.#date;
         rows.sort((a, b) => (date[a] < date[b] ? -1 : date[a] > date[b] ? 1 : id[a] - id[b]));
       } else {
-        const meta = this.#meta;
+        const meta = this.#k.meta;
         for (const r of candidates ?? []) if (meta[r] & ALIVE && keep(r)) rows.push(r);
         rows.sort((a, b) => (start[a] < start[b] ? -1 : start[a] > start[b] ? 1 : id[a] - id[b]));
       }
@@ -505,18 +532,38 @@ export class EventColumns {
       limit(d.endLt, true);
     }
 
+    // The walk: what every list checks is read from the block's own copies, in sequence; a row's other
+    // columns only for rows that get that far.
+    const { pass, owner, author, d: bounds, inc, incGen, exc, excGen, extra } = this.#checks(q, d, stamps);
+    const { startGte, startGt, startLt, endLte, endLt, endGt } = bounds;
+    const dated = Object.values(bounds).some((v) => v !== undefined);
     const ids: number[] = [];
     let total = 0;
-    const { blocks, lengths } = this.#order;
+    const { blocks } = this.#order;
     for (let b = from[0], i = from[1]; b < blocks.length; b++, i = 0) {
-      const block = blocks[b];
-      const n = lengths[b];
+      const { rows, starts, ends, metas, n } = blocks[b];
       for (; i < n; i++) {
-        const r = block[i];
-        const s = start[r];
+        const s = starts[i];
         if (s > to || (toStrict && s === to)) return { ids, total, totalPages: Math.ceil(total / perPage) };
-        if (!keep(r)) continue;
-        if (total >= offset && ids.length < perPage) ids.push(id[r]);
+        const how = pass[metas[i]];
+        if (how === 0) continue;
+        if (dated) {
+          const e = ends[i];
+          if (startGte !== undefined && !(s !== NO_DATE && s >= startGte)) continue;
+          if (startGt !== undefined && !(s !== NO_DATE && s > startGt)) continue;
+          if (startLt !== undefined && !(s !== NO_DATE && s < startLt)) continue;
+          if (endLte !== undefined && !(e !== NO_DATE && e <= endLte)) continue;
+          if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) continue;
+          if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) continue;
+        }
+        if (how === 2 || incGen !== 0 || excGen !== 0 || extra !== null) {
+          const r = rows[i];
+          if (how === 2 && owner[r] !== author) continue;
+          if (incGen !== 0 && inc[r] !== incGen) continue;
+          if (excGen !== 0 && exc[r] === excGen) continue;
+          if (extra !== null && !extra(r)) continue;
+        }
+        if (total >= offset && ids.length < perPage) ids.push(id[rows[i]]);
         total++;
       }
     }
@@ -610,7 +657,7 @@ export class EventColumns {
    * The row predicate of a query: everything `compileFilter` checks, on the columns. Status, hidden, featured and
    * protected are read at once from a table indexed by the row's meta (status code and flags).
    */
-  #filter(q: IndexQuery, d: Bounds, stamps: SearchStamps | null): (r: number) => boolean {
+  #checks(q: IndexQuery, d: Bounds, stamps: SearchStamps | null) {
     // Per meta value: 0 not listed, 1 listed, 2 listed when the caller wrote the event.
     const pass = new Uint8Array(Math.max(1, this.#statusName.length) << FLAG_BITS);
     const listed = new Map<string, number>();
@@ -627,31 +674,37 @@ export class EventColumns {
         pass[(code << FLAG_BITS) | f] = how;
       }
     }
-    const author = q.author ?? 0;
-    const meta = this.#meta;
-    const owner = this.#author;
+    return {
+      pass,
+      owner: this.#author,
+      author: q.author ?? 0,
+      d,
+      inc: this.#incMark,
+      incGen: stamps?.inc ?? 0,
+      exc: this.#excMark,
+      excGen: stamps?.exc ?? 0,
+      extra: this.#extraFilter(q),
+    };
+  }
+
+  /** The row predicate of a query: everything `compileFilter` checks, on the columns. */
+  #filter(q: IndexQuery, d: Bounds, stamps: SearchStamps | null): (r: number) => boolean {
+    const { pass, owner, author, inc, incGen, exc, excGen, extra } = this.#checks(q, d, stamps);
+    const meta = this.#k.meta;
     const start = this.#k.start;
-    const end = this.#end;
+    const end = this.#k.end;
     const { startGte, startGt, startLt, endLte, endLt, endGt } = d;
-    const dated = Object.values(d).some((v) => v !== undefined);
-    const inc = this.#incMark;
-    const exc = this.#excMark;
-    const incGen = stamps?.inc ?? 0;
-    const excGen = stamps?.exc ?? 0;
-    const extra = this.#extraFilter(q);
     return (r) => {
       const how = pass[meta[r]];
       if (how === 0 || (how === 2 && owner[r] !== author)) return false;
-      if (dated) {
-        const s = start[r];
-        const e = end[r];
-        if (startGte !== undefined && !(s !== NO_DATE && s >= startGte)) return false;
-        if (startGt !== undefined && !(s !== NO_DATE && s > startGt)) return false;
-        if (startLt !== undefined && !(s !== NO_DATE && s < startLt)) return false;
-        if (endLte !== undefined && !(e !== NO_DATE && e <= endLte)) return false;
-        if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) return false;
-        if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) return false;
-      }
+      const s = start[r];
+      const e = end[r];
+      if (startGte !== undefined && !(s !== NO_DATE && s >= startGte)) return false;
+      if (startGt !== undefined && !(s !== NO_DATE && s > startGt)) return false;
+      if (startLt !== undefined && !(s !== NO_DATE && s < startLt)) return false;
+      if (endLte !== undefined && !(e !== NO_DATE && e <= endLte)) return false;
+      if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) return false;
+      if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) return false;
       if (incGen !== 0 && inc[r] !== incGen) return false;
       if (excGen !== 0 && exc[r] === excGen) return false;
       return extra === null || extra(r);
@@ -728,7 +781,7 @@ export class EventColumns {
       const needle = Buffer.from(term, 'utf8');
       const more: number[] = [];
       for (let r = hit.upTo; r < this.#used; r++)
-        if (this.#meta[r] & ALIVE && this.#textOf(r).includes(needle)) more.push(r);
+        if (this.#k.meta[r] & ALIVE && this.#textOf(r).includes(needle)) more.push(r);
       if (more.length) {
         const grown = new Int32Array(hit.rows.length + more.length);
         grown.set(hit.rows);
@@ -752,7 +805,7 @@ export class EventColumns {
   #findRows(term: string): Int32Array {
     const pieces = piecesOf(term);
     const needle = Buffer.from(term, 'utf8');
-    const meta = this.#meta;
+    const meta = this.#k.meta;
     const holds = (r: number) => (meta[r] & ALIVE) !== 0 && this.#textOf(r).includes(needle);
     let found: Int32Array;
     if (pieces === null) {
@@ -782,7 +835,7 @@ export class EventColumns {
   indexWords(rows: number): number {
     const end = Math.min(this.#used, this.#wordsUpTo + rows);
     for (let r = this.#wordsUpTo; r < end; r++) {
-      if (this.#meta[r] & ALIVE) this.#words.add(r, wordsOf(this.#textOf(r).toString('utf8')));
+      if (this.#k.meta[r] & ALIVE) this.#words.add(r, wordsOf(this.#textOf(r).toString('utf8')));
     }
     this.#wordsUpTo = end;
     return this.#used - end;
@@ -811,13 +864,13 @@ export class EventColumns {
     const c = this.#catN[r];
     const t = this.#tagN[r];
     const g = this.#orgN[r];
-    const f = this.#meta[r];
+    const f = this.#k.meta[r];
     return {
       id: this.#k.id[r],
-      status: this.#statusName[this.#meta[r] >> FLAG_BITS],
+      status: this.#statusName[this.#k.meta[r] >> FLAG_BITS],
       slug: this.#slugs[r],
       start: wallText(this.#k.start[r]),
-      end: wallText(this.#end[r]),
+      end: wallText(this.#k.end[r]),
       categories: Array.from(this.#vals.subarray(o, o + c)),
       tags: Array.from(this.#vals.subarray(o + c, o + c + t)),
       venue: this.#venue[r] === 0 ? null : this.#venue[r],
@@ -840,7 +893,7 @@ export class EventColumns {
 
   #isInverted(r: number): boolean {
     const s = this.#k.start[r];
-    const e = this.#end[r];
+    const e = this.#k.end[r];
     return s !== NO_DATE && e !== NO_DATE && e < s;
   }
 
@@ -872,7 +925,9 @@ export class EventColumns {
   #putText(r: number, text: string): void {
     const n = Buffer.byteLength(text, 'utf8');
     if (this.#textUsed + n > this.#text.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.#text.length * 2, this.#textUsed + n));
+      // Doubling while small; then by half, so a 500 MB text pool does not reserve another 500 MB.
+      const factor = this.#text.length < 64 << 20 ? 2 : 1.5;
+      const grown = Buffer.allocUnsafe(Math.max(Math.ceil(this.#text.length * factor), this.#textUsed + n));
       this.#text.copy(grown, 0, 0, this.#textUsed);
       this.#text = grown;
     }
@@ -900,13 +955,14 @@ export class EventColumns {
     const i32 = (n: number) => new Int32Array(n);
     this.#k.start = g(this.#k.start, f64);
     this.#k.id = g(this.#k.id, i32);
-    this.#end = g(this.#end, f64);
+    this.#k.end = g(this.#k.end, f64);
+    this.#k.meta = g(this.#k.meta, (n) => new Uint16Array(n));
     this.#date = g(this.#date, f64);
     this.#modified = g(this.#modified, f64);
     this.#author = g(this.#author, i32);
     this.#parent = g(this.#parent, i32);
     this.#venue = g(this.#venue, i32);
-    this.#meta = g(this.#meta, (n) => new Uint16Array(n));
+    this.#k.meta = g(this.#k.meta, (n) => new Uint16Array(n));
     this.#valOff = g(this.#valOff, (n) => new Uint32Array(n));
     this.#catN = g(this.#catN, (n) => new Uint16Array(n));
     this.#tagN = g(this.#tagN, (n) => new Uint16Array(n));

@@ -136,6 +136,46 @@ describe('EventIndex', () => {
     expect(index.query({ ...listAll, perPage: 10, page: 25 })).toMatchObject({ total: 250, totalPages: 25 });
   });
 
+  it('reads a bounded number of pages at once and resumes a failed crawl where it stopped', async () => {
+    const wp = new FakeWp(Array.from({ length: 950 }, (_, i) => post(i + 1)));
+    let inFlight = 0;
+    let most = 0;
+    const request = wp.request.bind(wp);
+    let failAt: number | null = 7;
+    wp.request = async <T>(req: WpRequest) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 2));
+        if (Number(req.query?.page) === failAt) throw new Error('upstream down');
+        return await request<T>(req);
+      } finally {
+        inFlight--;
+      }
+    };
+    const index = new EventIndex({
+      client: wp,
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+      crawlConcurrency: 3,
+    });
+    await expect(index.build(quiet)).rejects.toThrow('upstream down');
+    expect(index.builtAt).toBeNull();
+    const pagesBefore = wp.calls.map((c) => Number(c.query?.page));
+    expect(pagesBefore).not.toContain(8 + 3);
+    failAt = null;
+    wp.calls = [];
+    await index.build(quiet);
+    // Pages read in full before the failure are not read again.
+    const pagesAfter = wp.calls.map((c) => Number(c.query?.page));
+    expect(Math.min(...pagesAfter)).toBeGreaterThanOrEqual(5);
+    expect(pagesAfter).toContain(10);
+    expect(index.size).toBe(950);
+    expect(index.query({ ...listAll, perPage: 1000 }).total).toBe(950);
+    expect(most).toBe(3);
+  });
+
   it('picks up a changed post on refresh, asking only for what changed since the last one seen', async () => {
     const { wp, index } = await built([post(1), post(2)], 5_000);
     wp.edit(1, { meta: { _EventStartDate: '2026-06-30 10:00:00' } }, '2026-01-01T00:10:00');

@@ -21,6 +21,8 @@ export interface EventIndexOptions {
    * transactions that commit late. The duration of the previous crawl is added on top.
    */
   overlapMs?: number;
+  /** Pages of 100 the crawl (and the reconciliation) read from WordPress at once. Default 2. */
+  crawlConcurrency?: number;
   /** Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway). */
   onChange?: (ids: number[]) => void;
 }
@@ -67,6 +69,9 @@ export class EventIndex {
   /** Epoch ms the next poll asks `modified_after` from; null until a crawl saw a post. */
   #since: number | null = null;
 
+  readonly #concurrency: number;
+  /** Where a failed crawl stopped: the next build goes on from there instead of starting over. */
+  #resume: { page: number; seen: Set<number>; seq0: number; stamps: string[]; ms: number } | null = null;
   #builtAt: Date | null = null;
   #buildMs: number | null = null;
   #lastRefreshAt: Date | null = null;
@@ -82,6 +87,7 @@ export class EventIndex {
     this.#mapping = options.mapping;
     this.#logger = options.logger ?? stderrLogger;
     this.#overlapMs = options.overlapMs ?? 10_000;
+    this.#concurrency = Math.max(1, options.crawlConcurrency ?? 2);
     this.#path = `/wp/v2/${options.mapping.event.restBase}`;
     this.#query = indexQueryOf(options.mapping);
     this.#onChange = options.onChange ?? (() => {});
@@ -249,32 +255,67 @@ export class EventIndex {
     return this.#client.all<WpPost>(
       { path: this.#path, query: { ...this.#query, ...query }, as: 'service', language: this.language },
       onPage,
-      4,
+      this.#concurrency,
     );
   }
 
+  /**
+   * Reads every event, `#concurrency` pages at a time, applying each page as it arrives (no copy of the whole
+   * site in memory). A failure keeps what was read and where it stopped; the next build resumes there (pages
+   * are in id order: posts deleted meanwhile can shift one past the crawl, the reconciliation finds it).
+   */
   async #build(progress: BuildProgress): Promise<void> {
-    const seq0 = this.#seq;
     const t0 = performance.now();
+    const state = this.#resume ?? { page: 1, seen: new Set<number>(), seq0: this.#seq, stamps: [], ms: 0 };
+    this.#resume = state;
     progress.start();
-    let posts: WpPost[];
+    const req = (page: number) => ({
+      path: this.#path,
+      query: { ...this.#query, per_page: 100, page },
+      as: 'service' as const,
+      language: this.language,
+    });
     try {
-      posts = await this.#crawl({}, (done, total) => progress.update(done, total));
+      let totalPages = Number.POSITIVE_INFINITY;
+      let total = 0;
+      while (state.page <= totalPages) {
+        const pages: number[] = [];
+        const width = state.page === 1 || totalPages === Number.POSITIVE_INFINITY ? 1 : this.#concurrency;
+        for (let p = state.page; p < state.page + width && p <= totalPages; p++) pages.push(p);
+        const results = await Promise.all(pages.map((p) => this.#client.list<WpPost>(req(p))));
+        for (const r of results) {
+          totalPages = r.totalPages;
+          total = r.total;
+          for (const post of r.items) {
+            state.seen.add(post.id);
+            state.stamps.push(post.modified_gmt);
+            this.#apply(post);
+          }
+          state.page++;
+        }
+        progress.update(state.seen.size, total);
+        if (totalPages === 0) break;
+      }
     } catch (err) {
+      state.ms += performance.now() - t0;
       progress.fail();
+      this.#logger.warn(
+        { language: this.language, page: state.page, read: state.seen.size, err: String(err) },
+        'Event index crawl failed; the next attempt resumes at this page',
+      );
       throw err;
     }
-    const seen = new Set<number>();
-    for (const post of posts) {
-      seen.add(post.id);
-      this.#apply(post);
-    }
+    this.#resume = null;
     for (const id of [...this.#columns.ids()]) {
-      if (!seen.has(id) && (this.#written.get(id) ?? 0) <= seq0) this.#delete(id);
+      if (!state.seen.has(id) && (this.#written.get(id) ?? 0) <= state.seq0) this.#delete(id);
     }
-    const ms = Math.round(performance.now() - t0);
+    const ms = Math.round(state.ms + performance.now() - t0);
     this.#buildMs = ms;
-    this.#advance(posts, ms);
+    this.#since = nextSince(this.#since, state.stamps, {
+      overlapMs: this.#overlapMs,
+      crawlMs: ms,
+      nowMs: Date.now(),
+    });
     this.#builtAt = this.#lastRefreshAt = new Date();
     progress.finish(this.size, ms);
   }
@@ -312,7 +353,7 @@ export class EventIndex {
         language: this.language,
       },
       undefined,
-      4,
+      this.#concurrency,
     );
     const { gone, stale } = reconcilePlan(
       {

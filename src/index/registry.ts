@@ -13,6 +13,8 @@ export interface IndexRegistryOptions {
   /** Id reconciliation interval. Default 5 min. */
   reconcileMs?: number;
   overlapMs?: number;
+  /** Pages the crawl reads at once. Default 2. */
+  crawlConcurrency?: number;
   /** Progress display of a build; default: a bar on a terminal, log lines otherwise. */
   progress?: (language: string) => BuildProgress | undefined;
   /** Snapshots in Redis: warm from one instead of crawling, and let one instance crawl at a time. */
@@ -56,7 +58,15 @@ export class IndexRegistry {
   }
 
   async #create(language: string): Promise<EventIndex> {
-    const { client, mapping, logger, overlapMs, pollMs = 5_000, reconcileMs } = this.#options;
+    const {
+      client,
+      mapping,
+      logger,
+      overlapMs,
+      pollMs = 5_000,
+      reconcileMs,
+      crawlConcurrency,
+    } = this.#options;
     const { snapshots, onChange } = this.#options;
     let saveTimer: NodeJS.Timeout | undefined;
     const index: EventIndex = new EventIndex({
@@ -65,6 +75,7 @@ export class IndexRegistry {
       language,
       logger,
       overlapMs,
+      crawlConcurrency,
       onChange: (ids) => {
         onChange?.(language, ids);
         // Keep the shared snapshot close to the index (the writer instance only), at most one save per few seconds.

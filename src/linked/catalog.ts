@@ -65,65 +65,291 @@ export function linkedFacetsOf(kind: LinkedKind, post: WpPost, mapping: Mapping)
 }
 
 interface Entry {
+  /** When the last full crawl started. */
   at: number;
   items: Promise<Map<number, LinkedFacets>>;
+  /** Ids named by a change since: re-read (only them) before the next answer. */
+  pending: Set<number>;
+  /** When WordPress was last asked what changed (`modified_after`). */
+  checkedAt: number;
+  checking?: Promise<void>;
 }
 
-/** One catalog per gateway (kept beside its Deps, not in a request), per kind and language. */
+/** How far back each `modified_after` check reaches before the previous one (saves within the same second). */
+const CHECK_OVERLAP_MS = 10_000;
+
+/** What the catalog reads WordPress with (part of Deps). */
+export interface CatalogDeps {
+  wp: Deps['wp'];
+  mapping: Mapping;
+}
+
+/**
+ * Every venue's or organizer's facets, per kind and language (one catalog per gateway, in its Deps). Kept until
+ * a change names it: a write through the gateway, a change notification or another instance's invalidation (tags
+ * `venue:<id>` re-read that one record, `list:venue` everything). A long maximum age is the safety net for changes
+ * nobody announced: past it the catalog is served as it is while a crawl refreshes it.
+ */
 export class LinkedCatalog {
-  readonly #deps: Deps;
-  readonly #ttlMs: number;
+  readonly #deps: CatalogDeps;
+  readonly #maxAgeMs: number;
+  readonly #checkMs: number;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(deps: Deps, ttlMs = 3_000) {
+  readonly #onChange: (kind: LinkedKind, ids: number[]) => void;
+
+  constructor(
+    deps: CatalogDeps,
+    options: {
+      maxAgeMs?: number;
+      /** How long a check of what changed holds before a use asks again. Default 0: every use (coalesced). */
+      checkMs?: number;
+      /** Records found changed upstream by a check (the response cache drops their answers). */
+      onChange?: (kind: LinkedKind, ids: number[]) => void;
+    } = {},
+  ) {
     this.#deps = deps;
-    this.#ttlMs = ttlMs;
+    this.#onChange = options.onChange ?? (() => {});
+    this.#maxAgeMs = options.maxAgeMs ?? 300_000;
+    this.#checkMs = options.checkMs ?? 0;
   }
 
-  /** Every venue/organizer (all statuses), at most `ttlMs` old; concurrent callers share one crawl. */
+  /** Every venue/organizer (all statuses); concurrent callers share one crawl. */
   async all(kind: LinkedKind, language: string): Promise<Map<number, LinkedFacets>> {
     const key = `${kind}|${language}`;
-    const now = Date.now();
-    const entry = this.#entries.get(key);
-    if (entry && now - entry.at < this.#ttlMs) return entry.items;
-    const items = this.#crawl(kind, language);
-    this.#entries.set(key, { at: now, items });
-    items.catch(() => {
-      if (this.#entries.get(key)?.items === items) this.#entries.delete(key);
-    });
-    return items;
+    let entry = this.#entries.get(key);
+    if (!entry) entry = this.#recrawl(key, kind, language);
+    else if (Date.now() - entry.at > this.#maxAgeMs) {
+      // Serve what is known; the crawl replaces it when done.
+      const stale = entry;
+      const fresh = this.#crawl(kind, language);
+      stale.at = Date.now();
+      fresh
+        .then((items) => {
+          if (this.#entries.get(key) !== stale) return;
+          stale.items = Promise.resolve(items);
+          this.#loaded.set(key, items);
+        })
+        .catch(() => {});
+    }
+    if (this.#loaded.has(key) && Date.now() - entry.checkedAt >= this.#checkMs)
+      await this.#check(kind, language, entry);
+    if (entry.pending.size > 0) {
+      const ids = [...entry.pending];
+      entry.pending.clear();
+      const current = entry;
+      current.items = this.#refetch(kind, language, await current.items, ids);
+      current.items.catch(() => {
+        if (this.#entries.get(key) === current) this.#entries.delete(key);
+      });
+    }
+    return entry.items;
   }
 
-  /** After a write through the gateway: the next use crawls again. */
-  invalidate(kind: LinkedKind): void {
-    for (const key of [...this.#entries.keys()]) if (key.startsWith(`${kind}|`)) this.#entries.delete(key);
+  /**
+   * Whether each record stores an excerpt (wp/v2's view context invents one), without waiting for a crawl: from
+   * the catalog when loaded, else from one edit-context request for these ids.
+   */
+  async storedExcerpts(kind: LinkedKind, language: string, ids: number[]): Promise<Map<number, boolean>> {
+    const key = `${kind}|${language}`;
+    const entry = this.#entries.get(key);
+    const loaded = this.#loaded.get(key);
+    let learnt = this.#excerpts.get(key);
+    if (!learnt) {
+      learnt = new Map();
+      this.#excerpts.set(key, learnt);
+    }
+    const out = new Map<number, boolean>();
+    const unknown: number[] = [];
+    for (const id of ids) {
+      const f = entry?.pending.has(id) ? undefined : loaded?.get(id);
+      const known = f ? f.values.excerpt !== '' : learnt.get(id);
+      if (known !== undefined) out.set(id, known);
+      else unknown.push(id);
+    }
+    const { wp, mapping } = this.#deps;
+    for (let i = 0; i < unknown.length; i += 100) {
+      const posts = await wp.all<WpPost>({
+        path: `/wp/v2/${mapping[kind].restBase}`,
+        ...this.#query(kind, { include: unknown.slice(i, i + 100).join(',') }),
+        language,
+      });
+      for (const p of posts) {
+        const stored = linkedFacetsOf(kind, p, mapping).values.excerpt !== '';
+        out.set(p.id, stored);
+        if (learnt.size < 100_000) learnt.set(p.id, stored);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A change through the gateway or announced: `ids` are re-read before the next answer; without ids (or a
+   * catalog not loaded yet) everything is.
+   */
+  invalidate(kind: LinkedKind, ids?: number[]): void {
+    for (const [key, learnt] of this.#excerpts) {
+      if (!key.startsWith(`${kind}|`)) continue;
+      if (ids) for (const id of ids) learnt.delete(id);
+      else learnt.clear();
+    }
+    for (const [key, entry] of this.#entries) {
+      if (!key.startsWith(`${kind}|`)) continue;
+      if (ids && this.#loaded.has(key)) for (const id of ids) entry.pending.add(id);
+      else {
+        this.#entries.delete(key);
+        this.#loaded.delete(key);
+      }
+    }
+  }
+
+  /**
+   * Applies cache tags as {@link invalidate} calls: `venue:12` re-reads venue 12; `list:venue` alone (no id named)
+   * re-reads every venue; null re-reads everything.
+   */
+  invalidateTags(tags: string[] | null): void {
+    for (const kind of ['venue', 'organizer'] as const) {
+      if (tags === null) {
+        this.invalidate(kind);
+        continue;
+      }
+      const ids = tags.flatMap((t) => (t.startsWith(`${kind}:`) ? [Number(t.slice(kind.length + 1))] : []));
+      if (ids.length) this.invalidate(kind, ids.filter(Number.isInteger));
+      else if (tags.includes(`list:${kind}`)) this.invalidate(kind);
+    }
+  }
+
+  /** Whether records store an excerpt, learnt one request at a time while no catalog is loaded. */
+  readonly #excerpts = new Map<string, Map<number, boolean>>();
+
+  /** The last complete answer per key. */
+  readonly #loaded = new Map<string, Map<number, LinkedFacets>>();
+
+  #recrawl(key: string, kind: LinkedKind, language: string): Entry {
+    const items = this.#crawl(kind, language);
+    const entry: Entry = { at: Date.now(), items, pending: new Set(), checkedAt: Date.now() };
+    this.#entries.set(key, entry);
+    items.then(
+      (m) => {
+        if (this.#entries.get(key) === entry) this.#loaded.set(key, m);
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    return entry;
+  }
+
+  #query(
+    kind: LinkedKind,
+    extra: Record<string, string>,
+  ): { query: Record<string, string>; as: 'service' | 'anonymous' } {
+    const { wp, mapping } = this.#deps;
+    const service = !!wp.options.serviceAuth;
+    const fields = wpFieldsOf(mapping, kind, ['date', 'author', 'password']);
+    // Without a service credential only what the public sees can be indexed.
+    const query = service
+      ? {
+          context: 'edit',
+          status: CRAWL_STATUSES,
+          _fields: fields.join(','),
+          orderby: 'id',
+          order: 'asc',
+          ...extra,
+        }
+      : { _fields: fields.join(','), orderby: 'id', order: 'asc', ...extra };
+    return { query, as: service ? 'service' : 'anonymous' };
   }
 
   async #crawl(kind: LinkedKind, language: string): Promise<Map<number, LinkedFacets>> {
     const { wp, mapping } = this.#deps;
-    const service = !!wp.options.serviceAuth;
-    const fields = wpFieldsOf(mapping, kind, ['date', 'author', 'password']);
     const posts = await wp.all<WpPost>({
       path: `/wp/v2/${mapping[kind].restBase}`,
-      // Without a service credential only what the public sees can be indexed.
-      query: service
-        ? { context: 'edit', status: CRAWL_STATUSES, _fields: fields.join(','), orderby: 'id', order: 'asc' }
-        : { _fields: fields.join(','), orderby: 'id', order: 'asc' },
-      as: service ? 'service' : 'anonymous',
+      ...this.#query(kind, {}),
       language,
     });
     return new Map(posts.map((p) => [p.id, linkedFacetsOf(kind, p, mapping)]));
   }
-}
 
-const catalogs = new WeakMap<Deps, LinkedCatalog>();
-
-/** The catalog of a gateway, created on first use. */
-export function catalogOf(deps: Deps): LinkedCatalog {
-  let c = catalogs.get(deps);
-  if (!c) {
-    c = new LinkedCatalog(deps);
-    catalogs.set(deps, c);
+  /**
+   * Asks WordPress what changed since the last check (edits in its admin that nobody announced): one small
+   * `modified_after` request; concurrent callers share it. What changed is re-read before the next answer.
+   */
+  #check(kind: LinkedKind, language: string, e: Entry): Promise<void> {
+    const since = e.checkedAt - CHECK_OVERLAP_MS;
+    const started = Date.now();
+    e.checking ??= this.#changedSince(kind, language, since)
+      .then((ids) => {
+        for (const id of ids) e.pending.add(id);
+        e.checkedAt = started;
+        if (ids.length) this.#onChange(kind, ids);
+      })
+      .catch(() => {})
+      .finally(() => {
+        e.checking = undefined;
+      });
+    return e.checking;
   }
-  return c;
+
+  /** Checks every loaded catalog each `intervalMs` (so cached answers drop admin edits without a request). */
+  start(intervalMs: number): void {
+    this.stop();
+    this.#timer = setInterval(() => {
+      for (const [key, e] of this.#entries) {
+        if (!this.#loaded.has(key)) continue;
+        const [kind, language] = key.split('|') as [LinkedKind, string];
+        this.#check(kind, language, e).catch(() => {});
+      }
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #timer: NodeJS.Timeout | undefined;
+
+  /** Ids of the records modified after `sinceMs` (all statuses the catalog holds), one page of 100 at most. */
+  async #changedSince(kind: LinkedKind, language: string, sinceMs: number): Promise<number[]> {
+    const { wp, mapping } = this.#deps;
+    const { query, as } = this.#query(kind, {
+      modified_after: `${new Date(sinceMs).toISOString().slice(0, 19)}Z`,
+      _fields: 'id',
+    });
+    const page = await wp.list<{ id: number }>({
+      path: `/wp/v2/${mapping[kind].restBase}`,
+      query: { ...query, per_page: 100 },
+      as,
+      language,
+    });
+    // More than a page changed: read everything again rather than page through the changes.
+    if (page.totalPages > 1)
+      return [...(this.#loaded.get(`${kind}|${language}`)?.keys() ?? []), ...page.items.map((p) => p.id)];
+    return page.items.map((p) => p.id);
+  }
+
+  /** The catalog with `ids` read again (a record gone upstream leaves it). */
+  async #refetch(
+    kind: LinkedKind,
+    language: string,
+    current: Map<number, LinkedFacets>,
+    ids: number[],
+  ): Promise<Map<number, LinkedFacets>> {
+    const { wp, mapping } = this.#deps;
+    const next = new Map(current);
+    for (let i = 0; i < ids.length; i += 100) {
+      const chunk = ids.slice(i, i + 100);
+      const posts = await wp.all<WpPost>({
+        path: `/wp/v2/${mapping[kind].restBase}`,
+        ...this.#query(kind, { include: chunk.join(',') }),
+        language,
+      });
+      for (const id of chunk) next.delete(id);
+      for (const p of posts) next.set(p.id, linkedFacetsOf(kind, p, mapping));
+    }
+    this.#loaded.set(`${kind}|${language}`, next);
+    return next;
+  }
 }

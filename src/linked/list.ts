@@ -6,7 +6,7 @@ import { postListResult, readPage } from '../events/page.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
-import { catalogOf, type LinkedFacets } from './catalog.ts';
+import type { LinkedFacets } from './catalog.ts';
 import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
 import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES, linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
 
@@ -57,7 +57,7 @@ export async function listLinked(
   const [visibility, index, catalog] = await Promise.all([
     listVisibility(deps, ctx, kind, a.status),
     deps.indexes.forLanguage(ctx.language),
-    catalogOf(deps).all(kind, ctx.language),
+    deps.catalog.all(kind, ctx.language),
   ]);
   let only: Set<number> | undefined;
   let exclude: Set<number> | undefined;

@@ -7,7 +7,7 @@ import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeOrganizer, serializeVenue } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpMedia, WpPost } from '../wp/types.ts';
-import { catalogOf, type LinkedFacets } from './catalog.ts';
+import type { LinkedFacets } from './catalog.ts';
 
 export const PLURAL: Record<LinkedKind, string> = { venue: 'venues', organizer: 'organizers' };
 const LABEL: Record<LinkedKind, string> = { venue: 'venue', organizer: 'organizer' };
@@ -25,7 +25,7 @@ const restPath = (deps: Deps, kind: LinkedKind, id?: number) =>
  * upstream with the service credential (the catalog may be a few seconds old). Reveals nothing but existence.
  */
 async function exists(deps: Deps, kind: LinkedKind, id: number, language: string): Promise<boolean> {
-  if ((await catalogOf(deps).all(kind, language)).has(id)) return true;
+  if ((await deps.catalog.all(kind, language)).has(id)) return true;
   const service = !!deps.wp.options.serviceAuth;
   try {
     await deps.wp.request({
@@ -63,7 +63,7 @@ export async function idOfSlug(
   // wp/v2 splits `slug` on spaces and commas and drops the filter when nothing is left: ` ` would list every post.
   if (!slug.trim() || /[\s,]/.test(slug))
     throw invalidParams({ slug: 'slug must be one slug, without spaces or commas.' });
-  for (const f of (await catalogOf(deps).all(kind, ctx.language)).values()) if (f.slug === slug) return f.id;
+  for (const f of (await deps.catalog.all(kind, ctx.language)).values()) if (f.slug === slug) return f.id;
   const service = !!deps.wp.options.serviceAuth;
   const res = await deps.wp.list<{ id: number }>({
     path: restPath(deps, kind),
@@ -165,7 +165,7 @@ export async function readLinked(
   await requireId(deps, ctx, kind, id);
   const post = await readPost(deps, ctx, kind, id, { password });
   if (post.status !== 'publish' && !ctx.credentials) throw notAccessible(kind, id);
-  const stored = (await catalogOf(deps).all(kind, ctx.language)).get(id);
+  const stored = (await deps.catalog.all(kind, ctx.language)).get(id);
   return serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'single', { password, stored });
 }
 

@@ -14,7 +14,7 @@ import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
-import { catalogOf, type LinkedFacets } from './catalog.ts';
+import type { LinkedFacets } from './catalog.ts';
 import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
 
 /** Text fields a write may carry per kind (besides status, author, dates, image and the flags). */
@@ -106,7 +106,7 @@ async function respond(
   post: WpPost,
   status: number,
 ) {
-  catalogOf(deps).invalidate(kind);
+  deps.catalog.invalidate(kind, [post.id]);
   const body: Json = serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'write');
   return { status, body };
 }
@@ -158,8 +158,8 @@ export async function createLinked(
     timezone: deps.site.timezone,
     now: deps.now(),
   });
-  catalogOf(deps).invalidate(kind);
-  const dup = findDuplicate(kind, (await catalogOf(deps).all(kind, ctx.language)).values(), values);
+  deps.catalog.invalidate(kind);
+  const dup = findDuplicate(kind, (await deps.catalog.all(kind, ctx.language)).values(), values);
   if (dup) {
     // Only a duplicate the caller may read is reused; the service view never answers a caller.
     const post = await readPost(deps, ctx, kind, dup.id, { context: 'edit' })
