@@ -1,4 +1,8 @@
 // Opens the integration target of the current project: a gateway in front of the mock or the real WordPress.
+
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
 import { startMockWordPress } from '../mocks/wordpress/index.ts';
@@ -19,10 +23,18 @@ export interface Target {
   upstream: string;
   /** `Authorization` header values per user. */
   auth: Record<Role, string>;
+  /**
+   * Adds `count` published events straight to the upstream's storage (as a bulk import would: no REST, no
+   * notification), titled `<tag> event <i>`, starting an hour apart from 2031-01-01 10:00. Resolves their ids.
+   */
+  bulkEvents(count: number, tag: string): Promise<number[]>;
+  /** Deletes the events `bulkEvents` added with `tag`. */
+  removeBulk(tag: string): Promise<void>;
   close(): Promise<void>;
 }
 
 const MOCK_PASSWORD = 'mock-application-password';
+const BULK_SCRIPT = fileURLToPath(new URL('../wordpress/php/bulk-events.php', import.meta.url));
 
 export async function openTarget(overrides: { pollIntervalMs?: number } = {}): Promise<Target> {
   const target = inject('target');
@@ -30,6 +42,8 @@ export async function openTarget(overrides: { pollIntervalMs?: number } = {}): P
   let upstreamUrl: string;
   let password: string;
   let closeUpstream = async () => {};
+  let bulkEvents: Target['bulkEvents'];
+  let removeBulk: Target['removeBulk'];
   if (target.kind === 'mock') {
     upstreamUrl = `http://wordpress-${Math.random().toString(36).slice(2, 8)}.test/wp-json`;
     password = MOCK_PASSWORD;
@@ -40,10 +54,47 @@ export async function openTarget(overrides: { pollIntervalMs?: number } = {}): P
       usersPassword: password,
     });
     closeUpstream = async () => mock.close();
+    const store = mock.mock.store;
+    bulkEvents = async (count, tag) => {
+      const base = Date.UTC(2031, 0, 1, 10);
+      const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+      return Array.from({ length: count }, (_, i) => {
+        const start = wall(base + i * 3_600_000);
+        const end = wall(base + i * 3_600_000 + 5_400_000);
+        return store.insertPost({
+          type: mapping.event.postType,
+          status: 'publish',
+          author: 1,
+          title: `${tag} event ${i}`,
+          content: `<p>Bulk ${tag} body ${i}.</p>`,
+          meta: {
+            _EventStartDate: [start],
+            _EventEndDate: [end],
+            _EventStartDateUTC: [start],
+            _EventEndDateUTC: [end],
+            _EventTimezone: ['UTC'],
+            _cg_bulk: [tag],
+          },
+        }).id;
+      });
+    };
+    removeBulk = async (tag) => {
+      for (const p of [...store.posts.values()]) if (p.meta._cg_bulk?.[0] === tag) store.deletePost(p.id);
+    };
   } else {
     const up = inject('upstream');
     upstreamUrl = up.url;
     password = up.usersPassword;
+    const php = (...args: string[]) =>
+      promisify(execFile)('php', [BULK_SCRIPT, up.siteDir, ...args], {
+        maxBuffer: 64 << 20,
+        timeout: 600_000,
+      });
+    bulkEvents = async (count, tag) =>
+      JSON.parse((await php('insert', String(count), tag)).stdout) as number[];
+    removeBulk = async (tag) => {
+      await php('delete', tag);
+    };
   }
   const config = configSchema.parse({
     port: 0,
@@ -71,6 +122,8 @@ export async function openTarget(overrides: { pollIntervalMs?: number } = {}): P
       contributor: basic('contributor'),
       subscriber: basic('subscriber'),
     },
+    bulkEvents,
+    removeBulk,
     close: async () => {
       await gateway.close();
       await closeUpstream();

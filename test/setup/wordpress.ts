@@ -34,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stateDir = process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-${name}` : `.wordpress/${name}`;
   const port = await portFor(stateDir, target.port);
   const wp = await ensureWordPress({ mapping: target.mapping, stateDir, port });
-  project.provide('upstream', wp);
+  project.provide('upstream', { ...wp, siteDir: join(stateDir, 'site') });
   // Locally the site keeps running between runs (a second run starts in a second); CI leaves nothing behind.
   return async () => {
     if (process.env.CI) await stopWordPress(stateDir);
@@ -44,6 +44,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     target: { kind: 'mock' | 'wordpress'; mapping: string; port?: number };
-    upstream: { url: string; auth: string; usersPassword: string };
+    upstream: { url: string; auth: string; usersPassword: string; siteDir: string };
   }
 }
