@@ -74,6 +74,24 @@ async function main(): Promise<void> {
         results: [],
         note: wp.indexed,
       });
+      // What a miss costs on top of its one upstream request: both one at a time, side by side.
+      rows.push({
+        name: 'gateway over local WordPress, 1 conn.',
+        load: { url: `${wp.server.url}${LIST}`, connections: 1, tool: 'autocannon', unique: true },
+        results: [],
+      });
+      const page = (await (await fetch(`${wp.server.url}${LIST}`)).json()) as { events: { id: number }[] };
+      const include = page.events.map((e) => e.id).join(',');
+      rows.push({
+        name: '  its include= request alone, 1 conn.',
+        load: {
+          url: `${wpUrl}/wp/v2/tribe_events?include=${include}&per_page=10&orderby=include`,
+          connections: 1,
+          tool: 'autocannon',
+          unique: true,
+        },
+        results: [],
+      });
       // php -S closes every connection, which autocannon miscounts (wordpress-upstream.md §4): wrk.
       if (hasWrk()) {
         for (const conns of [connections, 1]) {

@@ -9,6 +9,19 @@ const MANUAL_OFFSET = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?:(?::?(\d{2}))|\.(\d+))?
 
 /** A luxon zone name for a TEC/PHP time zone string, or null when PHP would not accept it either. */
 export function normaliseTimezone(tz: string): string | null {
+  // Checking a zone builds an Intl formatter (tens of µs); every date of every answer asks, for a handful of zones.
+  let hit = normalised.get(tz);
+  if (hit === undefined) {
+    hit = normalise(tz);
+    if (normalised.size >= 1000) normalised.clear();
+    normalised.set(tz, hit);
+  }
+  return hit;
+}
+
+const normalised = new Map<string, string | null>();
+
+function normalise(tz: string): string | null {
   const value = tz.trim();
   if (/^(UTC|GMT|Z|Etc\/UTC|UTC[+-]0+(:?0+)?)$/i.test(value)) return 'UTC';
   const manual = MANUAL_OFFSET.exec(value);
