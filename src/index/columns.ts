@@ -841,11 +841,19 @@ export class EventColumns {
     return this.#used - end;
   }
 
+  /** Holds back (true) or lets go (false) the background posting of words: a load posts them once it is done. */
+  pauseWords(paused: boolean): void {
+    this.#wordsPaused = paused;
+    if (!paused) this.#wordsLater();
+  }
+
+  #wordsPaused = false;
+
   #wordsLater(): void {
-    if (this.#wordsTick || !this.#background) return;
+    if (this.#wordsTick || !this.#background || this.#wordsPaused) return;
     this.#wordsTick = setImmediate(() => {
       this.#wordsTick = undefined;
-      if (this.indexWords(WORDS_PER_TICK) > 0) this.#wordsLater();
+      if (!this.#wordsPaused && this.indexWords(WORDS_PER_TICK) > 0) this.#wordsLater();
     });
     this.#wordsTick.unref();
   }

@@ -121,17 +121,21 @@ export class EventIndex {
   /** Loads a snapshot into this (empty) index batch by batch. */
   restoring(): Restoring {
     let finished = false;
+    // Search postings are built after the load, so the index answers sooner (searches read the text meanwhile).
+    this.#columns.pauseWords(true);
     return {
       add: (batch) => {
         for (const f of batch) this.#set(f, true);
       },
       finish: (since, builtAt) => {
         finished = true;
+        this.#columns.pauseWords(false);
         this.#since = since;
         this.#builtAt = this.#lastRefreshAt = new Date(builtAt);
       },
       abandonUnlessFinished: () => {
         if (finished) return;
+        this.#columns.pauseWords(false);
         this.#columns = new EventColumns();
         this.#written.clear();
       },
