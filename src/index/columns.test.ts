@@ -153,10 +153,11 @@ describe('EventColumns', () => {
         fc.constantFrom(1, 4096),
         fc.nat({ max: 80 }),
         fc.boolean(),
-        (initial, changes, queries, minDead, posted, alwaysNarrow) => {
+        fc.constantFrom(1, 2, 3, 512),
+        (initial, changes, queries, minDead, posted, alwaysNarrow, blockSize) => {
           // minDead 1 compacts on nearly every change, 4096 never; words posted for some rows, then read from the
           // text for the rest: all must answer the same.
-          const columns = new EventColumns({ minDead, background: false, alwaysNarrow });
+          const columns = new EventColumns({ minDead, background: false, alwaysNarrow, blockSize });
           const held = new Map<number, StoredEvent>();
           for (const f of initial) {
             columns.set(f);
@@ -192,7 +193,7 @@ describe('EventColumns', () => {
   });
 
   it('keeps its order through many changes to the same events (block splits, removals, compaction)', () => {
-    const columns = new EventColumns({ minDead: 100 });
+    const columns = new EventColumns({ minDead: 100, blockSize: 16 });
     const held = new Map<number, EventFacets>();
     const rnd = fc.sample(fc.tuple(fc.integer({ min: 1, max: 3000 }), wall, fc.boolean()), {
       numRuns: 20_000,

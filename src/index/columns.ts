@@ -105,23 +105,61 @@ interface Block {
   ends: Float64Array;
   metas: Uint16Array;
   n: number;
+  /** How many rows of each meta value (status and flags): a block inside a window is counted without a walk. */
+  counts: Map<number, number>;
+  /** Rows without an end, and the range of the others' ends (recomputed when `stale`). */
+  noEnd: number;
+  minEnd: number;
+  maxEnd: number;
+  stale: boolean;
 }
 
-const newBlock = (): Block => ({
-  rows: new Int32Array(2 * BLOCK),
-  starts: new Float64Array(2 * BLOCK),
-  ends: new Float64Array(2 * BLOCK),
-  metas: new Uint16Array(2 * BLOCK),
+const newBlock = (size: number): Block => ({
+  rows: new Int32Array(2 * size),
+  starts: new Float64Array(2 * size),
+  ends: new Float64Array(2 * size),
+  metas: new Uint16Array(2 * size),
   n: 0,
+  counts: new Map(),
+  noEnd: 0,
+  minEnd: Number.POSITIVE_INFINITY,
+  maxEnd: Number.NEGATIVE_INFINITY,
+  stale: false,
 });
+
+/** Recomputes a block's summaries from its rows. */
+function summarise(b: Block): void {
+  b.counts.clear();
+  b.noEnd = 0;
+  b.minEnd = Number.POSITIVE_INFINITY;
+  b.maxEnd = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < b.n; i++) {
+    b.counts.set(b.metas[i], (b.counts.get(b.metas[i]) ?? 0) + 1);
+    const e = b.ends[i];
+    if (e === NO_DATE) b.noEnd++;
+    else {
+      if (e < b.minEnd) b.minEnd = e;
+      if (e > b.maxEnd) b.maxEnd = e;
+    }
+  }
+  b.stale = false;
+}
 
 /** Rows in (start, id) order, in blocks of at most 2 × BLOCK: O(log n + BLOCK) insert and remove, no re-sort. */
 class Ordered {
   blocks: Block[] = [];
   readonly #k: KeyColumns;
+  readonly #size: number;
 
-  constructor(k: KeyColumns) {
+  constructor(k: KeyColumns, size = BLOCK) {
     this.#k = k;
+    this.#size = size;
+  }
+
+  /** A block's end range, brought up to date. */
+  ends(b: Block): Block {
+    if (b.stale) summarise(b);
+    return b;
   }
 
   #less(a: number, b: number): boolean {
@@ -161,25 +199,36 @@ class Ordered {
     b.metas.copyWithin(i + 1, i, n);
     b.rows[i] = row;
     b.starts[i] = this.#k.start[row];
-    b.ends[i] = this.#k.end[row];
-    b.metas[i] = this.#k.meta[row];
+    const e = this.#k.end[row];
+    b.ends[i] = e;
+    const m = this.#k.meta[row];
+    b.metas[i] = m;
     b.n = n + 1;
+    b.counts.set(m, (b.counts.get(m) ?? 0) + 1);
+    if (e === NO_DATE) b.noEnd++;
+    else {
+      if (e < b.minEnd) b.minEnd = e;
+      if (e > b.maxEnd) b.maxEnd = e;
+    }
   }
 
   insert(row: number): void {
-    if (this.blocks.length === 0) this.blocks.push(newBlock());
+    if (this.blocks.length === 0) this.blocks.push(newBlock(this.#size));
     const at = this.#blockOf(row);
     const b = this.blocks[at];
     this.#put(b, this.#indexIn(b, row), row);
     if (b.n === b.rows.length) {
       // Split a full block in two halves.
-      const right = newBlock();
-      right.rows.set(b.rows.subarray(BLOCK, b.n));
-      right.starts.set(b.starts.subarray(BLOCK, b.n));
-      right.ends.set(b.ends.subarray(BLOCK, b.n));
-      right.metas.set(b.metas.subarray(BLOCK, b.n));
-      right.n = b.n - BLOCK;
-      b.n = BLOCK;
+      const half = this.#size;
+      const right = newBlock(half);
+      right.rows.set(b.rows.subarray(half, b.n));
+      right.starts.set(b.starts.subarray(half, b.n));
+      right.ends.set(b.ends.subarray(half, b.n));
+      right.metas.set(b.metas.subarray(half, b.n));
+      right.n = b.n - half;
+      b.n = half;
+      summarise(b);
+      summarise(right);
       this.blocks.splice(at + 1, 0, right);
     }
   }
@@ -191,7 +240,7 @@ class Ordered {
       this.insert(row);
       return;
     }
-    if (!last || last.n >= BLOCK) this.blocks.push(newBlock());
+    if (!last || last.n >= this.#size) this.blocks.push(newBlock(this.#size));
     const b = this.blocks[this.blocks.length - 1];
     this.#put(b, b.n, row);
   }
@@ -202,6 +251,13 @@ class Ordered {
     const b = this.blocks[at];
     const i = this.#indexIn(b, row);
     if (i >= b.n || b.rows[i] !== row) return;
+    const m = b.metas[i];
+    const left = (b.counts.get(m) ?? 1) - 1;
+    if (left === 0) b.counts.delete(m);
+    else b.counts.set(m, left);
+    const e = b.ends[i];
+    if (e === NO_DATE) b.noEnd--;
+    else if (e === b.minEnd || e === b.maxEnd) b.stale = true;
     b.rows.copyWithin(i, i + 1, b.n);
     b.starts.copyWithin(i, i + 1, b.n);
     b.ends.copyWithin(i, i + 1, b.n);
@@ -287,8 +343,15 @@ export class EventColumns {
   /** Tests: take the candidate lists whatever their size (both ways must answer the same). */
   readonly #alwaysNarrow: boolean;
 
-  constructor(options: { minDead?: number; background?: boolean; alwaysNarrow?: boolean } = {}) {
+  /** Rows per block (tests make it small, to have many). */
+  readonly #blockSize: number;
+
+  constructor(
+    options: { minDead?: number; background?: boolean; alwaysNarrow?: boolean; blockSize?: number } = {},
+  ) {
     this.#minDead = options.minDead ?? 4096;
+    this.#blockSize = options.blockSize ?? BLOCK;
+    this.#order = new Ordered(this.#k, this.#blockSize);
     this.#alwaysNarrow = options.alwaysNarrow ?? false;
     this.#background = options.background ?? true;
   }
@@ -338,7 +401,7 @@ export class EventColumns {
   readonly #statusCode = new Map<string, number>();
   readonly #statusName: string[] = [];
   #words = new WordPostings();
-  #order = new Ordered(this.#k);
+  #order: Ordered;
 
   /** Scratch stamps for search (one per row), and their generation counter. */
   #incMark = new Uint32Array(0);
@@ -540,8 +603,32 @@ export class EventColumns {
     const ids: number[] = [];
     let total = 0;
     const { blocks } = this.#order;
+    // Blocks wholly inside the window are counted from their summaries once the page is cut (or before it starts).
+    const countable = incGen === 0 && excGen === 0 && extra === null && !pass.includes(2);
+    const endsFit = (blk: Block): boolean => {
+      if (endLte === undefined && endLt === undefined && endGt === undefined) return true;
+      const e = this.#order.ends(blk);
+      if (e.noEnd > 0) return false;
+      return (
+        (endLte === undefined || e.maxEnd <= endLte) &&
+        (endLt === undefined || e.maxEnd < endLt) &&
+        (endGt === undefined || e.minEnd > endGt)
+      );
+    };
     for (let b = from[0], i = from[1]; b < blocks.length; b++, i = 0) {
-      const { rows, starts, ends, metas, n } = blocks[b];
+      const blk = blocks[b];
+      if (countable && i === 0 && blk.n > 0 && (total >= offset + perPage || total + blk.n <= offset)) {
+        const last = blk.starts[blk.n - 1];
+        if ((last < to || (!toStrict && last === to)) && endsFit(blk)) {
+          let c = 0;
+          for (const [m, k] of blk.counts) if (pass[m] === 1) c += k;
+          if (total >= offset + perPage || total + c <= offset) {
+            total += c;
+            continue;
+          }
+        }
+      }
+      const { rows, starts, ends, metas, n } = blk;
       for (; i < n; i++) {
         const s = starts[i];
         if (s > to || (toStrict && s === to)) return { ids, total, totalPages: Math.ceil(total / perPage) };
@@ -1000,7 +1087,7 @@ export class EventColumns {
     this.#wordsUpTo = 0;
     this.#terms.clear();
     this.#termInts = 0;
-    this.#order = new Ordered(this.#k);
+    this.#order = new Ordered(this.#k, this.#blockSize);
     this.#gen = 0;
     this.#grow(Math.max(1024, Math.ceil(rows.length * 1.25)));
     this.#incMark.fill(0);
