@@ -81,8 +81,8 @@ const PROTECTED = 4;
 const EXCERPT = 8;
 const ALIVE = 16;
 const FLAG_BITS = 5;
-/** Rows whose words are posted per background tick (~5 ms). */
-const WORDS_PER_TICK = 400;
+/** Rows whose words are posted per background tick, at most (and at most ~4 ms of work). */
+const WORDS_PER_TICK = 2000;
 
 /** Rows per block of the ordered list: a change moves at most this many entries. */
 const BLOCK = 512;
@@ -919,13 +919,19 @@ export class EventColumns {
    * Posts the words of up to `rows` more rows; resolves how many are left. Loading and crawling leave this to the
    * background, a few hundred rows a tick, so they stay fast; searches read the text of rows not yet posted.
    */
-  indexWords(rows: number): number {
+  indexWords(rows: number, budgetMs = Number.POSITIVE_INFINITY): number {
     const end = Math.min(this.#used, this.#wordsUpTo + rows);
-    for (let r = this.#wordsUpTo; r < end; r++) {
+    const t0 = performance.now();
+    let r = this.#wordsUpTo;
+    for (; r < end; r++) {
       if (this.#k.meta[r] & ALIVE) this.#words.add(r, wordsOf(this.#textOf(r).toString('utf8')));
+      if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
+        r++;
+        break;
+      }
     }
-    this.#wordsUpTo = end;
-    return this.#used - end;
+    this.#wordsUpTo = r;
+    return this.#used - r;
   }
 
   /** Holds back (true) or lets go (false) the background posting of words: a load posts them once it is done. */
@@ -940,7 +946,7 @@ export class EventColumns {
     if (this.#wordsTick || !this.#background || this.#wordsPaused) return;
     this.#wordsTick = setImmediate(() => {
       this.#wordsTick = undefined;
-      if (!this.#wordsPaused && this.indexWords(WORDS_PER_TICK) > 0) this.#wordsLater();
+      if (!this.#wordsPaused && this.indexWords(WORDS_PER_TICK, 4) > 0) this.#wordsLater();
     });
     this.#wordsTick.unref();
   }

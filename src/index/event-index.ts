@@ -49,6 +49,21 @@ export interface ReconcileResult {
   refetched: number;
 }
 
+/** Longest run of work between two yields to the event loop while applying crawled posts. */
+const SLICE_MS = 5;
+
+/** Calls `fn` on each item, yielding to the event loop every few ms (a page of posts is tens of ms of work). */
+async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<void> {
+  let t0 = performance.now();
+  for (const item of items) {
+    fn(item);
+    if (performance.now() - t0 > SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      t0 = performance.now();
+    }
+  }
+}
+
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 export class EventIndex {
@@ -255,6 +270,24 @@ export class EventIndex {
     this.#periodic.reconcile.stop();
   }
 
+  /** Reads a query's pages (`#concurrency` at a time) and hands each page to `apply` as it comes. */
+  async #eachPage(query: Record<string, string>, apply: (posts: WpPost[]) => Promise<void>): Promise<void> {
+    const req = (page: number) => ({
+      path: this.#path,
+      query: { ...this.#query, ...query, per_page: 100, page },
+      as: 'service' as const,
+      language: this.language,
+    });
+    const first = await this.#client.list<WpPost>(req(1));
+    await apply(first.items);
+    for (let page = 2; page <= first.totalPages; page += this.#concurrency) {
+      const pages: number[] = [];
+      for (let p = page; p < page + this.#concurrency && p <= first.totalPages; p++) pages.push(p);
+      for (const r of await Promise.all(pages.map((p) => this.#client.list<WpPost>(req(p)))))
+        await apply(r.items);
+    }
+  }
+
   #crawl(query: Record<string, string | number>, onPage?: (done: number, total: number) => void) {
     return this.#client.all<WpPost>(
       { path: this.#path, query: { ...this.#query, ...query }, as: 'service', language: this.language },
@@ -290,11 +323,11 @@ export class EventIndex {
         for (const r of results) {
           totalPages = r.totalPages;
           total = r.total;
-          for (const post of r.items) {
+          await inSlices(r.items, (post) => {
             state.seen.add(post.id);
             state.stamps.push(post.modified_gmt);
             this.#apply(post);
-          }
+          });
           state.page++;
         }
         progress.update(state.seen.size, total);
@@ -332,10 +365,20 @@ export class EventIndex {
     const t0 = performance.now();
     const query: Record<string, string> = {};
     if (this.#since !== null) query.modified_after = `${new Date(this.#since).toISOString().slice(0, 19)}Z`;
-    const posts = await this.#crawl(query);
+    // Applied a page at a time, each in its own tick: a poll that finds thousands of changes never stalls the loop.
     const changed: number[] = [];
-    for (const post of posts) if (this.#apply(post)) changed.push(post.id);
-    this.#advance(posts, performance.now() - t0);
+    const stamps: string[] = [];
+    await this.#eachPage(query, (posts) =>
+      inSlices(posts, (post) => {
+        stamps.push(post.modified_gmt);
+        if (this.#apply(post)) changed.push(post.id);
+      }),
+    );
+    this.#since = nextSince(this.#since, stamps, {
+      overlapMs: this.#overlapMs,
+      crawlMs: performance.now() - t0,
+      nowMs: Date.now(),
+    });
     this.#lastRefreshAt = new Date();
     if (changed.length) this.#onChange(changed);
     return changed.length;
@@ -380,15 +423,6 @@ export class EventIndex {
     }
     if (changed.length) this.#onChange(changed);
     return { removed: gone.length, refetched: stale.length };
-  }
-
-  /** Moves the poll start to the newest modification seen, less the overlap and the crawl's own duration. */
-  #advance(posts: WpPost[], crawlMs: number): void {
-    this.#since = nextSince(
-      this.#since,
-      posts.map((p) => p.modified_gmt),
-      { overlapMs: this.#overlapMs, crawlMs, nowMs: Date.now() },
-    );
   }
 
   /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */
