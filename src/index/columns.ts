@@ -603,6 +603,22 @@ export class EventColumns {
     const ids: number[] = [];
     let total = 0;
     const { blocks } = this.#order;
+    // With candidates (a search), the total comes from them, in row order (memory in sequence); the walk then only
+    // has to find the page, and stops there.
+    let counted: number | null = null;
+    if (candidates) {
+      counted = 0;
+      const meta = this.#k.meta;
+      for (let j = 0; j < candidates.length; j++) {
+        const r = candidates[j];
+        if (meta[r] & ALIVE && keep(r)) counted++;
+      }
+    }
+    const done = () => ({
+      ids,
+      total: counted ?? total,
+      totalPages: Math.ceil((counted ?? total) / perPage),
+    });
     // Blocks wholly inside the window are counted from their summaries once the page is cut (or before it starts).
     const countable = incGen === 0 && excGen === 0 && extra === null && !pass.includes(2);
     const endsFit = (blk: Block): boolean => {
@@ -631,7 +647,7 @@ export class EventColumns {
       const { rows, starts, ends, metas, n } = blk;
       for (; i < n; i++) {
         const s = starts[i];
-        if (s > to || (toStrict && s === to)) return { ids, total, totalPages: Math.ceil(total / perPage) };
+        if (s > to || (toStrict && s === to)) return done();
         const how = pass[metas[i]];
         if (how === 0) continue;
         if (dated) {
@@ -652,9 +668,10 @@ export class EventColumns {
         }
         if (total >= offset && ids.length < perPage) ids.push(id[rows[i]]);
         total++;
+        if (counted !== null && ids.length === perPage) return done();
       }
     }
-    return { ids, total, totalPages: Math.ceil(total / perPage) };
+    return done();
   }
 
   /** The venue (or organizer) ids the given events link to. */
