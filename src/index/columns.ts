@@ -603,10 +603,11 @@ export class EventColumns {
     const ids: number[] = [];
     let total = 0;
     const { blocks } = this.#order;
-    // With candidates (a search), the total comes from them, in row order (memory in sequence); the walk then only
-    // has to find the page, and stops there.
+    // With fewer candidates than half the rows (a search), the total comes from them, in row order (memory in
+    // sequence); the walk then only has to find the page, and stops there.
     let counted: number | null = null;
-    if (candidates) {
+    // (When most rows are candidates, walking the window in order is cheaper: it reads the block copies.)
+    if (candidates && candidates.length * 2 < this.#alive) {
       counted = 0;
       const meta = this.#k.meta;
       for (let j = 0; j < candidates.length; j++) {
