@@ -46,6 +46,18 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        extends: true,
+        // Real processes as users run them: the gateway from `npm start`, a headless Chromium (Debian's), Redis.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/redis.ts', 'test/setup/browser.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
       integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),
       integration('mock-custom', { kind: 'mock', mapping: 'mappings/custom.json' }, customPart),
       integration('wordpress', { kind: 'wordpress', mapping: 'mappings/tec.json', port: wpPort }, [

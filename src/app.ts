@@ -6,6 +6,7 @@ import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
 import type { Deps } from './deps.ts';
 import { NAMESPACE } from './discovery/contract.ts';
 import { describeRoute } from './discovery/describe.ts';
+import { REFERENCE_PATH, referenceRouter } from './discovery/reference.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
 import { apiRouter, credentialsOf, sendError, toApiError } from './http/adapter.ts';
@@ -83,6 +84,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     );
     app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
   }
+  // Public, unlike the operator routes beside it: the API reference page over /doc.
+  app.use(
+    REFERENCE_PATH,
+    referenceRouter({
+      title: `${NAMESPACE} API reference`,
+      secondaryLanguage: roots.find((r) => r.secondary)?.lang,
+    }),
+  );
   app.use(
     OPS_PREFIX,
     opsRouter(deps, {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from './config.ts';
 import { helpText } from './config-doc.ts';
+import { REFERENCE_PATH } from './discovery/reference.ts';
 import { loadMapping, startGateway } from './gateway.ts';
 import { ApiError } from './http/errors.ts';
 import { createLogger } from './log.ts';
@@ -61,9 +62,10 @@ async function main(): Promise<void> {
       log,
       retry: true,
       onListening: (url) => {
-        const shown = `http://localhost:${url.split(':').pop()}/wp-json/calendar/events/v1`;
+        const origin = `http://localhost:${url.split(':').pop()}`;
         process.stdout.write(
-          `calendar-gateway listening on ${shown} (ready once the event index is built)\n`,
+          `calendar-gateway listening on ${origin}/wp-json/calendar/events/v1 (ready once the event index is built)\n` +
+            `API reference in a browser: ${origin}${REFERENCE_PATH}/\n`,
         );
         if (demoNote) process.stdout.write(`${demoNote}\n`);
       },

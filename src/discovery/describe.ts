@@ -2,6 +2,7 @@
 import type { ArgDef } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
 import { NAMESPACE } from './contract.ts';
+import { referenceUrl } from './reference.ts';
 import { type DescribeEnv, documentedArgs, groupRoutes, type RootInfo, say, shownDefault } from './root.ts';
 
 export interface ArgData {
@@ -68,7 +69,11 @@ export function namespaceIndex(contracts: readonly RouteContract[], env: Describ
   return {
     namespace: NAMESPACE,
     routes: describeRoutes(contracts, env, restRoot),
-    _links: { up: [{ href: `${restRoot}/` }] },
+    // `help` (RFC 8288): the API reference page this gateway serves in a browser; WordPress's `up` as it has it.
+    _links: {
+      up: [{ href: `${restRoot}/` }],
+      help: [{ href: referenceUrl(restRoot, env.root.secondary ? env.root.lang : undefined) }],
+    },
   };
 }
 

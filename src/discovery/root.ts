@@ -13,6 +13,8 @@ export interface DescribeEnv {
   root: RootInfo;
   now: Date;
   timezone: string;
+  /** Leave out defaults computed from the clock (a document generated once, e.g. the typed client's types). */
+  stable?: boolean;
 }
 
 /** The root's wording of a description (English where the root's language has none). */
@@ -28,6 +30,7 @@ export function documentedArgs(shape: ArgsShape, root: RootInfo): Array<[string,
 /** The default shown for an argument: its applied default, or the value a computed default has now. */
 export function shownDefault(def: ArgDef, env: DescribeEnv): unknown {
   if (def.default !== undefined) return def.default;
+  if (env.stable) return undefined;
   return def.shownDefault?.({ now: env.now, timezone: env.timezone });
 }
 

@@ -1,0 +1,171 @@
+// `calendar-gateway/client`: a typed client of calendar/events/v1 for TypeScript front-ends. Paths, parameters and
+// bodies are typed by src/client/schema.ts, which is generated from the gateway's own contract (openapi-fetch does
+// the requests); this file adds what a calendar front-end needs on top: credentials, WordPress errors, paging.
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, paths } from './schema.ts';
+
+export type { components, paths };
+export type Event = components['schemas']['Event'];
+export type Venue = components['schemas']['Venue'];
+export type Organizer = components['schemas']['Organizer'];
+export type Term = components['schemas']['Term'];
+
+/** The body of every error the gateway answers, as WordPress's REST server shapes it. */
+export interface WordPressError {
+  code: string;
+  message: string;
+  data: { status: number; params?: Record<string, string>; details?: Record<string, unknown> };
+}
+
+/** A non-2xx answer: WordPress's error body, with the HTTP status and the response's headers. */
+export class CalendarApiError extends Error implements WordPressError {
+  readonly code: string;
+  readonly data: WordPressError['data'];
+  readonly status: number;
+  readonly headers: Headers;
+
+  constructor(body: WordPressError, response: Response) {
+    super(body.message);
+    this.name = 'CalendarApiError';
+    this.code = body.code;
+    this.data = body.data;
+    this.status = response.status;
+    this.headers = response.headers;
+  }
+}
+
+/**
+ * How the client signs in: a WordPress application password (server side), or the cookie WordPress set plus the
+ * `wp_rest` nonce (a browser on the site's own origin, as `@wordpress/api-fetch` does). Anonymous when absent:
+ * anonymous answers are the ones the gateway caches and shares.
+ */
+export type Credentials =
+  | { applicationPassword: { user: string; password: string } }
+  | { nonce: string }
+  | { authorization: string };
+
+export interface CalendarClientOptions {
+  /** The API root, e.g. `https://example.com/wp-json/calendar/events/v1` (or a language root `…/es/wp-json/…`). */
+  baseUrl: string;
+  credentials?: Credentials;
+  /** Passed to every request, e.g. Next.js's `{ next: { tags: ['calendar'] } }`. */
+  requestInit?: RequestInit & Record<string, unknown>;
+  fetch?: ClientOptions['fetch'];
+  headers?: Record<string, string>;
+}
+
+type ListPath = '/events' | '/venues' | '/organizers' | '/categories' | '/tags';
+type ListKey<P extends ListPath> = P extends `/${infer K}` ? K : never;
+type ListQuery<P extends ListPath> = NonNullable<paths[P]['get']['parameters']['query']>;
+type ListBody<P extends ListPath> = paths[P]['get']['responses'][200]['content']['application/json'];
+type Item<P extends ListPath> =
+  NonNullable<ListBody<P>[ListKey<P> & keyof ListBody<P>]> extends Array<infer T> ? T : never;
+
+/** One page of a list, with the totals the envelope and TEC's headers carry. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  totalPages: number;
+  page: number;
+  /** The next page's URL when there is one (the envelope's `next_rest_url`). */
+  next?: string;
+}
+
+function authHeaders(credentials: Credentials | undefined): Record<string, string> {
+  if (!credentials) return {};
+  if ('nonce' in credentials) return { 'X-WP-Nonce': credentials.nonce };
+  if ('authorization' in credentials) return { Authorization: credentials.authorization };
+  const { user, password } = credentials.applicationPassword;
+  // Application passwords are shown with spaces; WordPress accepts them either way.
+  return { Authorization: `Basic ${btoa(`${user}:${password}`)}` };
+}
+
+/** The data of an openapi-fetch answer, or a thrown CalendarApiError. */
+async function unwrap<T>(answer: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await answer;
+  if (response.ok) return data as T;
+  const body = error as Partial<WordPressError> | undefined;
+  throw new CalendarApiError(
+    {
+      code: typeof body?.code === 'string' ? body.code : 'http_error',
+      message: typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`,
+      data: { status: response.status, ...(body?.data ?? {}) },
+    },
+    response,
+  );
+}
+
+export interface CalendarClient {
+  /** openapi-fetch's typed methods, for any route: `api.GET('/events/{id}', { params: { path: { id } } })`. */
+  api: Client<paths>;
+  /** One page of a list route. */
+  list<P extends ListPath>(path: P, query?: ListQuery<P>): Promise<Page<Item<P>>>;
+  /** Every item of a list route, page after page (`per_page` per request). */
+  all<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<Item<P>>;
+  event(id: number): Promise<Event>;
+  createEvent(
+    body: NonNullable<paths['/events']['post']['requestBody']>['content']['application/json'],
+    opts?: { idempotencyKey?: string },
+  ): Promise<Event>;
+  updateEvent(
+    id: number,
+    body: NonNullable<paths['/events/{id}']['post']['requestBody']>['content']['application/json'],
+  ): Promise<Event>;
+  deleteEvent(id: number): Promise<Event>;
+}
+
+export function createCalendarClient(opts: CalendarClientOptions): CalendarClient {
+  const api = createClient<paths>({
+    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    fetch: opts.fetch,
+    headers: { ...opts.headers, ...authHeaders(opts.credentials) },
+    // Cookie + nonce needs the browser to send the site's cookies.
+    credentials: opts.credentials && 'nonce' in opts.credentials ? 'include' : undefined,
+    // TEC's list arguments are comma-separated (`categories=1,2`), as /doc says (form, explode: false).
+    querySerializer: { array: { style: 'form', explode: false } },
+    ...opts.requestInit,
+  });
+
+  async function list<P extends ListPath>(path: P, query?: ListQuery<P>): Promise<Page<Item<P>>> {
+    // The union of list paths is too wide for openapi-fetch's overloads; each path's own types are used above.
+    const get = api.GET as unknown as (
+      p: string,
+      init: { params: { query?: unknown } },
+    ) => Promise<{ data?: Record<string, unknown>; error?: unknown; response: Response }>;
+    const answer = get(path, { params: { query } });
+    const body = await unwrap(answer);
+    const { response } = await answer;
+    const key = path.slice(1);
+    const header = (name: string) => Number(response.headers.get(name) ?? Number.NaN);
+    return {
+      items: (body[key] ?? []) as Item<P>[],
+      total: Number(body.total ?? header('X-TEC-Total') ?? 0),
+      totalPages: Number(body.total_pages ?? header('X-TEC-TotalPages') ?? 0),
+      page: Number((query as { page?: number } | undefined)?.page ?? 1),
+      next: typeof body.next_rest_url === 'string' ? body.next_rest_url : undefined,
+    };
+  }
+
+  return {
+    api,
+    list,
+    async *all(path, query) {
+      for (let page = Number((query as { page?: number } | undefined)?.page ?? 1); ; page++) {
+        const result = await list(path, { ...query, page } as typeof query);
+        yield* result.items;
+        if (!result.next || page >= result.totalPages) return;
+      }
+    },
+    event: (id) => unwrap(api.GET('/events/{id}', { params: { path: { id } } })) as Promise<Event>,
+    createEvent: (body, o) =>
+      unwrap(
+        api.POST('/events', {
+          body,
+          headers: o?.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined,
+        }),
+      ) as Promise<Event>,
+    updateEvent: (id, body) =>
+      unwrap(api.POST('/events/{id}', { params: { path: { id } }, body })) as Promise<Event>,
+    deleteEvent: (id) => unwrap(api.DELETE('/events/{id}', { params: { path: { id } } })) as Promise<Event>,
+  };
+}

@@ -1,0 +1,92 @@
+// The API reference page in a real headless Chromium (Debian's), against a demo gateway started as `npm start` does.
+import { execFileSync } from 'node:child_process';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Server, startChild } from '../../bench/lib.ts';
+
+let gw: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  gw = await startChild(['src/main.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    DEMO_EVENTS: '60',
+  });
+  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gw?.stop();
+});
+
+describe('the API reference page', () => {
+  it('is linked from the namespace root and from the start-up line', async () => {
+    const index = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1`)).json()) as {
+      _links: { help: Array<{ href: string }> };
+    };
+    expect(index._links.help[0]!.href).toBe(`${gw.url}/calendar-gateway/v1/reference/`);
+    expect(gw.output()).toContain('/calendar-gateway/v1/reference/');
+  });
+
+  it('serves its assets itself and nothing else of the renderer package', async () => {
+    const page = await fetch(`${gw.url}/calendar-gateway/v1/reference/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toMatch(/https?:\/\//); // no CDN: every asset is relative
+    for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js']) {
+      expect((await fetch(`${gw.url}/calendar-gateway/v1/reference/${asset}`)).status).toBe(200);
+    }
+    // The package's petstore page is not served.
+    expect((await fetch(`${gw.url}/calendar-gateway/v1/reference/swagger-initializer.js`)).status).not.toBe(
+      200,
+    );
+    const bare = await fetch(`${gw.url}/calendar-gateway/v1/reference`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/calendar-gateway/v1/reference/');
+  });
+
+  it('renders every documented route, and a GET tried from the page shows events', async () => {
+    const doc = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1/doc`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(gw.url)) external.push(r.url());
+    });
+    await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    const shown = await page.locator('.opblock-summary-path').allInnerTexts();
+    const expected = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))
+        .map(() => path),
+    );
+    expect(expected.length).toBeGreaterThan(10);
+    // Swagger UI breaks long paths with zero-width spaces.
+    expect(shown.map((s) => s.replace(/\u200b/g, '').trim()).sort()).toEqual(expected.sort());
+
+    const list = page
+      .locator('.opblock-get')
+      .filter({ has: page.locator('[data-path="/events"]') })
+      .first();
+    await list.locator('.opblock-summary').click();
+    await list.locator('button.execute').click();
+    const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
+    await body.first().waitFor({ timeout: 30_000 });
+    const text = await body.first().innerText();
+    const answered = JSON.parse(text) as { events: Array<{ id: number; title: string }>; total: number };
+    expect(answered.events.length).toBeGreaterThan(0);
+    expect(answered.total).toBeGreaterThan(0);
+    expect(external).toEqual([]);
+    await page.screenshot({
+      path: `${process.env.TMPDIR ?? '/tmp'}/calendar-gateway-reference.png`,
+      fullPage: false,
+    });
+  }, 90_000);
+});
