@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     }
     if (process.env.BENCH_WP_URL) {
       const path = process.env.BENCH_WP_PATH ?? '/wp/v2/tribe_events?per_page=10';
-      // php -S serves one request at a time and closes connections: one connection, as in design.md's table.
+      // php -S serves one request at a time and closes connections: one connection, as WordPress's own row.
       rows.push({
         name: 'WordPress wp/v2 list',
         load: { url: `${process.env.BENCH_WP_URL}${path}`, connections: 1 },

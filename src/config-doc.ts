@@ -1,7 +1,7 @@
-// `--help` and the README's configuration table, generated from the config schema and its setting docs.
+// `--help` and the configuration table of docs/setup.md, generated from the config schema and its setting docs.
 import { type Config, configSchema, settings } from './config.ts';
 
-/** A default as the README shows it: strings in backticks, lists joined, numbers and booleans as they are. */
+/** A default as docs/setup.md shows it: strings in backticks, lists joined, numbers and booleans as they are. */
 function shownDefault(key: keyof Config, defaults: Partial<Config>): string {
   const v = defaults[key];
   if (v === undefined) return settings[key].unset ?? '—';
@@ -11,7 +11,7 @@ function shownDefault(key: keyof Config, defaults: Partial<Config>): string {
 
 const defaults = (): Partial<Config> => configSchema.parse({});
 
-/** The markdown table of every setting (the README's "Configuration" table is exactly this). */
+/** The markdown table of every setting (docs/setup.md's "Configuration" table is exactly this). */
 export function configTable(): string {
   const d = defaults();
   const rows = (Object.keys(settings) as Array<keyof Config>).map((key) => {

@@ -111,7 +111,7 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-/** One setting's names and documentation; `--help` and the README's table are generated from these. */
+/** One setting's names and documentation; `--help` and the table in docs/setup.md are generated from these. */
 export interface SettingDoc {
   env: string;
   flag: string;
@@ -120,7 +120,7 @@ export interface SettingDoc {
   meaning: string;
 }
 
-/** Every setting, in the order `--help` and the README list them. */
+/** Every setting, in the order `--help` and docs/setup.md list them. */
 export const settings: Record<keyof Config, SettingDoc> = {
   port: { env: 'PORT', flag: 'port', meaning: 'listening port' },
   host: { env: 'HOST', flag: 'host', meaning: 'listening address' },

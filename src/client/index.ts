@@ -95,6 +95,20 @@ async function unwrap<T>(answer: Promise<{ data?: T; error?: unknown; response: 
   );
 }
 
+type JsonBody<T> = T extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type VenueFields = JsonBody<paths['/venues']['post']>;
+type OrganizerFields = JsonBody<paths['/organizers']['post']>;
+/**
+ * An event's write body. /doc documents `venue` and `organizer` as ids (as TEC's does); TEC also takes a record to
+ * create or reuse in their place (nested writes), typed here from the venue and organizer create bodies.
+ */
+export type EventWrite<B> = Omit<B, 'venue' | 'organizer'> & {
+  venue?: number | { id: number } | VenueFields;
+  organizer?: number | number[] | { id: number } | Array<number | { id: number } | OrganizerFields>;
+};
+type EventCreate = EventWrite<JsonBody<paths['/events']['post']>>;
+type EventUpdate = Partial<EventWrite<JsonBody<paths['/events/{id}']['post']>>>;
+
 export interface CalendarClient {
   /** openapi-fetch's typed methods, for any route: `api.GET('/events/{id}', { params: { path: { id } } })`. */
   api: Client<paths>;
@@ -103,14 +117,9 @@ export interface CalendarClient {
   /** Every item of a list route, page after page (`per_page` per request). */
   all<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<Item<P>>;
   event(id: number): Promise<Event>;
-  createEvent(
-    body: NonNullable<paths['/events']['post']['requestBody']>['content']['application/json'],
-    opts?: { idempotencyKey?: string },
-  ): Promise<Event>;
-  updateEvent(
-    id: number,
-    body: NonNullable<paths['/events/{id}']['post']['requestBody']>['content']['application/json'],
-  ): Promise<Event>;
+  /** POST /events; `idempotencyKey` makes a retry return the first answer instead of creating twice. */
+  createEvent(body: EventCreate, opts?: { idempotencyKey?: string }): Promise<Event>;
+  updateEvent(id: number, body: EventUpdate): Promise<Event>;
   deleteEvent(id: number): Promise<Event>;
 }
 
@@ -160,12 +169,17 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
     createEvent: (body, o) =>
       unwrap(
         api.POST('/events', {
-          body,
+          body: body as JsonBody<paths['/events']['post']>,
           headers: o?.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : undefined,
         }),
       ) as Promise<Event>,
     updateEvent: (id, body) =>
-      unwrap(api.POST('/events/{id}', { params: { path: { id } }, body })) as Promise<Event>,
+      unwrap(
+        api.POST('/events/{id}', {
+          params: { path: { id } },
+          body: body as JsonBody<paths['/events/{id}']['post']>,
+        }),
+      ) as Promise<Event>,
     deleteEvent: (id) => unwrap(api.DELETE('/events/{id}', { params: { path: { id } } })) as Promise<Event>,
   };
 }

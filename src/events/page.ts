@@ -6,7 +6,7 @@ import type { ResourceKind } from '../mapping/schema.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 
-/** `rest_url` echoes the effective query; unlike TEC it keeps categories and tags (design.md). */
+/** `rest_url` echoes the effective query; unlike TEC it keeps categories and tags (docs/differences.md). */
 export function listUrl(
   apiRoot: string,
   resource: string,

@@ -89,7 +89,7 @@ export async function listTerms(
     serializeTerm(t, kind, { site, embedded: false, taxonomy: tax.taxonomy }),
   );
 
-  // Our choice (design.md "Deliberate differences"): rest_url and the page links keep every filter of the
+  // Our choice (docs/differences.md): rest_url and the page links keep every filter of the
   // request, as the events list does; TEC's term lists echo none, so following its links loses the filters.
   const echo = {
     per_page: perPage,

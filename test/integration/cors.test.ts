@@ -85,7 +85,7 @@ describe('CORS', () => {
       'access-control-allow-credentials',
     ])
       expect(ours.headers.get(h), h).toBe(wp.headers.get(h));
-    // WordPress's list, plus Idempotency-Key so browser apps can retry a create safely (README, "Safe retries").
+    // WordPress's list, plus Idempotency-Key so browser apps can retry a create safely (docs/caching.md, "Safe retries").
     expect(ours.headers.get('access-control-allow-headers')).toBe(
       `${wp.headers.get('access-control-allow-headers')}, Idempotency-Key`,
     );

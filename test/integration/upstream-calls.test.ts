@@ -1,4 +1,4 @@
-// A list miss costs one upstream request once the short-lived caches are warm (design.md: "about one").
+// A list miss costs one upstream request once the short-lived caches are warm (docs/benchmarks.md: "exactly one").
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, openTarget, type Target } from '../harness.ts';
 
