@@ -48,11 +48,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Real processes as users run them: the gateway from `npm start`, a headless Chromium (Debian's), Redis.
+        // Real processes as users run them: the gateway from `npm start`, Debian's headless Chromium and nginx, Redis.
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/setup/redis.ts', 'test/setup/browser.ts'],
+          // Its own local WordPress (two gateways write to one upstream in test/e2e/deploy.test.ts).
+          provide: {
+            target: { kind: 'wordpress', mapping: 'mappings/tec.json', port: wpPort + 4, site: 'e2e' },
+          },
+          globalSetup: ['test/setup/redis.ts', 'test/setup/e2e-tools.ts', 'test/setup/wordpress.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -1,5 +1,6 @@
 // Benchmark helpers: child servers on loopback, load generators (wrk, else autocannon), medians.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
 export interface Server {
@@ -23,41 +24,63 @@ async function ready(url: string): Promise<void> {
   throw new Error(`${url} did not become ready`);
 }
 
-/** Starts `node <args>` and resolves once it prints a loopback URL and is ready. */
-export function startChild(args: string[], env: Record<string, string> = {}): Promise<Server> {
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/**
+ * Starts `node <args>` (or `command <args>`) and resolves once it is ready. With `PORT` in `env` (`0`: a free port
+ * chosen here) the child is polled on that port, whatever it logs; otherwise it must print its loopback URL.
+ */
+export async function startChild(
+  args: string[],
+  env: Record<string, string> = {},
+  command = process.execPath,
+): Promise<Server> {
+  const port = env.PORT === undefined ? undefined : env.PORT === '0' ? await freePort() : Number(env.PORT);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...process.env, ...env },
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env, ...(port ? { PORT: String(port) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
     let found = false;
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${err}`)), 60_000);
+    const onPort = (p: string | number) => {
+      if (found) return;
+      found = true;
+      const url = `http://127.0.0.1:${p}`;
+      ready(url).then(() => {
+        clearTimeout(timer);
+        resolve({
+          url,
+          child,
+          output: () => `${out}${err}`,
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r();
+              child.once('exit', () => r());
+              child.kill('SIGTERM');
+            }),
+        });
+      }, reject);
+    };
     child.stderr!.on('data', (d) => {
       err += d;
     });
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
-      if (m && !found) {
-        found = true;
-        ready(`http://127.0.0.1:${m[1]}`).then(() => {
-          clearTimeout(timer);
-          resolve({
-            url: `http://127.0.0.1:${m[1]}`,
-            child,
-            output: () => `${out}${err}`,
-            stop: () =>
-              new Promise((r) => {
-                if (child.exitCode !== null) return r();
-                child.once('exit', () => r());
-                child.kill('SIGTERM');
-              }),
-          });
-        }, reject);
-      }
+      if (m && port === undefined) onPort(m[1]!);
     });
+    if (port !== undefined) onPort(port);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${err}`)));
   });
 }

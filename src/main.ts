@@ -63,11 +63,12 @@ async function main(): Promise<void> {
       retry: true,
       onListening: (url) => {
         const origin = `http://localhost:${url.split(':').pop()}`;
-        process.stdout.write(
-          `calendar-gateway listening on ${origin}/wp-json/calendar/events/v1 (ready once the event index is built)\n` +
-            `API reference in a browser: ${origin}${REFERENCE_PATH}/\n`,
+        log.info(
+          { url: `${origin}/wp-json/calendar/events/v1`, reference: `${origin}${REFERENCE_PATH}/` },
+          `calendar-gateway listening on ${origin}/wp-json/calendar/events/v1 (ready once the event index is built); ` +
+            `API reference in a browser: ${origin}${REFERENCE_PATH}/`,
         );
-        if (demoNote) process.stdout.write(`${demoNote}\n`);
+        if (demoNote) log.info({ demo: true }, demoNote);
       },
     },
   );

@@ -29,8 +29,9 @@ async function portFor(stateDir: string, wanted: number): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const target = project.config.provide.target as { mapping: string; port: number };
-  const name = basename(target.mapping, '.json');
+  const target = project.config.provide.target as { mapping: string; port: number; site?: string };
+  // A project may have a site of its own (e2e writes through two gateways), named apart from the mapping's.
+  const name = target.site ?? basename(target.mapping, '.json');
   const stateDir = process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-${name}` : `.wordpress/${name}`;
   const port = await portFor(stateDir, target.port);
   const wp = await ensureWordPress({ mapping: target.mapping, stateDir, port });
@@ -43,7 +44,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    target: { kind: 'mock' | 'wordpress'; mapping: string; port?: number };
+    target: { kind: 'mock' | 'wordpress'; mapping: string; port?: number; site?: string };
     upstream: { url: string; auth: string; usersPassword: string; siteDir: string };
   }
 }

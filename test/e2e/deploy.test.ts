@@ -1,0 +1,203 @@
+// deploy/ as far as this machine can run it: the systemd unit (checked by systemd-analyze, its ExecStart and
+// environment file run as systemd would, on the system's Node), two instances sharing Redis behind deploy/nginx.conf
+// on one port, a write through one seen through the other, and SIGTERM exiting 0.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Server, startChild } from '../../bench/lib.ts';
+import { settings } from '../../src/config.ts';
+
+const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+const UNIT = 'deploy/calendar-gateway@.service';
+const NS = '/wp-json/calendar/events/v1';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** KEY=VALUE lines of an environment file, as systemd's EnvironmentFile= reads them. */
+const envFile = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+
+/** The unit as installed on this machine: the package here instead of /opt, the example environment file. */
+const localUnit = (port: number) =>
+  read(UNIT)
+    .replaceAll('/opt/calendar-gateway', root)
+    .replace('/etc/calendar-gateway.env', join(root, 'deploy/calendar-gateway.env.example'))
+    .replace(/^(User|Group)=.*$/gm, '$1=root')
+    .replaceAll('%i', String(port));
+
+const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find(existsSync) ?? process.execPath;
+
+let dir: string;
+let nginx: ReturnType<typeof spawn> | undefined;
+let front: string;
+const gateways: Server[] = [];
+const up = inject('upstream');
+const tok = `deploy${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, '')
+  .slice(0, 8)}`;
+const editor = `Basic ${Buffer.from(`editor:${up.usersPassword}`).toString('base64')}`;
+
+async function startInstance(port: number, publicUrl: string): Promise<Server> {
+  const unit = localUnit(port);
+  const exec = /^ExecStart=(\S+) (.+)$/m.exec(unit)!;
+  const env = {
+    ...envFile(read('deploy/calendar-gateway.env.example')),
+    ...Object.fromEntries([...unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!])),
+    UPSTREAM_URL: up.url,
+    UPSTREAM_AUTH: up.auth,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `cgdeploy${process.pid}:`,
+    PUBLIC_URL: publicUrl,
+    LOG_LEVEL: 'silent',
+    POLL_INTERVAL_MS: '60000',
+  };
+  // ExecStart's program is the system's Node (20 on Debian): bin/calendar-gateway.js hands over to Node 24.
+  expect(exec[1]).toBe('/usr/bin/node');
+  return startChild(exec[2]!.split(' '), env, systemNode);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cg-deploy-'));
+  execFileSync('chmod', ['755', dir]);
+  const [p1, p2, pn] = [await freePort(), await freePort(), await freePort()];
+  front = `http://127.0.0.1:${pn}`;
+  gateways.push(await startInstance(p1, front), await startInstance(p2, front));
+  const site = read('deploy/nginx.conf')
+    .replace('127.0.0.1:3001', `127.0.0.1:${p1}`)
+    .replace('127.0.0.1:3002', `127.0.0.1:${p2}`)
+    .replace('listen 80;', `listen 127.0.0.1:${pn};`);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `${t}_temp_path ${dir}/${t};`)
+    .join(' ');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;\n` +
+      `events { worker_connections 128; }\nhttp { access_log off; ${temp}\n${site}\n}\n`,
+  );
+  const bin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync) ?? 'nginx';
+  nginx = spawn(bin, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`${front}/calendar-gateway/v1/health`).catch(() => undefined))?.ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nginx did not answer:\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+}, 180_000);
+
+afterAll(async () => {
+  nginx?.kill('SIGQUIT');
+  await Promise.all(gateways.map((g) => g.stop()));
+  // The test's events are removed through WordPress itself.
+  const found = await fetch(`${up.url}/wp/v2/tribe_events?search=${tok}&status=any&_fields=id`, {
+    headers: { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` },
+  }).then(
+    (r) => r.json() as Promise<Array<{ id: number }>>,
+    () => [],
+  );
+  for (const { id } of Array.isArray(found) ? found : []) {
+    await fetch(`${up.url}/wp/v2/tribe_events/${id}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` },
+    }).catch(() => undefined);
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('deploy/', () => {
+  it('has a systemd unit that systemd-analyze accepts without a warning', async () => {
+    const file = join(dir, 'calendar-gateway@3001.service');
+    writeFileSync(file, localUnit(3001));
+    const { stderr } = await promisify(execFile)('systemd-analyze', ['verify', file]).catch(
+      (e: { stderr: string; code: number }) => ({ stderr: `exit ${e.code}: ${e.stderr}` }),
+    );
+    expect(stderr.trim()).toBe('');
+  });
+
+  it('keeps the compose files in step with the nginx snippet and the settings', () => {
+    const composeNginx = read('deploy/compose-nginx.conf').split('\n').slice(1).join('\n');
+    const expected = read('deploy/nginx.conf')
+      .split('\n')
+      .slice(1)
+      .join('\n')
+      .replace('127.0.0.1:3001', 'gateway-1:3000')
+      .replace('127.0.0.1:3002', 'gateway-2:3000')
+      .replace('server_name example.com;', 'server_name _;');
+    expect(composeNginx).toBe(expected);
+    const known = new Set(Object.values(settings).map((s) => s.env));
+    const compose = read('deploy/compose.yaml');
+    const block = compose.slice(
+      compose.indexOf('environment: &gateway-env'),
+      compose.indexOf('healthcheck:'),
+    );
+    const keys = [...block.matchAll(/^ {6}([A-Z_]+):/gm)].map((m) => m[1]!);
+    expect(keys.length).toBeGreaterThan(4);
+    for (const key of keys) expect(known, key).toContain(key);
+    for (const key of Object.keys(envFile(read('deploy/calendar-gateway.env.example')))) {
+      expect(known, key).toContain(key);
+    }
+  });
+
+  it('answers through nginx on one port, with links on the public URL', async () => {
+    const res = await fetch(`${front}${NS}/events?per_page=2`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { rest_url: string; events: unknown[] };
+    expect(body.rest_url.startsWith(`${front}${NS}/`)).toBe(true);
+    expect((await fetch(`${front}/calendar-gateway/v1/ready`)).status).toBe(200);
+  });
+
+  it('shows a write made through one instance on the other at once, and through nginx', async () => {
+    const search = `${NS}/events?search=${tok}&start_date=2031-01-01&end_date=2031-12-31`;
+    // Both instances (and nginx's choice of either) have the empty answer cached before the write.
+    for (const g of gateways)
+      expect(((await (await fetch(`${g.url}${search}`)).json()) as { total: number }).total).toBe(0);
+    const created = await fetch(`${gateways[0]!.url}${NS}/events`, {
+      method: 'POST',
+      headers: { Authorization: editor, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: `Deployed ${tok}`,
+        start_date: '2031-03-03 19:00:00',
+        end_date: '2031-03-03 21:00:00',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const deadline = Date.now() + 5_000;
+    let totals: number[] = [];
+    do {
+      totals = [];
+      for (const url of [gateways[1]!.url, gateways[0]!.url, front, front]) {
+        totals.push(((await (await fetch(`${url}${search}`)).json()) as { total: number }).total);
+      }
+      if (totals.every((t) => t === 1)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    } while (Date.now() < deadline);
+    expect(totals).toEqual([1, 1, 1, 1]);
+  });
+
+  it('stops each instance on SIGTERM with exit code 0', async () => {
+    const g = gateways.pop()!;
+    const exited = new Promise<number | null>((r) => g.child.once('exit', (code) => r(code)));
+    g.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // nginx sends the next requests to the instance left.
+    expect((await fetch(`${front}${NS}/events?per_page=1`)).status).toBe(200);
+  });
+});
