@@ -11,6 +11,15 @@ import { ProbeError } from './wp/probe.ts';
 const DEMO_UPSTREAM = 'http://wordpress.demo/wp-json';
 const DEMO_USERS = ['admin', 'editor', 'author', 'contributor', 'subscriber'];
 
+// http-proxy (under http-proxy-middleware) still calls util._extend; Node's DEP0060 warning on every start tells an
+// operator nothing they can act on. Every other warning is printed as usual.
+const emitWarning = process.emitWarning;
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  const code = typeof rest[0] === 'object' ? (rest[0] as { code?: string } | null)?.code : rest[1];
+  if (code === 'DEP0060') return;
+  return (emitWarning as (...a: unknown[]) => void).call(process, warning, ...rest);
+}) as typeof process.emitWarning;
+
 /** The upstream being probed, for the start-up error message. */
 let probedUrl: string | undefined;
 
