@@ -35,7 +35,11 @@ afterAll(async () => {
 describe('the namespace index', () => {
   it('names the namespace and links up to the site index of this gateway', () => {
     expect(index.namespace).toBe(NS);
-    expect(index._links).toEqual({ up: [{ href: `${t.gateway.url}/wp-json/` }] });
+    // WordPress's `up`, plus `help`: the API reference page (an addition, docs/differences.md).
+    expect(index._links).toEqual({
+      up: [{ href: `${t.gateway.url}/wp-json/` }],
+      help: [{ href: `${t.gateway.url}/calendar-gateway/v1/reference/` }],
+    });
   });
 
   it('answers the same with a trailing slash, with namespace and context given, and to HEAD', async () => {

@@ -55,7 +55,10 @@ afterAll(async () => {
 describe('discovery on the language root', () => {
   it('links up to the site index of its own root', () => {
     expect(secondary.namespace).toBe(NS);
-    expect(secondary._links).toEqual({ up: [{ href: `${es}/` }] });
+    expect(secondary._links).toEqual({
+      up: [{ href: `${es}/` }],
+      help: [{ href: `${t.gateway.url}/calendar-gateway/v1/reference/` }],
+    });
   });
 
   it('differs from the primary root only in descriptions and the password parameter', () => {
