@@ -1,5 +1,5 @@
 import type { Mapping } from '../mapping/schema.ts';
-import type { WpClient } from '../wp/client.ts';
+import { allSettled, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { EventColumns, type IndexedEvent, type StoredEvent } from './columns.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
@@ -283,7 +283,7 @@ export class EventIndex {
     for (let page = 2; page <= first.totalPages; page += this.#concurrency) {
       const pages: number[] = [];
       for (let p = page; p < page + this.#concurrency && p <= first.totalPages; p++) pages.push(p);
-      for (const r of await Promise.all(pages.map((p) => this.#client.list<WpPost>(req(p)))))
+      for (const r of await allSettled(pages.map((p) => this.#client.list<WpPost>(req(p)))))
         await apply(r.items);
     }
   }
@@ -319,7 +319,8 @@ export class EventIndex {
         const pages: number[] = [];
         const width = state.page === 1 || totalPages === Number.POSITIVE_INFINITY ? 1 : this.#concurrency;
         for (let p = state.page; p < state.page + width && p <= totalPages; p++) pages.push(p);
-        const results = await Promise.all(pages.map((p) => this.#client.list<WpPost>(req(p))));
+        // Settled, not Promise.all: a failed batch leaves none of its pages in flight for the resumed crawl to overlap.
+        const results = await allSettled(pages.map((p) => this.#client.list<WpPost>(req(p))));
         for (const r of results) {
           totalPages = r.totalPages;
           total = r.total;

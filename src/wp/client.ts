@@ -206,7 +206,7 @@ export class WpClient {
     for (let page = 2; page <= first.totalPages; page += parallel) {
       const pages = [];
       for (let p = page; p < page + parallel && p <= first.totalPages; p++) pages.push(p);
-      const results = await Promise.all(
+      const results = await allSettled(
         pages.map((p) => this.list<T>({ ...req, query: { ...query, page: p } })),
       );
       for (const r of results) items.push(...r.items);
@@ -214,4 +214,15 @@ export class WpClient {
     }
     return items;
   }
+}
+
+/**
+ * Like `Promise.all`, but a failure is thrown only once every call has settled: a failed batch of pages leaves no
+ * request of its own in flight, so a retry that follows cannot exceed the batch's bound on concurrent calls.
+ */
+export async function allSettled<T>(calls: Array<Promise<T>>): Promise<T[]> {
+  const results = await Promise.allSettled(calls);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
