@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Server, startChild } from '../../bench/lib.ts';
+import { type Server, startDemo } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -47,13 +47,7 @@ const localise = (code: string) =>
     .join('\n');
 
 beforeAll(async () => {
-  gw = await startChild(['src/main.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    REDIS_URL: '',
-    LOG_LEVEL: 'silent',
-    DEMO_PASSWORD: PASSWORD,
-  });
+  gw = await startDemo({ DEMO_PASSWORD: PASSWORD });
 }, 120_000);
 
 afterAll(async () => {

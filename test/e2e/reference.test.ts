@@ -2,19 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Server, startChild } from '../../bench/lib.ts';
+import { type Server, startDemo } from './demo.ts';
 
 let gw: Server;
 let browser: Browser;
 
 beforeAll(async () => {
-  gw = await startChild(['src/main.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    REDIS_URL: '',
-    LOG_LEVEL: 'info',
-    DEMO_EVENTS: '60',
-  });
+  gw = await startDemo({ LOG_LEVEL: 'info', DEMO_EVENTS: '60' });
   const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 }, 120_000);
