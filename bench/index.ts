@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { mulberry32 } from '../mocks/seed-data.ts';
 import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
@@ -12,7 +13,7 @@ import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { median } from './lib.ts';
-import { calendarDay, random, syntheticPosts } from './synthetic.ts';
+import { calendarDay, syntheticPosts } from './synthetic.ts';
 
 const sizes = (process.env.BENCH_INDEX_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const runs = Number(process.env.BENCH_INDEX_RUNS ?? 3);
@@ -142,7 +143,7 @@ async function measure(n: number): Promise<Record<string, string>> {
   for (const [name, make] of kinds) row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make));
 
   // A change, then the first query: an editor saves, a poll applies it, the next list answers.
-  const rnd = random(99);
+  const rnd = mulberry32(99);
   const posts = [...syntheticPosts(50, 7)];
   const after: number[] = [];
   for (let i = 0; i < posts.length; i++) {

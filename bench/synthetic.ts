@@ -1,18 +1,7 @@
 // Synthetic TEC event posts for index benchmarks: dates over 3 years, 30 categories, 100 tags, 500 venues,
 // 300 organizers, ~500-character bodies with a skewed vocabulary (a few words in most events, many rare ones).
+import { mulberry32 } from '../mocks/seed-data.ts';
 import type { WpPost } from '../src/wp/types.ts';
-
-/** A small seeded generator (mulberry32), so every run builds the same calendar. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COMMON = [
   'music',
@@ -64,7 +53,7 @@ const SPAN = 3 * 365 * 86_400_000;
 
 /** `n` event posts as wp/v2 returns them in the index crawl (`context=edit`, the index `_fields`). */
 export function* syntheticPosts(n: number, seed = 1): Generator<WpPost> {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const { words, cdf } = vocabulary(rnd);
   const text = (chars: number) => {
     let out = '';
