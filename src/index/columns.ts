@@ -41,25 +41,29 @@ export const NO_DATE = Number.NEGATIVE_INFINITY;
 export function wallKey(s: string): number {
   // By character codes: this runs for every date of every event loaded.
   if (s.length !== 19 && s.length !== 10) return NO_DATE;
-  let day = 0;
-  for (let i = 0; i < 10; i++) {
-    const c = s.charCodeAt(i);
-    if (i === 4 || i === 7) {
-      if (c !== 45) return NO_DATE;
-    } else if (c >= 48 && c <= 57) day = day * 10 + (c - 48);
-    else return NO_DATE;
-  }
+  const day = digitsOf(s, 0, 10, 45); // YYYY-MM-DD
+  if (day < 0) return NO_DATE;
   if (s.length === 10) return day * 1e6 - 0.5;
   if (s.charCodeAt(10) !== 32) return NO_DATE;
-  let time = 0;
-  for (let i = 11; i < 19; i++) {
+  const time = digitsOf(s, 11, 8, 58); // hh:mm:ss
+  return time < 0 ? NO_DATE : day * 1e6 + time;
+}
+
+/**
+ * The field `s[from, from + length)` read as one number: digits, with `sep` (a character code) before each of its
+ * last two pairs (`YYYY-MM-DD`, `hh:mm:ss`); -1 when anything else is there.
+ */
+function digitsOf(s: string, from: number, length: number, sep: number): number {
+  const end = from + length;
+  let n = 0;
+  for (let i = from; i < end; i++) {
     const c = s.charCodeAt(i);
-    if (i === 13 || i === 16) {
-      if (c !== 58) return NO_DATE;
-    } else if (c >= 48 && c <= 57) time = time * 10 + (c - 48);
-    else return NO_DATE;
+    if (i === end - 6 || i === end - 3) {
+      if (c !== sep) return -1;
+    } else if (c >= 48 && c <= 57) n = n * 10 + (c - 48);
+    else return -1;
   }
-  return day * 1e6 + time;
+  return n;
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
