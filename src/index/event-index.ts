@@ -1,5 +1,5 @@
 import type { Mapping } from '../mapping/schema.ts';
-import { allSettled, type WpClient } from '../wp/client.ts';
+import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { EventColumns, type IndexedEvent, type StoredEvent } from './columns.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
@@ -272,20 +272,21 @@ export class EventIndex {
 
   /** Reads a query's pages (`#concurrency` at a time) and hands each page to `apply` as it comes. */
   async #eachPage(query: Record<string, string>, apply: (posts: WpPost[]) => Promise<void>): Promise<void> {
-    const req = (page: number) => ({
+    await eachPage(
+      (page) => this.#readPage(page, query),
+      this.#concurrency,
+      (r) => apply(r.items),
+    );
+  }
+
+  /** One page of 100 events as the service account reads them, with the index's query plus `query`. */
+  #readPage(page: number, query: Record<string, string> = {}) {
+    return this.#client.list<WpPost>({
       path: this.#path,
       query: { ...this.#query, ...query, per_page: 100, page },
-      as: 'service' as const,
+      as: 'service',
       language: this.language,
     });
-    const first = await this.#client.list<WpPost>(req(1));
-    await apply(first.items);
-    for (let page = 2; page <= first.totalPages; page += this.#concurrency) {
-      const pages: number[] = [];
-      for (let p = page; p < page + this.#concurrency && p <= first.totalPages; p++) pages.push(p);
-      for (const r of await allSettled(pages.map((p) => this.#client.list<WpPost>(req(p)))))
-        await apply(r.items);
-    }
   }
 
   #crawl(query: Record<string, string | number>, onPage?: (done: number, total: number) => void) {
@@ -306,12 +307,6 @@ export class EventIndex {
     const state = this.#resume ?? { page: 1, seen: new Set<number>(), seq0: this.#seq, stamps: [], ms: 0 };
     this.#resume = state;
     progress.start();
-    const req = (page: number) => ({
-      path: this.#path,
-      query: { ...this.#query, per_page: 100, page },
-      as: 'service' as const,
-      language: this.language,
-    });
     try {
       let totalPages = Number.POSITIVE_INFINITY;
       let total = 0;
@@ -320,7 +315,7 @@ export class EventIndex {
         const width = state.page === 1 || totalPages === Number.POSITIVE_INFINITY ? 1 : this.#concurrency;
         for (let p = state.page; p < state.page + width && p <= totalPages; p++) pages.push(p);
         // Settled, not Promise.all: a failed batch leaves none of its pages in flight for the resumed crawl to overlap.
-        const results = await allSettled(pages.map((p) => this.#client.list<WpPost>(req(p))));
+        const results = await allSettled(pages.map((p) => this.#readPage(p)));
         for (const r of results) {
           totalPages = r.totalPages;
           total = r.total;

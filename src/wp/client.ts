@@ -185,7 +185,7 @@ export class WpClient {
   }
 
   /** A list page with WordPress's totals. */
-  async list<T>(req: WpRequest): Promise<{ items: T[]; total: number; totalPages: number }> {
+  async list<T>(req: WpRequest): Promise<ListPage<T>> {
     const res = await this.request<T[]>(req);
     return {
       items: res.body ?? [],
@@ -199,20 +199,41 @@ export class WpClient {
    * (which tells how many there are). `onPage` reports progress.
    */
   async all<T>(req: WpRequest, onPage?: (done: number, total: number) => void, parallel = 4): Promise<T[]> {
-    const query = { ...req.query, per_page: 100 };
-    const first = await this.list<T>({ ...req, query: { ...query, page: 1 } });
-    const items = [...first.items];
-    onPage?.(items.length, first.total);
-    for (let page = 2; page <= first.totalPages; page += parallel) {
-      const pages = [];
-      for (let p = page; p < page + parallel && p <= first.totalPages; p++) pages.push(p);
-      const results = await allSettled(
-        pages.map((p) => this.list<T>({ ...req, query: { ...query, page: p } })),
-      );
-      for (const r of results) items.push(...r.items);
-      onPage?.(items.length, first.total);
-    }
+    const items: T[] = [];
+    await eachPage(
+      (page) => this.list<T>({ ...req, query: { ...req.query, per_page: 100, page } }),
+      parallel,
+      (r) => {
+        items.push(...r.items);
+        onPage?.(items.length, r.total);
+      },
+    );
     return items;
+  }
+}
+
+/** One page of a list, with WordPress's totals. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  totalPages: number;
+}
+
+/**
+ * Reads page 1 (which tells how many pages there are), then the others `parallel` at a time, handing each page to
+ * `apply` in page order as its batch arrives.
+ */
+export async function eachPage<T>(
+  list: (page: number) => Promise<ListPage<T>>,
+  parallel: number,
+  apply: (page: ListPage<T>) => void | Promise<void>,
+): Promise<void> {
+  const first = await list(1);
+  await apply(first);
+  for (let page = 2; page <= first.totalPages; page += parallel) {
+    const pages: number[] = [];
+    for (let p = page; p < page + parallel && p <= first.totalPages; p++) pages.push(p);
+    for (const r of await allSettled(pages.map(list))) await apply(r);
   }
 }
 
