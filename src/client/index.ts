@@ -123,6 +123,8 @@ export interface CalendarClient {
   deleteEvent(id: number): Promise<Event>;
 }
 
+const pageOf = (query: unknown): number => Number((query as { page?: number } | undefined)?.page ?? 1);
+
 export function createCalendarClient(opts: CalendarClientOptions): CalendarClient {
   const api = createClient<paths>({
     baseUrl: opts.baseUrl.replace(/\/+$/, ''),
@@ -144,13 +146,11 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
     const answer = get(path, { params: { query } });
     const body = await unwrap(answer);
     const { response } = await answer;
-    const key = path.slice(1);
-    const header = (name: string) => Number(response.headers.get(name) ?? Number.NaN);
     return {
-      items: (body[key] ?? []) as Item<P>[],
-      total: Number(body.total ?? header('X-TEC-Total') ?? 0),
-      totalPages: Number(body.total_pages ?? header('X-TEC-TotalPages') ?? 0),
-      page: Number((query as { page?: number } | undefined)?.page ?? 1),
+      items: (body[path.slice(1)] ?? []) as Item<P>[],
+      total: Number(body.total ?? response.headers.get('X-TEC-Total') ?? 0),
+      totalPages: Number(body.total_pages ?? response.headers.get('X-TEC-TotalPages') ?? 0),
+      page: pageOf(query),
       next: typeof body.next_rest_url === 'string' ? body.next_rest_url : undefined,
     };
   }
@@ -159,7 +159,7 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
     api,
     list,
     async *all(path, query) {
-      for (let page = Number((query as { page?: number } | undefined)?.page ?? 1); ; page++) {
+      for (let page = pageOf(query); ; page++) {
         const result = await list(path, { ...query, page } as typeof query);
         yield* result.items;
         if (!result.next || page >= result.totalPages) return;
