@@ -24,7 +24,8 @@ async function ready(url: string): Promise<void> {
   throw new Error(`${url} did not become ready`);
 }
 
-const freePort = (): Promise<number> =>
+/** A port nothing listens on now (loopback). */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

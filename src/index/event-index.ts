@@ -6,7 +6,7 @@ import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
-import { nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
+import { modifiedAfter, nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
 
 /** The part of the WordPress client the index uses (tests pass a stub). */
 export type IndexClient = Pick<WpClient, 'all' | 'list' | 'request'>;
@@ -360,7 +360,7 @@ export class EventIndex {
     }
     const t0 = performance.now();
     const query: Record<string, string> = {};
-    if (this.#since !== null) query.modified_after = `${new Date(this.#since).toISOString().slice(0, 19)}Z`;
+    if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
     // Applied a page at a time, each in its own tick: a poll that finds thousands of changes never stalls the loop.
     const changed: number[] = [];
     const stamps: string[] = [];

@@ -24,6 +24,9 @@ export function nextSince(
   return current === null || since > current ? since : current;
 }
 
+/** `modified_after` as WordPress's REST API takes it: an ISO 8601 UTC time to the second. */
+export const modifiedAfter = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+
 export interface UpstreamRow {
   id: number;
   status: string;

@@ -2,6 +2,7 @@
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { plainText } from '../index/facets.ts';
+import { modifiedAfter } from '../index/sync.ts';
 import { type FieldValue, readRecord, wpFieldsOf } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -315,7 +316,7 @@ export class LinkedCatalog {
   async #changedSince(kind: LinkedKind, language: string, sinceMs: number): Promise<number[]> {
     const { wp, mapping } = this.#deps;
     const { query, as } = this.#query(kind, {
-      modified_after: `${new Date(sinceMs).toISOString().slice(0, 19)}Z`,
+      modified_after: modifiedAfter(sinceMs),
       _fields: 'id',
     });
     const page = await wp.list<{ id: number }>({

@@ -3,27 +3,17 @@
 // on one port, a write through one seen through the other, and SIGTERM exiting 0.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Server, startChild } from '../../bench/lib.ts';
+import { freePort, type Server, startChild } from '../../bench/lib.ts';
 import { settings } from '../../src/config.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
 const UNIT = 'deploy/calendar-gateway@.service';
 const NS = '/wp-json/calendar/events/v1';
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** KEY=VALUE lines of an environment file, as systemd's EnvironmentFile= reads them. */
 const envFile = (text: string): Record<string, string> =>
