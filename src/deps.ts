@@ -14,6 +14,7 @@ import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
 import type { RecordCache } from './wp/records.ts';
 import type { TermCache } from './wp/terms.ts';
+import type { UndoJournal } from './write/undo.ts';
 
 export interface Deps {
   mapping: Mapping;
@@ -34,6 +35,8 @@ export interface Deps {
   records?: RecordCache;
   /** Answers of POSTs sent with an `Idempotency-Key`, kept 24 h (Redis when configured). */
   idempotency?: IdempotencyStore;
+  /** What writes in progress created, so that a failure or a crash leaves nothing behind (Redis when configured). */
+  undo?: UndoJournal;
   /** Change-notification signatures already accepted (shared through Redis when configured). */
   replay?: ReplayGuard;
   /** Prometheus metrics (absent in tests that build their own Deps). */

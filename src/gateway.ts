@@ -28,6 +28,7 @@ import { upstreamUnavailable } from './wp/errors.ts';
 import { ProbeError, probeUpstream, SOURCE_URL_META } from './wp/probe.ts';
 import { RecordCache } from './wp/records.ts';
 import { TermCache } from './wp/terms.ts';
+import { sweep, UndoJournal } from './write/undo.ts';
 
 export interface Gateway {
   deps: Deps;
@@ -75,6 +76,9 @@ export interface StartOptions {
   graceMs?: number;
 }
 
+/** How often each instance looks for undo steps left to retry. */
+const UNDO_SWEEP_MS = 5_000;
+
 export async function startGateway(
   config: Config & { upstreamUrl: string },
   opts: StartOptions = {},
@@ -105,11 +109,26 @@ export async function startGateway(
   handler = cache
     ? (req, res) => fastServe(cache, req, res, allowOrigin, deps.metrics) || app(req, res)
     : app;
+  // What failed writes (here or in an instance that died mid-write) left behind is removed once WordPress answers.
+  let sweeping = false;
+  const sweepNow = () => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep(deps)
+      .catch((err: unknown) => log.warn({ err }, 'undo sweep failed'))
+      .finally(() => {
+        sweeping = false;
+      });
+  };
+  sweepNow();
+  const sweeper = setInterval(sweepNow, UNDO_SWEEP_MS);
+  sweeper.unref();
   return {
     deps,
     server,
     url,
     close: async () => {
+      clearInterval(sweeper);
       deps.indexes.stop();
       deps.catalog.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
@@ -268,6 +287,8 @@ async function prepare(
   const link = caching.redis;
   const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   deps.idempotency = new IdempotencyStore(shared);
+  // A write in progress holds its entry for its lease: longer than its slowest upstream step.
+  deps.undo = new UndoJournal(shared, Math.max(60_000, 3 * config.upstreamTimeoutMs));
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;

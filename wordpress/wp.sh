@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts, stops and reports a private local WordPress (own MariaDB + php -S) seeded with the sample calendar.
-# Usage: wordpress/wp.sh start [--port N] [--mapping FILE] | stop | status
+# Usage: wordpress/wp.sh start [--port N] [--mapping FILE] | stop | status | crash-php | start-php
+#   crash-php: SIGKILL php -S and its workers mid-request, as a crash would (MariaDB keeps running);
+#   start-php: serve the site again on its recorded port. The fault tests use both.
 # Env: WP_STATE_DIR (default <repo>/.wordpress), WP_PORT (8080), WP_USERS_PASSWORD, WP_SKIP_SEED=1.
 # stdout carries only the UPSTREAM_* lines; progress and errors go to stderr.
 set -euo pipefail
@@ -371,5 +373,20 @@ case $cmd in
     log "stopped in $(since "$t0")s"
     ;;
   status) status ;;
-  *) die "usage: wp.sh start [--port N] [--mapping FILE] | stop | status" ;;
+  crash-php)
+    pid=$(php_pid)
+    alive "$pid" || die "php -S is not running (state $STATE)"
+    # The workers too: they outlive their parent (pitfall 8), and a crash takes their requests down with them.
+    for child in $(ps -o pid= --ppid "$pid" || true); do kill -9 "$child" 2>/dev/null || true; done
+    kill -9 "$pid" 2>/dev/null || true
+    rm -f "$STATE/php.pid"
+    log "php -S killed (pid $pid)"
+    ;;
+  start-php)
+    [ -f "$STATE/env" ] || die "no site in $STATE: run start first"
+    alive "$(php_pid)" && die "php -S already runs (pid $(php_pid))"
+    PORT=$(cat "$STATE/port")
+    start_php
+    ;;
+  *) die "usage: wp.sh start [--port N] [--mapping FILE] | stop | status | crash-php | start-php" ;;
 esac

@@ -11,14 +11,9 @@ import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
+import { mayHaveWritten, type Undo } from '../write/undo.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
-
-/** What a write created on the way, so that a failure can remove it again. */
-export interface Undo {
-  posts: Array<{ restBase: string; id: number }>;
-  terms: Array<{ restBase: string; id: number }>;
-}
 
 const NAME: Record<LinkedKind, string> = { venue: 'venue', organizer: 'organizer' };
 const isEmpty = (v: unknown) =>
@@ -147,20 +142,24 @@ async function createLinked(
     if (image !== undefined) values.image = image;
   }
   const restBase = deps.mapping[kind].restBase;
-  const res = await deps.wp
-    .request<WpPost>({
-      path: `/wp/v2/${restBase}`,
-      method: 'POST',
-      body: { ...writeRecord(deps.mapping, kind, values), status },
-      ...asCaller(ctx),
-    })
+  const title = String(values[kind]);
+  const res = await undo
+    .create('posts', { restBase, search: title, title }, () =>
+      deps.wp.request<WpPost>({
+        path: `/wp/v2/${restBase}`,
+        method: 'POST',
+        body: { ...writeRecord(deps.mapping, kind, values), status },
+        ...asCaller(ctx),
+      }),
+    )
     .catch((err: unknown) => {
+      // WordPress away is not an argument error: the write is refused as a whole (502/503/504).
+      if (mayHaveWritten(err)) throw err;
       const e = err as ApiError;
       throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400, {
         params: { [kind]: e.message },
       });
     });
-  undo.posts.push({ restBase, id: res.body.id });
   // The next duplicate check (another event of this write or the next one) must see it.
   deps.catalog.invalidate(kind, [res.body.id]);
   return res.body.id;

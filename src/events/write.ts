@@ -14,7 +14,8 @@ import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
-import { resolveLinked, type Undo } from './linked.ts';
+import { newUndo, rollback, type Undo } from '../write/undo.ts';
+import { resolveLinked } from './linked.ts';
 import { eventNotFound, readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
 import { writeError } from './upstream-errors.ts';
@@ -53,42 +54,20 @@ async function resolveTerms(
         : terms.find((x) => x.name.toLowerCase() === v.toLowerCase()));
     if (t) ids.push(t.id);
     else if (!/^\d+$/.test(v)) {
-      const res = await deps.wp.request<WpTerm>({
-        path: `/wp/v2/${tax.restBase}`,
-        method: 'POST',
-        body: { name: v },
-        as: { credentials: ctx.credentials },
-        signal: ctx.signal,
-      });
-      undo.terms.push({ restBase: tax.restBase, id: res.body.id });
+      const res = await undo.create('terms', { restBase: tax.restBase, search: v, term: v }, () =>
+        deps.wp.request<WpTerm>({
+          path: `/wp/v2/${tax.restBase}`,
+          method: 'POST',
+          body: { name: v },
+          as: { credentials: ctx.credentials },
+          signal: ctx.signal,
+        }),
+      );
       ids.push(res.body.id);
     }
   }
   if (undo.terms.length) deps.terms.invalidate(tax);
   return [...new Set(ids)];
-}
-
-/** Removes what a failed write created, with the caller's credentials and then the service account's. */
-export async function rollback(deps: Deps, ctx: RequestContext, undo: Undo): Promise<void> {
-  const all = [...undo.posts.map((p) => ({ ...p })), ...undo.terms];
-  for (const { restBase, id } of all.reverse()) {
-    for (const as of [{ credentials: ctx.credentials }, 'service'] as const) {
-      try {
-        await deps.wp.request({
-          path: `/wp/v2/${restBase}/${id}`,
-          method: 'DELETE',
-          query: { force: true },
-          as,
-        });
-        break;
-      } catch (err) {
-        deps.log.warn({ err, restBase, id }, 'rollback step failed');
-      }
-    }
-  }
-  if (undo.terms.length) deps.terms.invalidate();
-  // Removed venues or organizers must not be offered as duplicates by a catalog read before the rollback.
-  if (undo.posts.length) for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
 }
 
 /** The stored cost rows and, when the cost names its currency (`"20$"`), TEC's symbol and position meta. */
@@ -202,18 +181,24 @@ export async function createEvent(
 ) {
   const caller = await requireCaller(deps, ctx);
   if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
-  const undo: Undo = { posts: [], terms: [] };
+  const undo = newUndo(deps);
   try {
     const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
-    const res = await deps.wp.request<WpPost>({
-      path: `/wp/v2/${deps.mapping.event.restBase}`,
-      method: 'POST',
-      body: payload,
-      ...asCaller(ctx),
-    });
-    return await respond(deps, ctx, site, res.body, 201);
+    const restBase = deps.mapping.event.restBase;
+    const title = typeof payload.title === 'string' ? payload.title : '';
+    const res = await undo.create('posts', { restBase, search: title, title }, () =>
+      deps.wp.request<WpPost>({
+        path: `/wp/v2/${restBase}`,
+        method: 'POST',
+        body: payload,
+        ...asCaller(ctx),
+      }),
+    );
+    const answer = await respond(deps, ctx, site, res.body, 201);
+    await undo.done();
+    return answer;
   } catch (err) {
-    await rollback(deps, ctx, undo);
+    await rollback(deps, undo, ctx);
     throw writeError(err, true);
   }
 }
@@ -231,7 +216,9 @@ export async function updateEvent(
     if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
     throw err;
   });
-  const undo: Undo = { posts: [], terms: [] };
+  const undo = newUndo(deps);
+  // Whatever the event links to when the update's answer is lost stays (WordPress may have saved it).
+  undo.target = { restBase: deps.mapping.event.restBase, id };
   let restoreOrganizers: (() => Promise<void>) | undefined;
   try {
     const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
@@ -242,12 +229,14 @@ export async function updateEvent(
       body: payload,
       ...asCaller(ctx),
     });
-    return await respond(deps, ctx, site, res.body, 200);
+    const answer = await respond(deps, ctx, site, res.body, 200);
+    await undo.done();
+    return answer;
   } catch (err) {
     await restoreOrganizers?.().catch((e: unknown) =>
       deps.log.warn({ err: e, id }, 'restoring organizers failed'),
     );
-    await rollback(deps, ctx, undo);
+    await rollback(deps, undo, ctx);
     throw writeError(err, true);
   }
 }

@@ -212,11 +212,9 @@ export class EventIndex {
   }
 
   /** The venue (or organizer) ids the events of a query link to, without reading the events one by one. */
-  linkedTo(kind: 'venue' | 'organizer', q: IndexQuery): Set<number> {
-    return this.#columns.linkedOf(
-      kind,
-      this.#columns.query({ ...q, page: 1, perPage: Number.MAX_SAFE_INTEGER }).ids,
-    );
+  linkedTo(kind: 'venue' | 'organizer', q: IndexQuery, except?: ReadonlySet<number>): Set<number> {
+    const { ids } = this.#columns.query({ ...q, page: 1, perPage: Number.MAX_SAFE_INTEGER });
+    return this.#columns.linkedOf(kind, except?.size ? ids.filter((id) => !except.has(id)) : ids);
   }
 
   /** A post written through the gateway (create, update, trash): indexed at once, whatever a crawl holds. */

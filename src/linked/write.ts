@@ -3,9 +3,8 @@ import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { publicationDate } from '../events/dates.ts';
-import type { Undo } from '../events/linked.ts';
 import { writeError } from '../events/upstream-errors.ts';
-import { rollback, scaleStatus } from '../events/write.ts';
+import { scaleStatus } from '../events/write.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -14,6 +13,7 @@ import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
+import { newUndo, rollback, type Undo } from '../write/undo.ts';
 import type { LinkedFacets } from './catalog.ts';
 import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
 
@@ -169,19 +169,30 @@ export async function createLinked(
   }
   const slug = draftSlug(values[kind], values.status, values.slug);
   if (slug) values.slug = slug;
-  const undo: Undo = { posts: [], terms: [] };
-  // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-  await sideload(deps, ctx, caller, kind, a, values, undo);
+  const undo = newUndo(deps);
   try {
-    const res = await deps.wp.request<WpPost>({
-      path: `/wp/v2/${deps.mapping[kind].restBase}`,
-      method: 'POST',
-      body: writeRecord(deps.mapping, kind, values),
-      ...asCaller(ctx),
-    });
-    return await respond(deps, ctx, site, kind, res.body, 201);
+    // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
+    await sideload(deps, ctx, caller, kind, a, values, undo);
   } catch (err) {
-    await rollback(deps, ctx, undo);
+    await rollback(deps, undo, ctx);
+    throw err;
+  }
+  try {
+    const restBase = deps.mapping[kind].restBase;
+    const title = String(values[kind] ?? '');
+    const res = await undo.create('posts', { restBase, search: title, title }, () =>
+      deps.wp.request<WpPost>({
+        path: `/wp/v2/${restBase}`,
+        method: 'POST',
+        body: writeRecord(deps.mapping, kind, values),
+        ...asCaller(ctx),
+      }),
+    );
+    const answer = await respond(deps, ctx, site, kind, res.body, 201);
+    await undo.done();
+    return answer;
+  } catch (err) {
+    await rollback(deps, undo, ctx);
     throw failed(kind, 'create', err);
   }
 }
@@ -213,9 +224,16 @@ export async function updateLinked(
     timezone: deps.site.timezone,
     now: deps.now(),
   });
-  const undo: Undo = { posts: [], terms: [] };
-  // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-  await sideload(deps, ctx, caller, kind, a, values, undo);
+  const undo = newUndo(deps);
+  // Its image stays when the update's answer is lost (WordPress may have saved it).
+  undo.target = { restBase: deps.mapping[kind].restBase, id };
+  try {
+    // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
+    await sideload(deps, ctx, caller, kind, a, values, undo);
+  } catch (err) {
+    await rollback(deps, undo, ctx);
+    throw err;
+  }
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
@@ -223,9 +241,11 @@ export async function updateLinked(
       body: writeRecord(deps.mapping, kind, values),
       ...asCaller(ctx),
     });
-    return await respond(deps, ctx, site, kind, res.body, 200);
+    const answer = await respond(deps, ctx, site, kind, res.body, 200);
+    await undo.done();
+    return answer;
   } catch (err) {
-    await rollback(deps, ctx, undo);
+    await rollback(deps, undo, ctx);
     throw failed(kind, 'update', err);
   }
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import type { Undo } from '../events/linked.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
+import { Undo } from '../write/undo.ts';
 import { isImageArg, resolveImage } from './sideload.ts';
 
 const ctx = {
@@ -26,7 +26,7 @@ function deps(withImage = true) {
   } as unknown as Deps;
   return { d, fetch, request };
 }
-const undo = (): Undo => ({ posts: [], terms: [] });
+const undo = (): Undo => new Undo();
 const refusal = async (p: Promise<unknown>) => {
   const err = await p.then(
     () => undefined,

@@ -1,11 +1,11 @@
 // The `image` argument of writes: an attachment id, empty to remove it, or an image URL sideloaded as TEC does.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import type { Undo } from '../events/linked.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { SOURCE_URL_META } from '../wp/probe.ts';
+import type { Undo } from '../write/undo.ts';
 import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 
 /** Whether the `image` value has a valid shape: empty, an id or an http(s) URL. Pure. */
@@ -89,23 +89,25 @@ export async function resolveImage(
     if (err instanceof RemoteImageError) throw refused(err.message);
     throw err;
   });
-  const res = await deps.wp
-    .request<{ id: number }>({
-      path: '/wp/v2/media',
-      method: 'POST',
-      // The body is the file, so the source URL goes in the query (WordPress reads `meta` from there too).
-      query: deps.site.mediaSourceMeta ? { [`meta[${SOURCE_URL_META}]`]: url.href } : undefined,
-      body: image.bytes,
-      headers: {
-        'Content-Type': image.type,
-        'Content-Disposition': `attachment; filename="${image.filename}"`,
-      },
-      ...asCaller(ctx),
-    })
+  const stem = stemOf(url);
+  const res = await undo
+    .create('posts', { restBase: 'media', search: stem, title: stem, sourceUrl: url.href }, () =>
+      deps.wp.request<{ id: number }>({
+        path: '/wp/v2/media',
+        method: 'POST',
+        // The body is the file, so the source URL goes in the query (WordPress reads `meta` from there too).
+        query: deps.site.mediaSourceMeta ? { [`meta[${SOURCE_URL_META}]`]: url.href } : undefined,
+        body: image.bytes,
+        headers: {
+          'Content-Type': image.type,
+          'Content-Disposition': `attachment; filename="${image.filename}"`,
+        },
+        ...asCaller(ctx),
+      }),
+    )
     .catch((err: unknown) => {
       if (refusedUpstream(err)) throw refused(`WordPress refused the image: ${err.message}`);
       throw err;
     });
-  undo.posts.push({ restBase: 'media', id: res.body.id });
   return res.body.id;
 }

@@ -7,6 +7,7 @@ import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpTerm } from '../wp/types.ts';
+import { newUndo, rollback } from '../write/undo.ts';
 import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termError, termPath } from './common.ts';
 
 /** The parsed write arguments (categories add `parent`). */
@@ -82,13 +83,19 @@ export async function createTerm(
   args: TermWriteArgs,
 ): Promise<HandlerResult> {
   const tax = await prepareWrite(deps, kind, ctx, args);
+  // A create whose answer is lost is looked for and removed: a refused write leaves no term.
+  const undo = newUndo(deps);
+  const name = String(args.name ?? '');
   try {
-    const res = await deps.wp.request<Upstream>({
-      path: termPath(tax),
-      method: 'POST',
-      body: fieldsOf(args),
-      ...asCaller(ctx),
-    });
+    const res = await undo.create('terms', { restBase: tax.restBase, search: name, term: name }, () =>
+      deps.wp.request<Upstream>({
+        path: termPath(tax),
+        method: 'POST',
+        body: fieldsOf(args),
+        ...asCaller(ctx),
+      }),
+    );
+    await undo.done();
     const location = res.headers.get('location');
     return {
       status: 201,
@@ -96,6 +103,7 @@ export async function createTerm(
       headers: location ? { Location: String(publicLinks(deps, site.apiRoot, location)) } : undefined,
     };
   } catch (err) {
+    if (!undo.empty) await rollback(deps, undo, ctx);
     throw termError(err, loggedIn(ctx));
   } finally {
     // Events embed terms from this cache: drop it so they show the change at once (also after a failure,

@@ -164,7 +164,13 @@ export class WpClient {
     }
     this.lastAnsweredAt = Date.now();
     observe(`${Math.floor(response.status / 100)}xx`);
-    const text = await response.text().catch(() => '');
+    // A body cut off (WordPress died while sending it) or missing is no answer: what the write did is unknown.
+    const text = await response.text().catch(() => undefined);
+    if (text === undefined || (text === '' && response.ok && response.status !== 204)) {
+      throw new ApiError('upstream_bad_response', "WordPress's answer was cut off.", 502, {
+        upstream_status: response.status,
+      });
+    }
     let body: unknown = null;
     if (text) {
       try {

@@ -1,0 +1,347 @@
+// What a write created on the way (nested venues, organizers, terms, uploads, the event itself), kept where a crash
+// cannot lose it, so that a write that fails, or a process that dies mid-write, leaves nothing behind once
+// WordPress answers again. A create whose answer never came (WordPress died, timed out, the caller hung up) is kept
+// as a probe: what to look for, since WordPress may have carried it out anyway.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { ANY_EVENT_STATUSES } from '../linked/usage.ts';
+import { readRecord } from '../mapping/codec.ts';
+import type { WpResponse } from '../wp/client.ts';
+import type { WpPost } from '../wp/types.ts';
+
+export interface UndoStep {
+  restBase: string;
+  id: number;
+}
+
+/** A create whose answer was lost: the record it would have made, as a list of `restBase` finds it. */
+export interface UndoProbe {
+  restBase: string;
+  /** `search` of the list. */
+  search: string;
+  /** A post's raw title, or a term's name (`term`), or an upload's source URL (`sourceUrl`). */
+  title?: string;
+  term?: string;
+  sourceUrl?: string;
+  /** Posts changed before this (ISO UTC) are older than the create. */
+  since: string;
+}
+
+interface Entry {
+  posts: UndoStep[];
+  terms: UndoStep[];
+  probes: UndoProbe[];
+  /** The record an update writes to: whatever it links to after all is kept. */
+  target?: UndoStep;
+  /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
+  due: number;
+}
+
+/**
+ * A write that fails now may have been carried out by WordPress: no answer, a server error, a cut body, or the
+ * caller hanging up. Only a refusal (a 4xx answer) says nothing was made.
+ */
+export const mayHaveWritten = (err: unknown): boolean =>
+  !(err instanceof ApiError && err.status < 500 && err.status !== 499);
+
+interface Shared {
+  cmd: Redis;
+  up: () => boolean;
+  prefix: string;
+}
+
+/** The entries of writes in progress or left to undo: a Redis hash when configured and up, else this process. */
+export class UndoJournal {
+  readonly #memory = new Map<string, Entry>();
+  readonly #redis?: Shared;
+  /** How long a write in progress keeps its entry from sweeps after its last step. */
+  readonly leaseMs: number;
+
+  constructor(redis?: Shared, leaseMs = 60_000) {
+    this.#redis = redis;
+    this.leaseMs = leaseMs;
+  }
+
+  get #key() {
+    return `${this.#redis?.prefix ?? ''}undo`;
+  }
+
+  begin(): Undo {
+    return new Undo(this);
+  }
+
+  /** The write of an entry taken by `due`, to undo again. */
+  resume(id: string, e: Entry): Undo {
+    return new Undo(this, id, e);
+  }
+
+  async put(id: string, entry: Entry): Promise<void> {
+    const r = this.#redis;
+    if (r?.up()) {
+      try {
+        await r.cmd.hset(this.#key, id, JSON.stringify(entry));
+        this.#memory.delete(id);
+        return;
+      } catch {
+        // Redis went away mid-call: this process keeps the entry.
+      }
+    }
+    this.#memory.set(id, entry);
+  }
+
+  async drop(id: string): Promise<void> {
+    this.#memory.delete(id);
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.hdel(this.#key, id).catch(() => {});
+  }
+
+  /** Entries due now, each claimed for `holdMs` (another instance's sweep skips it meanwhile). */
+  async due(now: number, holdMs = 30_000): Promise<Array<[string, Entry]>> {
+    const out: Array<[string, Entry]> = [];
+    for (const [id, e] of this.#memory) {
+      if (e.due > now) continue;
+      this.#memory.set(id, { ...e, due: now + holdMs });
+      out.push([id, e]);
+    }
+    const r = this.#redis;
+    if (!r?.up()) return out;
+    try {
+      const all = await r.cmd.hgetall(this.#key);
+      for (const [id, text] of Object.entries(all)) {
+        const e = JSON.parse(text) as Entry;
+        if (e.due > now) continue;
+        const mine = await r.cmd.set(`${this.#key}:claim:${id}`, '1', 'PX', holdMs, 'NX');
+        if (mine === 'OK') out.push([id, e]);
+      }
+    } catch {
+      // Redis away: its entries wait for the next sweep.
+    }
+    return out;
+  }
+
+  /** Entries waiting (in progress or left to undo), for metrics and tests. */
+  async size(): Promise<number> {
+    const r = this.#redis;
+    const shared = r?.up() ? await r.cmd.hlen(this.#key).catch(() => 0) : 0;
+    return shared + this.#memory.size;
+  }
+}
+
+/** A write's record: in the journal when the gateway has one. */
+export const newUndo = (deps: Pick<Deps, 'undo'>): Undo => deps.undo?.begin() ?? new Undo();
+
+/** One write's record of what it created. Without a journal (tests' own Deps) it lives in memory only. */
+export class Undo {
+  readonly posts: UndoStep[] = [];
+  readonly terms: UndoStep[] = [];
+  readonly probes: UndoProbe[] = [];
+  target?: UndoStep;
+  readonly #id: string;
+  readonly #journal?: UndoJournal;
+
+  constructor(journal?: UndoJournal, id: string = randomUUID(), e?: Omit<Entry, 'due'>) {
+    this.#journal = journal;
+    this.#id = id;
+    if (e) {
+      this.posts.push(...e.posts);
+      this.terms.push(...e.terms);
+      this.probes.push(...e.probes);
+      this.target = e.target;
+    }
+  }
+
+  /**
+   * Runs the create `send`, noted first as a probe (written down before WordPress sees it), then as the id it made.
+   * A refusal leaves nothing to note; a lost answer leaves the probe.
+   */
+  async create<T extends { id: number }>(
+    kind: 'posts' | 'terms',
+    probe: Omit<UndoProbe, 'since'>,
+    send: () => Promise<WpResponse<T>>,
+  ): Promise<WpResponse<T>> {
+    // Two seconds of slack for the clocks of WordPress and the gateway.
+    const p: UndoProbe = { ...probe, since: new Date(Date.now() - 2_000).toISOString().slice(0, 19) };
+    this.probes.push(p);
+    await this.save();
+    const forget = () => this.probes.splice(this.probes.indexOf(p), 1);
+    let res: WpResponse<T>;
+    try {
+      res = await send();
+    } catch (err) {
+      if (!mayHaveWritten(err)) {
+        forget();
+        await this.save();
+      }
+      throw err;
+    }
+    forget();
+    this[kind].push({ restBase: probe.restBase, id: res.body.id });
+    await this.save();
+    return res;
+  }
+
+  get empty(): boolean {
+    return !this.posts.length && !this.terms.length && !this.probes.length;
+  }
+
+  /** Writes the entry down; due after the lease (a crash), or `due` (a failure left steps to retry). */
+  async save(due?: number): Promise<void> {
+    const j = this.#journal;
+    if (!j) return;
+    if (this.empty) return j.drop(this.#id);
+    const { posts, terms, probes, target } = this;
+    await j.put(this.#id, { posts, terms, probes, target, due: due ?? Date.now() + j.leaseMs });
+  }
+
+  /** The write is answered: what it made stays. */
+  async done(): Promise<void> {
+    await this.#journal?.drop(this.#id);
+  }
+}
+
+/** What a probe finds: the record the lost create made, if WordPress made it. */
+async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
+  const terms = p.term !== undefined;
+  const res = await deps.wp.list<WpPost & { name?: string; modified_gmt?: string }>({
+    path: `/wp/v2/${p.restBase}`,
+    query: {
+      search: p.search,
+      per_page: 100,
+      context: 'edit',
+      ...(terms ? { hide_empty: false } : p.restBase === 'media' ? {} : { status: 'any' }),
+    },
+    as: 'service',
+  });
+  return res.items
+    .filter((r) => {
+      if (terms) return r.name?.toLowerCase() === p.term?.toLowerCase();
+      const fresh = (r.modified_gmt ?? '') >= p.since;
+      const source = (r.meta as Record<string, unknown> | undefined)?._tribe_importer_original_url;
+      if (p.sourceUrl !== undefined && source === p.sourceUrl) return true;
+      return fresh && r.title?.raw === p.title;
+    })
+    .map((r) => r.id);
+}
+
+/** Ids that must stay: what the updated record links to, and venues, organizers and terms events use. */
+async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promise<Set<number>> {
+  const keep = new Set<number>();
+  const { mapping } = deps;
+  const taxonomies = [mapping.event.categories, mapping.event.tags].flatMap((t) => (t ? [t] : []));
+  if (undo.target) {
+    const post = await deps.wp
+      .request<WpPost>({
+        path: `/wp/v2/${undo.target.restBase}/${undo.target.id}`,
+        query: { context: 'edit' },
+        as: 'service',
+      })
+      .then((r) => r.body)
+      .catch(() => undefined);
+    if (post) {
+      if (post.featured_media) keep.add(post.featured_media);
+      for (const t of taxonomies)
+        for (const id of (post[t.restBase] as number[] | undefined) ?? []) keep.add(id);
+      if (undo.target.restBase === mapping.event.restBase) {
+        const r = readRecord(mapping, 'event', post) as Record<string, unknown>;
+        for (const id of [r.venue, r.organizer].flat()) if (typeof id === 'number') keep.add(id);
+      }
+    }
+  }
+  // A retry of a write cut short may already have taken over its venue (duplicates are reused): the event index
+  // knows, at once for writes through the gateway.
+  const index = deps.indexes.all()[0];
+  const steps = [...undo.posts];
+  for (const kind of ['venue', 'organizer'] as const) {
+    if (!index || !steps.some((s) => s.restBase === mapping[kind].restBase)) continue;
+    for (const id of index.linkedTo(
+      kind,
+      { statuses: ANY_EVENT_STATUSES, page: 1, perPage: 1 },
+      removedEvents,
+    ))
+      keep.add(id);
+  }
+  for (const step of undo.terms) {
+    const used = await deps.wp
+      .list({
+        path: `/wp/v2/${mapping.event.restBase}`,
+        query: { [step.restBase]: step.id, status: 'any', per_page: 1, _fields: 'id' },
+        as: 'service',
+      })
+      .catch(() => ({ items: [] as Array<{ id: number }> }));
+    if (used.items.some((e) => !removedEvents.has((e as { id: number }).id))) keep.add(step.id);
+  }
+  return keep;
+}
+
+/**
+ * Removes what a failed write made, with the caller's credentials (when there is a caller) and then the service
+ * account's. Lost creates are looked for first. Whatever cannot be done now (WordPress still away) stays in the
+ * journal for the next sweep.
+ */
+export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Promise<void> {
+  const left: UndoProbe[] = [];
+  for (const p of undo.probes.splice(0)) {
+    try {
+      for (const id of await found(deps, p))
+        (p.term !== undefined ? undo.terms : undo.posts).push({ restBase: p.restBase, id });
+    } catch {
+      left.push(p);
+    }
+  }
+  undo.probes.push(...left);
+  const events = deps.mapping.event.restBase;
+  const remove = async (step: UndoStep): Promise<boolean> => {
+    for (const as of ctx
+      ? ([{ credentials: ctx.credentials }, 'service'] as const)
+      : (['service'] as const)) {
+      try {
+        await deps.wp.request({
+          path: `/wp/v2/${step.restBase}/${step.id}`,
+          method: 'DELETE',
+          query: { force: true },
+          as,
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 404 || err.status === 410)) return true;
+        deps.log.warn({ err, ...step }, 'rollback step failed');
+      }
+    }
+    return false;
+  };
+  // The event first: once it is gone, what it linked to is no longer in use.
+  const removedEvents = new Set<number>();
+  for (const step of undo.posts.filter((s) => s.restBase === events)) {
+    if (await remove(step)) removedEvents.add(step.id);
+  }
+  const keep = await inUse(deps, undo, removedEvents);
+  deps.log.debug(
+    { posts: undo.posts, terms: undo.terms, probes: undo.probes, keep: [...keep] },
+    'undoing a write',
+  );
+  const rest = [...undo.posts.filter((s) => s.restBase !== events), ...undo.terms].reverse();
+  const failed: UndoStep[] = [];
+  for (const step of rest) if (!keep.has(step.id) && !(await remove(step))) failed.push(step);
+  const stays = (s: UndoStep) => failed.includes(s) || (s.restBase === events && !removedEvents.has(s.id));
+  const posts = undo.posts.filter(stays);
+  const terms = undo.terms.filter(stays);
+  undo.posts.splice(0, undo.posts.length, ...posts);
+  undo.terms.splice(0, undo.terms.length, ...terms);
+  deps.terms.invalidate();
+  // Removed venues or organizers must not be offered as duplicates by a catalog read after the rollback.
+  for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
+  // What is left is tried again by the next sweep.
+  await undo.save(Date.now() + 5_000);
+}
+
+/** Takes the journal's due entries (failed undos, writes whose process died) and undoes them as the service. */
+export async function sweep(deps: Deps): Promise<number> {
+  const journal = deps.undo;
+  if (!journal) return 0;
+  const due = await journal.due(Date.now());
+  for (const [id, e] of due) await rollback(deps, journal.resume(id, e));
+  return due.length;
+}

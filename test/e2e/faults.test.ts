@@ -1,0 +1,185 @@
+// Faults injected into real processes (issue 10): the local WordPress crashing in the middle of a write burst, a
+// slow WordPress, Redis restarting under load, the gateway killed mid-write, concurrent edits through two instances
+// and the admin. Each case counts what was sent, acknowledged, refused, lost and left behind.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Server, startChild } from '../../bench/lib.ts';
+import { type ImageServer, startImageServer } from '../support/image-server.ts';
+
+const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const NS = '/wp-json/calendar/events/v1';
+const up = inject('upstream');
+const stateDir = dirname(up.siteDir);
+const admin = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
+const editor = `Basic ${Buffer.from(`editor:${up.usersPassword}`).toString('base64')}`;
+const tok = `fault${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, '')
+  .slice(0, 8)}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** SIGKILL to php -S and its workers at once (one process group: wp.sh starts it with setsid), as a crash. */
+function crashPhp() {
+  const pid = Number(readFileSync(join(stateDir, 'php.pid'), 'utf8'));
+  process.kill(-pid, 'SIGKILL');
+}
+
+const wpSh = (cmd: string) =>
+  promisify(execFile)('bash', [join(root, 'wordpress/wp.sh'), cmd], {
+    env: { ...process.env, WP_STATE_DIR: stateDir },
+  });
+
+/** A gateway on the e2e site with its own Redis prefix. */
+const startGateway = (env: Record<string, string> = {}): Promise<Server> =>
+  startChild(['src/main.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    UPSTREAM_URL: up.url,
+    UPSTREAM_AUTH: up.auth,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `cgfault${process.pid}:`,
+    LOG_LEVEL: process.env.FAULT_DEBUG ?? 'silent',
+    POLL_INTERVAL_MS: '1000',
+    ...env,
+  });
+
+/** Every record of `restBase` in WordPress whose title (or name) holds `needle`, in any status. */
+async function wpFind(restBase: string, needle: string): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for (let page = 1; ; page++) {
+    const terms = restBase === 'tags' || restBase === 'tribe_events_cat';
+    const res = await fetch(
+      `${up.url}/wp/v2/${restBase}?search=${needle}&per_page=100&page=${page}&context=edit${terms ? '&hide_empty=false' : '&status=any'}`,
+      { headers: admin },
+    );
+    if (!res.ok) break;
+    const rows = (await res.json()) as Array<Record<string, unknown>>;
+    out.push(...rows);
+    if (rows.length < 100) break;
+  }
+  return out;
+}
+
+async function wpDelete(restBase: string, id: unknown) {
+  await fetch(`${up.url}/wp/v2/${restBase}/${id}?force=true`, { method: 'DELETE', headers: admin }).catch(
+    () => undefined,
+  );
+}
+
+const titleOf = (r: Record<string, unknown>) =>
+  typeof r.title === 'object' ? String((r.title as { raw?: string }).raw) : String(r.name);
+
+let images: ImageServer;
+const gateways: Server[] = [];
+
+beforeAll(async () => {
+  images = await startImageServer();
+});
+
+afterAll(async () => {
+  await Promise.all(gateways.map((g) => g.stop()));
+  await images?.close();
+  // WordPress must be serving again whatever a case left (a failed case may have left php -S down).
+  await wpSh('start-php').catch(() => undefined);
+  for (const rb of ['tribe_events', 'tribe_venue', 'tribe_organizer', 'media', 'tags']) {
+    for (const r of await wpFind(rb, tok)) await wpDelete(rb, r.id);
+  }
+});
+
+describe('WordPress crashing in the middle of a write burst', () => {
+  it('keeps every acknowledged write and leaves nothing of a refused one', async () => {
+    const g = await startGateway({ IMAGE_ALLOW_PRIVATE_HOSTS: 'true' });
+    gateways.push(g);
+    const n = 24;
+    let acked = 0;
+    const sent = Array.from({ length: n }, async (_, i) => {
+      // Spread over a second: the crash finds writes at every step, and later ones find WordPress gone.
+      await sleep(i * 50);
+      const res = await fetch(`${g.url}${NS}/events`, {
+        method: 'POST',
+        headers: { Authorization: editor, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          title: `Burst ${tok} ${i}`,
+          start_date: '2032-02-02 19:00:00',
+          end_date: '2032-02-02 21:00:00',
+          status: 'publish',
+          venue: { venue: `Burst venue ${tok} ${i}`, city: 'Lyon' },
+          organizer: [{ organizer: `Burst organizer ${tok} ${i}` }],
+          tags: [`bursttag-${tok}-${i}`],
+          image: `${images.url}/img/2x2/burstimg-${tok}-${i}.png`,
+        }),
+      });
+      const body = (await res.json()) as {
+        id?: number;
+        code?: string;
+        message?: string;
+        data?: { status?: number };
+      };
+      // The crash comes once a few writes are through, while the rest are still on their way.
+      if (res.ok && ++acked === 2) crashPhp();
+      return { i, status: res.status, body };
+    });
+    const results = await Promise.all(sent);
+    if (process.env.FAULT_DEBUG) console.info(g.output());
+    await wpSh('start-php');
+
+    const ok = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status !== 201);
+    console.info(`crash burst: sent ${n}, acknowledged ${ok.length}, refused ${refused.length}`);
+    expect(ok.length).toBeGreaterThanOrEqual(2);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect([502, 503, 504], JSON.stringify(r.body)).toContain(r.status);
+      expect(r.body).toMatchObject({
+        code: expect.any(String),
+        message: expect.any(String),
+        data: { status: r.status },
+      });
+    }
+
+    // What a refused write created is removed once WordPress is back (the gateway retries its undo steps).
+    const deadline = Date.now() + 30_000;
+    let report: Record<string, number> = {};
+    for (;;) {
+      const events = await wpFind('tribe_events', tok);
+      const titles = new Set(events.map(titleOf));
+      const lost = ok.filter((r) => !events.some((e) => e.id === r.body.id)).length;
+      const phantom = refused.filter((r) => titles.has(`Burst ${tok} ${r.i}`)).length;
+      const kept = new Set(ok.map((r) => r.i));
+      const orphan = (rows: Array<Record<string, unknown>>) => {
+        const left = rows.filter(
+          (row) => !kept.has(Number(/ (\d+)$/.exec(titleOf(row).replace(/-/g, ' '))?.[1])),
+        );
+        if (left.length && process.env.FAULT_DEBUG)
+          console.info(left.map((r) => [r.id, titleOf(r), r.modified_gmt]));
+        return left.length;
+      };
+      report = {
+        lost,
+        phantom,
+        venues: orphan(await wpFind('tribe_venue', tok)),
+        organizers: orphan(await wpFind('tribe_organizer', tok)),
+        tags: orphan(await wpFind('tags', `bursttag-${tok}`)),
+        media: orphan(await wpFind('media', `burstimg-${tok}`)),
+      };
+      if (Object.values(report).every((v) => v === 0) || Date.now() > deadline) break;
+      await sleep(500);
+    }
+    console.info(`crash burst after recovery: ${JSON.stringify(report)}`);
+    expect(report).toEqual({ lost: 0, phantom: 0, venues: 0, organizers: 0, tags: 0, media: 0 });
+
+    // The gateway's list agrees with WordPress after recovery.
+    const list = `${g.url}${NS}/events?search=${tok}&start_date=2032-01-01&end_date=2032-12-31&status=publish`;
+    let total = -1;
+    for (const until = Date.now() + 5_000; Date.now() < until; await sleep(200)) {
+      total = (
+        (await (await fetch(list, { headers: { Authorization: editor } })).json()) as { total: number }
+      ).total;
+      if (total === ok.length) break;
+    }
+    expect(total).toBe(ok.length);
+  }, 120_000);
+});
