@@ -287,8 +287,7 @@ async function prepare(
   const link = caching.redis;
   const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   deps.idempotency = new IdempotencyStore(shared);
-  // A write in progress holds its entry for its lease: longer than its slowest upstream step.
-  deps.undo = new UndoJournal(shared, Math.max(60_000, 3 * config.upstreamTimeoutMs));
+  deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;

@@ -18,8 +18,12 @@ interface Record_ {
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** How long a write in progress holds its key: long enough for a write's upstream calls, short after a crash. */
-export const PENDING_TTL_MS = 120_000;
+/**
+ * How long a write in progress holds its key without a heartbeat: a live write renews it every quarter of this, so
+ * a key held by a process that died is free again this long after. Longer than the undo journal's lease and sweep
+ * (src/write/undo.ts): by the time a retry may run, what the dead write left is removed.
+ */
+export const PENDING_TTL_MS = 20_000;
 
 /** Where keys live: Redis when configured and up (shared by every instance), else this process's memory. */
 export class IdempotencyStore {
@@ -51,6 +55,13 @@ export class IdempotencyStore {
     if (seen) return seen;
     this.#memory.set(key, { fp }, { ttl: PENDING_TTL_MS });
     return 'claimed';
+  }
+
+  /** The write under `key` still runs: hold the key another PENDING_TTL_MS. */
+  async renew(key: string, fp: string): Promise<void> {
+    this.#memory.set(key, { fp }, { ttl: PENDING_TTL_MS });
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.pexpire(this.#k(key), PENDING_TTL_MS).catch(() => {});
   }
 
   async finish(key: string, fp: string, result: StoredResult): Promise<void> {
@@ -112,6 +123,8 @@ export async function onceFor(
     return { ...seen.result, headers: { ...seen.result.headers, 'Idempotent-Replayed': 'true' } };
   }
   let result: StoredResult;
+  const beat = setInterval(() => void store.renew(key, fp), PENDING_TTL_MS / 4);
+  beat.unref();
   try {
     result = await run();
   } catch (err) {
@@ -119,6 +132,8 @@ export async function onceFor(
       await store.finish(key, fp, { status: err.status, body: err.toJSON() });
     } else await store.release(key);
     throw err;
+  } finally {
+    clearInterval(beat);
   }
   if (result.status < 500) await store.finish(key, fp, result);
   else await store.release(key);

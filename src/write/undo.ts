@@ -47,6 +47,9 @@ interface Entry {
 export const mayHaveWritten = (err: unknown): boolean =>
   !(err instanceof ApiError && err.status < 500 && err.status !== 499);
 
+/** An entry of a write in progress is renewed every third of this; the entry of a dead process is due after it. */
+export const UNDO_LEASE_MS = 10_000;
+
 interface Shared {
   cmd: Redis;
   up: () => boolean;
@@ -57,12 +60,30 @@ interface Shared {
 export class UndoJournal {
   readonly #memory = new Map<string, Entry>();
   readonly #redis?: Shared;
-  /** How long a write in progress keeps its entry from sweeps after its last step. */
+  /** Writes in progress in this process: their entries are renewed every third of the lease. */
+  readonly #live = new Set<Undo>();
+  #beat?: NodeJS.Timeout;
+  /** How long an entry of a write in progress stays out of sweeps without a heartbeat (its process died). */
   readonly leaseMs: number;
 
-  constructor(redis?: Shared, leaseMs = 60_000) {
+  constructor(redis?: Shared, leaseMs = UNDO_LEASE_MS) {
     this.#redis = redis;
     this.leaseMs = leaseMs;
+  }
+
+  /** `undo` runs (true) or ended (false); while any runs, a heartbeat keeps their entries from sweeps. */
+  live(undo: Undo, running: boolean): void {
+    if (running) this.#live.add(undo);
+    else this.#live.delete(undo);
+    if (this.#live.size && !this.#beat) {
+      this.#beat = setInterval(() => {
+        for (const u of this.#live) void u.save();
+      }, this.leaseMs / 3);
+      this.#beat.unref();
+    } else if (!this.#live.size && this.#beat) {
+      clearInterval(this.#beat);
+      this.#beat = undefined;
+    }
   }
 
   get #key() {
@@ -187,10 +208,12 @@ export class Undo {
     return !this.posts.length && !this.terms.length && !this.probes.length;
   }
 
-  /** Writes the entry down; due after the lease (a crash), or `due` (a failure left steps to retry). */
+  /** Writes the entry down; due after the lease (a crash), or at `due` (a failure left steps to retry). */
   async save(due?: number): Promise<void> {
     const j = this.#journal;
     if (!j) return;
+    // Nothing noted: nothing to keep alive either.
+    j.live(this, due === undefined && !this.empty);
     if (this.empty) return j.drop(this.#id);
     const { posts, terms, probes, target } = this;
     await j.put(this.#id, { posts, terms, probes, target, due: due ?? Date.now() + j.leaseMs });
@@ -198,6 +221,7 @@ export class Undo {
 
   /** The write is answered: what it made stays. */
   async done(): Promise<void> {
+    this.#journal?.live(this, false);
     await this.#journal?.drop(this.#id);
   }
 }

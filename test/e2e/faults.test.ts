@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -181,5 +182,68 @@ describe('WordPress crashing in the middle of a write burst', () => {
       if (total === ok.length) break;
     }
     expect(total).toBe(ok.length);
+  }, 120_000);
+});
+
+describe('the gateway killed in the middle of a write', () => {
+  it('leaves a knowable state, and a retry under the same Idempotency-Key makes one event and one venue', async () => {
+    const proxy = await startFaultProxy(up.url.replace(/\/wp-json$/, ''));
+    const env = { UPSTREAM_URL: `${proxy.url}/wp-json`, REDIS_PREFIX: `cgkill${process.pid}:` };
+    try {
+      const first = await startGateway(env);
+      const held = proxy.hold(
+        (req) => req.method === 'POST' && /\/wp\/v2\/tribe_events(\?|$)/.test(req.url ?? ''),
+      );
+      const body = JSON.stringify({
+        title: `Killed ${tok}`,
+        start_date: '2032-03-03 19:00:00',
+        end_date: '2032-03-03 21:00:00',
+        venue: { venue: `Killedvenue ${tok}`, city: 'Nantes' },
+      });
+      const headers = {
+        Authorization: editor,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `kill-${tok}`,
+      };
+      const post = (g: Server) => fetch(`${g.url}${NS}/events`, { method: 'POST', headers, body });
+      const answer = post(first).catch((err: unknown) => err);
+      await held.arrived;
+      // The nested venue is made and the event's call is on its way: the process dies now.
+      expect(await wpFind('tribe_venue', `Killedvenue ${tok}`)).toHaveLength(1);
+      const exited = new Promise((r) => first.child.once('exit', r));
+      first.child.kill('SIGKILL');
+      await exited;
+      held.cut();
+      expect(await answer).toBeInstanceOf(Error);
+
+      const second = await startGateway(env);
+      gateways.push(second);
+      // The retry is told the first write is still settling (409, Retry-After) until its key is free, then runs once.
+      const t0 = Date.now();
+      let res = await post(second);
+      const waits: number[] = [];
+      while (res.status === 409 && Date.now() - t0 < 60_000) {
+        expect(res.headers.get('retry-after')).toBe('1');
+        waits.push(Date.now() - t0);
+        await sleep(1_000);
+        res = await post(second);
+      }
+      console.info(
+        `killed mid-write: retry answered ${res.status} after ${Date.now() - t0} ms (${waits.length} × 409)`,
+      );
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as { id: number; venue: { id: number } };
+      const replay = await post(second);
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await replay.json()) as { id: number }).id).toBe(created.id);
+      // One event and one venue in WordPress, the event linked to it: the dead write's venue was removed or reused.
+      const events = await wpFind('tribe_events', `Killed ${tok}`);
+      expect(events.map((e) => e.id)).toEqual([created.id]);
+      const venues = await wpFind('tribe_venue', `Killedvenue ${tok}`);
+      expect(venues.map((v) => v.id)).toEqual([created.venue.id]);
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 });
