@@ -29,6 +29,25 @@ describe('ResponseCache (in-process tier)', () => {
     expect(all.every((r) => text(r.entry) === 'a')).toBe(true);
   });
 
+  it('loads a failing cold key once: every caller waiting on it gets that error, no second load', async () => {
+    const { cache } = setup();
+    let calls = 0;
+    const failing = async (): Promise<Loaded> => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('upstream timed out');
+    };
+    const all = await Promise.allSettled(Array.from({ length: 5 }, () => cache.get('k', failing)));
+    expect(all.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    expect(all.map((r) => (r as PromiseRejectedResult).reason.message)).toEqual(
+      Array(5).fill('upstream timed out'),
+    );
+    expect(calls).toBe(1);
+    // A later request tries again.
+    await expect(cache.get('k', failing)).rejects.toThrow('upstream timed out');
+    expect(calls).toBe(2);
+  });
+
   it('answers a fresh hit synchronously from peek', async () => {
     const { cache, loader } = setup();
     await cache.get('k', loader('a'));

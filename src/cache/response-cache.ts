@@ -45,6 +45,13 @@ export class ResponseCache {
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
   #seq = 0;
+  /**
+   * The last failed load of each key, numbered: a caller that waited on that load gets its error instead of loading
+   * again (lru-cache resolves a rejected fetch without a stale entry to `undefined`), so a failing WordPress sees
+   * each cold key once, not once per waiting caller plus once more.
+   */
+  readonly #failures = new Map<string, { err: unknown; n: number }>();
+  #failureCount = 0;
   /** tag → sequence number of its last invalidation. */
   readonly #invalidatedAt = new Map<string, number>();
   /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
@@ -122,7 +129,10 @@ export class ResponseCache {
       }
     }
     const context: FetchContext = { load, seq: this.#seq };
+    const mark = this.#failureCount;
     const entry = await this.#l1.fetch(key, { context, allowStale });
+    const failed = this.#failures.get(key);
+    if (!entry && failed && failed.n > mark) throw failed.err;
     if (context.result && (!entry || entry === context.result.entry)) {
       this.stats.upstream++;
       return { entry: context.result.entry, source: 'upstream', shared: context.result.store };
@@ -161,8 +171,11 @@ export class ResponseCache {
         this.#tags.add(key, remote.tags);
         return remote;
       }
+      if (this.#failures.size > 10_000) this.#failures.clear();
+      this.#failures.set(key, { err, n: ++this.#failureCount });
       throw err;
     }
+    this.#failures.delete(key);
     context.result = loaded;
     if (!loaded.store || this.#raced(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
       return undefined;

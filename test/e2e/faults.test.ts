@@ -247,3 +247,70 @@ describe('the gateway killed in the middle of a write', () => {
     }
   }, 120_000);
 });
+
+describe('a slow WordPress', () => {
+  it('bounds the calls in flight, refuses the overflow with Retry-After, honours the timeout, keeps cached reads fast', async () => {
+    const proxy = await startFaultProxy(up.url.replace(/\/wp-json$/, ''));
+    const timeoutMs = 3_000;
+    try {
+      const g = await startGateway({
+        UPSTREAM_URL: `${proxy.url}/wp-json`,
+        REDIS_PREFIX: `cgslow${process.pid}:`,
+        UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+        UPSTREAM_CONCURRENCY: '4',
+        UPSTREAM_QUEUE: '8',
+        POLL_INTERVAL_MS: '60000',
+      });
+      gateways.push(g);
+      const list = `${g.url}${NS}/events?per_page=50&start_date=2000-01-01`;
+      const ids: number[] = [];
+      for (const page of [1, 2]) {
+        const res = await fetch(`${list}&page=${page}`);
+        ids.push(...((await res.json()) as { events: Array<{ id: number }> }).events.map((e) => e.id));
+      }
+      expect(ids.length).toBeGreaterThanOrEqual(60);
+      // Warm: a cached answer, and its speed with a healthy WordPress.
+      await fetch(list);
+      const timed = async (url: string) => {
+        const t = performance.now();
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        return { status: res.status, ms: performance.now() - t, res };
+      };
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const healthy: number[] = [];
+      for (let i = 0; i < 20; i++) healthy.push((await timed(list)).ms);
+      const before = median(healthy);
+        await sleep(300);
+        const cached: number[] = [];
+        for (let i = 0; i < 20; i++) {
+          const r = await timed(list);
+          expect(r.status).toBe(200);
+          cached.push(r.ms);
+        }
+        const answers = await Promise.all(cold);
+        const count = (s: number) => answers.filter((a) => a.status === s).length;
+        const slowest = Math.max(...answers.map((a) => a.ms));
+        console.info(
+          `slow WordPress ${delayMs} ms: 20 cold reads → 200 ×${count(200)}, 503 ×${count(503)}, 504 ×${count(504)}; ` +
+            `upstream in flight at most ${proxy.maxInFlight}; slowest answer ${Math.round(slowest)} ms; ` +
+            `cached read median ${median(cached).toFixed(1)} ms (healthy: ${before.toFixed(1)} ms)`,
+        );
+        expect(proxy.maxInFlight).toBeLessThanOrEqual(4);
+        expect(count(503)).toBeGreaterThanOrEqual(8);
+        for (const a of answers.filter((x) => x.status === 503)) {
+          expect(a.res.headers.get('retry-after')).toBe('1');
+        }
+        if (delayMs < timeoutMs) expect(count(200)).toBeGreaterThan(0);
+        else expect(count(504)).toBeGreaterThan(0);
+        expect(count(200) + count(503) + count(504)).toBe(20);
+        // The timeout holds: a call waits for a slot at most the timeout, then runs at most the timeout.
+        expect(slowest).toBeLessThan(2 * timeoutMs + 1_500);
+        // Cached answers never wait for WordPress.
+        expect(median(cached)).toBeLessThan(delayMs / 4);
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});

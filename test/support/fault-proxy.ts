@@ -63,13 +63,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
   const server: Server = createServer(async (req, res) => {
     proxy.seen.push(`${req.method} ${req.url}`);
+    // A call the gateway gave up on (its socket closed) may reach this process a few milliseconds after the call
+    // that took its slot: count after such closes have arrived.
+    await new Promise((r) => setTimeout(r, 25));
     proxy.inFlight++;
+    if (process.env.FAULT_DEBUG) console.info(Date.now() % 100000, proxy.inFlight, req.method, req.url);
     proxy.maxInFlight = Math.max(proxy.maxInFlight, proxy.inFlight);
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
       proxy.inFlight--;
+      if (process.env.FAULT_DEBUG) console.info(Date.now() % 100000, proxy.inFlight, 'closed', req.url);
     };
     res.once('close', finish);
     const i = holds.findIndex((h) => h.match(req));
