@@ -281,6 +281,12 @@ describe('a slow WordPress', () => {
       const healthy: number[] = [];
       for (let i = 0; i < 20; i++) healthy.push((await timed(list)).ms);
       const before = median(healthy);
+
+      for (const delayMs of [2_000, 10_000, 30_000]) {
+        proxy.delayMs = delayMs;
+        proxy.maxInFlight = proxy.inFlight;
+        // 20 cold single-event reads at once: 4 go upstream, 8 wait, the rest are refused at once.
+        const cold = ids.splice(0, 20).map((id) => timed(`${g.url}${NS}/events/${id}`));
         await sleep(300);
         const cached: number[] = [];
         for (let i = 0; i < 20; i++) {
