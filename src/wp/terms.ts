@@ -1,5 +1,6 @@
 // A short-lived copy of a taxonomy's terms: resolves ids, slugs and names, and expands category children.
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../http/errors.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import type { WpClient } from './client.ts';
 import type { WpTerm } from './types.ts';
@@ -27,7 +28,14 @@ export class TermCache {
   }
 
   async all(tax: TaxonomySource, language: string): Promise<WpTerm[]> {
-    return (await this.cache.fetch(`${tax.restBase}|${language}`)) ?? [];
+    const key = `${tax.restBase}|${language}`;
+    try {
+      return (await this.cache.fetch(key)) ?? [];
+    } catch (err) {
+      // An invalidation while the load ran aborted it (lru-cache rejects its waiters): load the new state instead.
+      if (err instanceof ApiError) throw err;
+      return (await this.cache.fetch(key)) ?? [];
+    }
   }
 
   /** Resolves ids or slugs (slug tried first, as TEC does); returns the unknown ones separately. */

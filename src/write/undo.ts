@@ -347,6 +347,7 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
     'undoing a write',
   );
   const rest = [...undo.posts.filter((s) => s.restBase !== events), ...undo.terms].reverse();
+  const touched = { terms: undo.terms.length > 0, posts: undo.posts.length > 0 };
   const failed: UndoStep[] = [];
   for (const step of rest) if (!keep.has(step.id) && !(await remove(step))) failed.push(step);
   const stays = (s: UndoStep) => failed.includes(s) || (s.restBase === events && !removedEvents.has(s.id));
@@ -354,9 +355,9 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   const terms = undo.terms.filter(stays);
   undo.posts.splice(0, undo.posts.length, ...posts);
   undo.terms.splice(0, undo.terms.length, ...terms);
-  deps.terms.invalidate();
+  if (touched.terms) deps.terms.invalidate();
   // Removed venues or organizers must not be offered as duplicates by a catalog read after the rollback.
-  for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
+  if (touched.posts) for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
   // What is left is tried again by the next sweep.
   await undo.save(Date.now() + 5_000);
 }
