@@ -36,6 +36,8 @@ interface Entry {
   probes: UndoProbe[];
   /** The record an update writes to: whatever it links to after all is kept. */
   target?: UndoStep;
+  /** Events this undo removed already (the event index may list them a little longer). */
+  gone?: number[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
   due: number;
 }
@@ -160,6 +162,7 @@ export class Undo {
   readonly terms: UndoStep[] = [];
   readonly probes: UndoProbe[] = [];
   target?: UndoStep;
+  readonly gone: number[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
 
@@ -171,6 +174,7 @@ export class Undo {
       this.terms.push(...e.terms);
       this.probes.push(...e.probes);
       this.target = e.target;
+      this.gone.push(...(e.gone ?? []));
     }
   }
 
@@ -215,8 +219,8 @@ export class Undo {
     // Nothing noted: nothing to keep alive either.
     j.live(this, due === undefined && !this.empty);
     if (this.empty) return j.drop(this.#id);
-    const { posts, terms, probes, target } = this;
-    await j.put(this.#id, { posts, terms, probes, target, due: due ?? Date.now() + j.leaseMs });
+    const { posts, terms, probes, target, gone } = this;
+    await j.put(this.#id, { posts, terms, probes, target, gone, due: due ?? Date.now() + j.leaseMs });
   }
 
   /** The write is answered: what it made stays. */
@@ -337,9 +341,15 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
     return false;
   };
   // The event first: once it is gone, what it linked to is no longer in use.
-  const removedEvents = new Set<number>();
+  const removedEvents = new Set<number>(undo.gone);
   for (const step of undo.posts.filter((s) => s.restBase === events)) {
     if (await remove(step)) removedEvents.add(step.id);
+  }
+  undo.gone.splice(0, undo.gone.length, ...removedEvents);
+  if (undo.posts.some((s) => s.restBase === events && !removedEvents.has(s.id))) {
+    // The event is still there and holds its venue and terms in use: all of it waits for the next sweep.
+    await undo.save(Date.now() + 5_000);
+    return;
   }
   const keep = await inUse(deps, undo, removedEvents);
   deps.log.debug(

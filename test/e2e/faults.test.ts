@@ -126,6 +126,7 @@ describe('WordPress crashing in the middle of a write burst', () => {
     const results = await Promise.all(sent);
     if (process.env.FAULT_DEBUG) console.info(g.output());
     await wpSh('start-php');
+    const back = Date.now();
 
     const ok = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
@@ -169,7 +170,7 @@ describe('WordPress crashing in the middle of a write burst', () => {
       if (Object.values(report).every((v) => v === 0) || Date.now() > deadline) break;
       await sleep(500);
     }
-    console.info(`crash burst after recovery: ${JSON.stringify(report)}`);
+    console.info(`crash burst, ${Date.now() - back} ms after WordPress came back: ${JSON.stringify(report)}`);
     expect(report).toEqual({ lost: 0, phantom: 0, venues: 0, organizers: 0, tags: 0, media: 0 });
 
     // The gateway's list agrees with WordPress after recovery.
