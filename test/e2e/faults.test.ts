@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
+import { privateRedis } from '../cache/redis-helper.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
 
@@ -318,6 +319,90 @@ describe('a slow WordPress', () => {
       }
     } finally {
       await proxy.close();
+    }
+  }, 120_000);
+});
+
+describe('Redis restarting under mixed load', () => {
+  it('fails no read, shows every write on both instances once Redis is back, and lets a new instance start', async () => {
+    const redis = await privateRedis();
+    const env = { REDIS_URL: redis.url, REDIS_PREFIX: 'cgrestart:' };
+    const started: Server[] = [];
+    try {
+      const [a, b] = [await startGateway(env), await startGateway(env)];
+      started.push(a, b);
+      const search = `${NS}/events?search=redis${tok}&start_date=2033-01-01&end_date=2033-12-31`;
+      const totalOf = async (g: Server) =>
+        ((await (await fetch(`${g.url}${search}`)).json()) as { total: number }).total;
+      // Both have the empty answer cached before anything is written.
+      expect([await totalOf(a), await totalOf(b)]).toEqual([0, 0]);
+
+      const reads = { sent: 0, failed: 0 };
+      const writes = { sent: 0, acknowledged: 0, refused: 0 };
+      let running = true;
+      const reader = async (g: Server, n: number) => {
+        while (running) {
+          const url =
+            n % 3 === 0
+              ? `${g.url}${NS}/events?per_page=5&page=${1 + (reads.sent % 7)}`
+              : `${g.url}${search}`;
+          reads.sent++;
+          const res = await fetch(url).catch(() => undefined);
+          if (res?.status !== 200) reads.failed++;
+          await res?.arrayBuffer();
+        }
+      };
+      const writer = async () => {
+        while (running) {
+          writes.sent++;
+          const res = await fetch(`${a.url}${NS}/events`, {
+            method: 'POST',
+            headers: { Authorization: editor, 'Content-Type': 'application/json' },
+            body: JSON.stringify({
+              title: `Restart redis${tok} ${writes.sent}`,
+              start_date: '2033-04-04 10:00:00',
+              end_date: '2033-04-04 11:00:00',
+            }),
+          });
+          if (res.status === 201) writes.acknowledged++;
+          else writes.refused++;
+          await sleep(400);
+        }
+      };
+      const load = Promise.all([reader(a, 0), reader(a, 1), reader(b, 2), reader(b, 3), writer()]);
+      await sleep(1_500);
+      await redis.kill();
+      await sleep(3_000);
+      await redis.start();
+      await sleep(1_500);
+      running = false;
+      await load;
+      // Once Redis is back, both instances show every acknowledged write (within the 1 s poll).
+      let totals: number[] = [];
+      const t0 = Date.now();
+      while (Date.now() - t0 < 10_000) {
+        totals = [await totalOf(a), await totalOf(b)];
+        if (totals.every((t) => t === writes.acknowledged)) break;
+        await sleep(100);
+      }
+      console.info(
+        `Redis restart: reads sent ${reads.sent}, failed ${reads.failed}; writes sent ${writes.sent}, ` +
+          `acknowledged ${writes.acknowledged}, refused ${writes.refused}; both instances current ` +
+          `${Date.now() - t0} ms after the load`,
+      );
+      expect(reads.failed).toBe(0);
+      expect(writes.refused).toBe(0);
+      expect(writes.acknowledged).toBeGreaterThan(5);
+      expect(totals).toEqual([writes.acknowledged, writes.acknowledged]);
+      // A third instance starts against the restarted Redis (no snapshot lock left waiting).
+      const t1 = Date.now();
+      const c = await startGateway(env);
+      started.push(c);
+      console.info(`Redis restart: a new instance ready in ${Date.now() - t1} ms`);
+      expect(await totalOf(c)).toBe(writes.acknowledged);
+    } finally {
+      await Promise.all(started.map((g) => g.stop()));
+      await redis.dispose();
     }
   }, 120_000);
 });
