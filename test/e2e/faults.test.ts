@@ -406,3 +406,77 @@ describe('Redis restarting under mixed load', () => {
     }
   }, 120_000);
 });
+
+describe('concurrent edits of one event', () => {
+  it('through two instances and the WordPress admin: WordPress decides, and every instance converges to it', async () => {
+    const env = { REDIS_PREFIX: `cgedits${process.pid}:` };
+    const [a, b] = [await startGateway(env), await startGateway(env)];
+    gateways.push(a, b);
+    const write = (g: Server, method: string, path: string, body: unknown) =>
+      fetch(`${g.url}${NS}${path}`, {
+        method,
+        headers: { Authorization: editor, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await write(a, 'POST', '/events', {
+      title: `Edited ${tok} 0`,
+      start_date: '2034-05-05 10:00:00',
+      end_date: '2034-05-05 12:00:00',
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    // Both instances have the event cached before the edits.
+    for (const g of [a, b]) expect((await fetch(`${g.url}${NS}/events/${id}`)).status).toBe(200);
+    const statuses: number[] = [];
+    const rounds = 6;
+    await Promise.all(
+      Array.from({ length: rounds }, async (_, i) => {
+        const hour = String(10 + i).padStart(2, '0');
+        const [x, y, direct] = await Promise.all([
+          write(a, 'PATCH', `/events/${id}`, {
+            title: `Edited ${tok} a${i}`,
+            start_date: `2034-05-05 ${hour}:00:00`,
+          }),
+          write(b, 'PATCH', `/events/${id}`, { title: `Edited ${tok} b${i}` }),
+          // The admin saves the post as the block editor does, through wp/v2.
+          fetch(`${up.url}/wp/v2/tribe_events/${id}`, {
+            method: 'POST',
+            headers: { ...admin, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ title: `Edited ${tok} w${i}` }),
+          }),
+        ]);
+        statuses.push(x.status, y.status, direct.status);
+      }),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // WordPress's state after the last write it applied…
+    const wp = (await (
+      await fetch(`${up.url}/wp/v2/tribe_events/${id}?context=edit`, { headers: admin })
+    ).json()) as { title: { raw: string }; meta: Record<string, unknown> };
+    const title = wp.title.raw;
+    const start = String(wp.meta._EventStartDate);
+    // …is what both instances answer, single and in lists, within the 1 s poll.
+    const t0 = Date.now();
+    let seen: string[] = [];
+    while (Date.now() - t0 < 10_000) {
+      seen = [];
+      for (const g of [a, b]) {
+        const one = (await (await fetch(`${g.url}${NS}/events/${id}`)).json()) as {
+          title: string;
+          start_date: string;
+        };
+        const list = (await (
+          await fetch(`${g.url}${NS}/events?search=${tok}&start_date=2034-01-01&end_date=2034-12-31`)
+        ).json()) as { events: Array<{ id: number; title: string; start_date: string }> };
+        const row = list.events.find((e) => e.id === id);
+        seen.push(`${one.title}|${one.start_date}`, `${row?.title}|${row?.start_date}`);
+      }
+      if (seen.every((x) => x === `${title}|${start}`)) break;
+      await sleep(100);
+    }
+    console.info(
+      `concurrent edits: ${statuses.length} writes, all 200; instances agree with WordPress after ${Date.now() - t0} ms`,
+    );
+    expect(seen).toEqual(Array(4).fill(`${title}|${start}`));
+  }, 120_000);
+});
