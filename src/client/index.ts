@@ -96,18 +96,9 @@ async function unwrap<T>(answer: Promise<{ data?: T; error?: unknown; response: 
 }
 
 type JsonBody<T> = T extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type VenueFields = JsonBody<paths['/venues']['post']>;
-type OrganizerFields = JsonBody<paths['/organizers']['post']>;
-/**
- * An event's write body. /doc documents `venue` and `organizer` as ids (as TEC's does); TEC also takes a record to
- * create or reuse in their place (nested writes), typed here from the venue and organizer create bodies.
- */
-export type EventWrite<B> = Omit<B, 'venue' | 'organizer'> & {
-  venue?: number | { id: number } | VenueFields;
-  organizer?: number | number[] | { id: number } | Array<number | { id: number } | OrganizerFields>;
-};
-type EventCreate = EventWrite<JsonBody<paths['/events']['post']>>;
-type EventUpdate = Partial<EventWrite<JsonBody<paths['/events/{id}']['post']>>>;
+/** An event's write body, as /doc describes it: `venue` and `organizer` take ids or records to create or reuse. */
+export type EventCreate = JsonBody<paths['/events']['post']>;
+export type EventUpdate = Partial<JsonBody<paths['/events/{id}']['post']>>;
 
 export interface CalendarClient {
   /** openapi-fetch's typed methods, for any route: `api.GET('/events/{id}', { params: { path: { id } } })`. */

@@ -532,6 +532,88 @@ export interface components {
             global_id?: string;
             global_id_lineage?: string[];
         };
+        /** @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused. */
+        VenueInput: {
+            /** @description The venue name. */
+            venue?: string;
+            /** @description The author id. */
+            author?: number;
+            /** @description The publication date. */
+            date?: string;
+            /** @description The publication date in UTC. */
+            date_utc?: string;
+            /** @description The venue description. */
+            description?: string;
+            /**
+             * @description The post status.
+             * @enum {string}
+             */
+            status?: "publish" | "future" | "draft" | "pending" | "private";
+            /** @description Whether to show a map of the venue. */
+            show_map?: boolean;
+            /** @description Whether to show a link to the map. */
+            show_map_link?: boolean;
+            /** @description The venue street address. */
+            address?: string;
+            /** @description The venue city. */
+            city?: string;
+            /** @description The venue country. */
+            country?: string;
+            /** @description The venue province. */
+            province?: string;
+            /** @description The venue state. */
+            state?: string;
+            /** @description The venue ZIP or postal code. */
+            zip?: string;
+            /** @description The venue phone number. */
+            phone?: string;
+            /** @description The venue state or province. */
+            stateprovince?: string;
+            /** @description The venue website URL. */
+            website?: string;
+            /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+            image?: number | string;
+            /**
+             * @description The content language.
+             * @enum {string}
+             */
+            multilang_language?: "en" | "es";
+            /** @description An existing venue's id. */
+            id?: number;
+        };
+        /** @description An existing organizer (`{"id": 12}`), or a new one by its fields; an existing organizer with the same name and fields is reused. */
+        OrganizerInput: {
+            /** @description The organizer name. */
+            organizer?: string;
+            /** @description The author id. */
+            author?: number;
+            /** @description The publication date. */
+            date?: string;
+            /** @description The publication date in UTC. */
+            date_utc?: string;
+            /** @description The organizer description. */
+            description?: string;
+            /**
+             * @description The post status.
+             * @enum {string}
+             */
+            status?: "publish" | "future" | "draft" | "pending" | "private";
+            /** @description The organizer phone number. */
+            phone?: string;
+            /** @description The organizer website URL. */
+            website?: string;
+            /** @description The organizer e-mail address. */
+            email?: string;
+            /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+            image?: number | string;
+            /**
+             * @description The content language.
+             * @enum {string}
+             */
+            multilang_language?: "en" | "es";
+            /** @description An existing organizer's id. */
+            id?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -765,7 +847,7 @@ export interface operations {
                      */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -781,13 +863,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -826,7 +908,7 @@ export interface operations {
                      */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -842,13 +924,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -984,7 +1066,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1000,13 +1082,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1042,7 +1124,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1058,13 +1140,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1144,7 +1226,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1160,13 +1242,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1202,7 +1284,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1218,13 +1300,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1348,7 +1430,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1364,13 +1446,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1406,7 +1488,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1422,13 +1504,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1550,7 +1632,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1566,13 +1648,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1606,7 +1688,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1622,13 +1704,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1706,7 +1788,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1722,13 +1804,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1762,7 +1844,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1778,13 +1860,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1906,7 +1988,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1922,13 +2004,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1962,7 +2044,7 @@ export interface operations {
                     /** @description Whether the event lasts all day. */
                     all_day?: boolean;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /** @description The event cost. */
                     cost?: string;
                     /** @description The event website URL. */
@@ -1978,13 +2060,13 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean;
                     /** @description Category ids, slugs or names. */
-                    categories?: number[];
+                    categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
-                    tags?: number[];
+                    tags?: (number | string)[] | string;
                     /** @description The venue: an id, or an object to create. */
-                    venue?: number[];
+                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number[];
+                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2138,7 +2220,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2184,7 +2266,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2330,7 +2412,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2376,7 +2458,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2466,7 +2548,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2512,7 +2594,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2646,7 +2728,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2692,7 +2774,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2826,7 +2908,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2872,7 +2954,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2962,7 +3044,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3008,7 +3090,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3142,7 +3224,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3188,7 +3270,7 @@ export interface operations {
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3326,7 +3408,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3356,7 +3438,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3486,7 +3568,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3516,7 +3598,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3590,7 +3672,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3620,7 +3702,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3738,7 +3820,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3768,7 +3850,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3886,7 +3968,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3916,7 +3998,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3990,7 +4072,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4020,7 +4102,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4138,7 +4220,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4168,7 +4250,7 @@ export interface operations {
                     /** @description The organizer e-mail address. */
                     email?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: string;
+                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}

@@ -35,6 +35,11 @@ export interface ArgDef<T = unknown> {
   /** TEC declares no `type` (only a Swagger type): discovery then shows none; /doc still documents `type`. */
   untyped?: boolean;
   /**
+   * What /doc shows for a body argument that accepts more than TEC's declared `type` (ids or nested objects): an
+   * OpenAPI schema; `$ref`s name the document's component schemas. Discovery keeps TEC's `type`.
+   */
+  accepts?: Record<string, unknown>;
+  /**
    * Checks and converts the raw value (string from a query, any JSON value from a body). The zod issue
    * message becomes the parameter's message in `data.params`.
    */

@@ -124,6 +124,20 @@ export const bool = (
 });
 
 /** Category or tag filters: ids, slugs or names, as a CSV or an array. */
+/** What /doc says an `image` on a write accepts: an attachment id, or an image URL to upload ('' removes it). */
+export const IMAGE_ACCEPTS = { oneOf: [{ type: 'integer' }, { type: 'string' }] };
+
+/** Terms on a write: ids, slugs or names (a new name makes a new term), as a list or a comma-separated string. */
+export const TERMS_ACCEPTS = {
+  oneOf: [{ type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }, { type: 'string' }],
+};
+
+/** A linked venue or organizer on an event write: an id, an object (`{id}` or a new one), or a list of them. */
+export const linkedAccepts = (component: 'VenueInput' | 'OrganizerInput') => {
+  const one = [{ type: 'integer' }, { $ref: `#/components/schemas/${component}` }];
+  return { oneOf: [...one, { type: 'array', items: { oneOf: one } }] };
+};
+
 export const termList = (en: string, es: string): ArgDef<string[]> => ({
   type: 'array',
   items: 'integer',

@@ -3,7 +3,19 @@ import { z } from 'zod';
 import { normaliseTimezone } from '../events/dates.ts';
 import { isImageArg } from '../media/sideload.ts';
 import { type ArgDef, anyString, integer, nonEmptyString, nonNegativeInt, WHY } from './args.ts';
-import { bool, idPath, language, postStatus, shownNull, slugPath, termList, time } from './common.ts';
+import {
+  bool,
+  IMAGE_ACCEPTS,
+  idPath,
+  language,
+  linkedAccepts,
+  postStatus,
+  shownNull,
+  slugPath,
+  TERMS_ACCEPTS,
+  termList,
+  time,
+} from './common.ts';
 import { listEventsArgs } from './event-list.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
 
@@ -87,6 +99,7 @@ export const eventWriteArgs = (create: boolean) => ({
       en: 'The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.',
       es: 'La imagen destacada: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.',
     },
+    accepts: IMAGE_ACCEPTS,
     schema: anyString.refine(isImageArg, WHY.image),
   } satisfies ArgDef<string>,
   cost: {
@@ -112,19 +125,23 @@ export const eventWriteArgs = (create: boolean) => ({
   categories: {
     ...termList('Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.'),
     in: 'body',
+    accepts: TERMS_ACCEPTS,
     shownDefault: shownNull,
   } satisfies ArgDef<string[]>,
   tags: {
     ...termList('Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.'),
     in: 'body',
+    accepts: TERMS_ACCEPTS,
     shownDefault: shownNull,
   } satisfies ArgDef<string[]>,
   venue: {
     ...linked('The venue: an id, or an object to create.', 'El lugar: un id o un objeto que crear.'),
+    accepts: linkedAccepts('VenueInput'),
     shownDefault: shownNull,
   },
   organizer: {
     ...linked('The organizers: ids, or objects to create.', 'Los organizadores: ids u objetos que crear.'),
+    accepts: linkedAccepts('OrganizerInput'),
     shownDefault: shownNull,
   },
   multilang_language: language,

@@ -12,7 +12,7 @@ import {
   positiveInt,
   WHY,
 } from './args.ts';
-import { idPath, language, page, perPage, postStatus, slugPath, time } from './common.ts';
+import { IMAGE_ACCEPTS, idPath, language, page, perPage, postStatus, slugPath, time } from './common.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
@@ -141,6 +141,7 @@ export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => {
       en: `The ${n.en} image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.`,
       es: `La imagen del ${n.es}: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.`,
     },
+    accepts: IMAGE_ACCEPTS,
     schema: anyString.refine(isImageArg, WHY.image),
   };
   if (kind === 'venue') {

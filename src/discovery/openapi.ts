@@ -1,6 +1,8 @@
 // GET /doc: an OpenAPI 3.0.0 document shaped like TEC's, generated from the same contract that validates requests.
 import type { ArgDef } from '../contract/args.ts';
+import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Method, RouteContract } from '../contract/route.ts';
+import { resolveListDates } from '../events/dates/window.ts';
 import { type DescribeEnv, documentedArgs, groupRoutes, say, shownDefault } from './root.ts';
 import { componentSchemas, errorSchema, responseSchema } from './schemas.ts';
 
@@ -14,23 +16,34 @@ const INFO = {
   },
 };
 
+/**
+ * Defaults the list handler computes per request, as it applies them (inclusive days, the default mode). Discovery
+ * shows TEC's own values (`yesterday 23:59`); the document says what a client gets.
+ */
+function appliedDefault(name: string, env: DescribeEnv): string | undefined {
+  if (env.stable || (name !== 'start_date' && name !== 'end_date')) return undefined;
+  const window = resolveListDates({}, { timezone: env.timezone }, env.now);
+  if (!window.ok) return undefined;
+  return name === 'start_date' ? window.filter.startGte : window.filter.endLte;
+}
+
 /** A property or parameter schema: type, items, default and enum as the contract declares them. */
-function argSchema(def: ArgDef, env: DescribeEnv): Json {
-  const s: Json = { type: def.type };
-  if (def.type === 'array') s.items = { type: def.items ?? 'string' };
-  const value = shownDefault(def, env);
+function argSchema(def: ArgDef, env: DescribeEnv, applied?: string): Json {
+  const s: Json = def.accepts && def.in === 'body' ? structuredClone(def.accepts) : { type: def.type };
+  if (def.type === 'array' && !s.oneOf) s.items = { type: def.items ?? 'string' };
+  const value = applied ?? shownDefault(def, env);
   if (value !== undefined) s.default = value;
   if (def.enum) s.enum = [...def.enum];
   return s;
 }
 
-function parameter(name: string, def: ArgDef, env: DescribeEnv): Json {
+function parameter(name: string, def: ArgDef, env: DescribeEnv, list: boolean): Json {
   const where = def.in === 'path' ? 'path' : 'query';
   const p: Json = {
     name,
     in: where,
     description: say(def.description, env.root),
-    schema: argSchema(def, env),
+    schema: argSchema(def, env, list ? appliedDefault(name, env) : undefined),
     required: where === 'path' || def.required === true,
   };
   // TEC documents its CSV arguments as form style without explode (`a,b,c`).
@@ -38,10 +51,9 @@ function parameter(name: string, def: ArgDef, env: DescribeEnv): Json {
   return p;
 }
 
-/** Path parameters stay parameters; every other argument of a write goes in a form (or JSON) body. */
-function requestBody(args: Array<[string, ArgDef]>, env: DescribeEnv): Json | undefined {
+/** The object schema of a write's body arguments (every argument but the path's). */
+function bodySchema(args: Array<[string, ArgDef]>, env: DescribeEnv): { schema: Json; required: string[] } {
   const body = args.filter(([, def]) => def.in !== 'path');
-  if (body.length === 0) return undefined;
   const required = body.filter(([, def]) => def.required).map(([name]) => name);
   const schema: Json = {
     type: 'object',
@@ -53,6 +65,13 @@ function requestBody(args: Array<[string, ArgDef]>, env: DescribeEnv): Json | un
     ),
   };
   if (required.length) schema.required = required;
+  return { schema, required };
+}
+
+/** Path parameters stay parameters; every other argument of a write goes in a form (or JSON) body. */
+function requestBody(args: Array<[string, ArgDef]>, env: DescribeEnv): Json | undefined {
+  if (args.every(([, def]) => def.in === 'path')) return undefined;
+  const { schema, required } = bodySchema(args, env);
   return {
     required: required.length > 0,
     content: { 'application/x-www-form-urlencoded': { schema }, 'application/json': { schema } },
@@ -64,10 +83,39 @@ const ERROR_RESPONSE = {
   content: { 'application/json': { schema: errorSchema } },
 };
 
+/** How a caller signs in: WordPress's own ways (the gateway passes them through to WordPress). */
+const SECURITY_SCHEMES = {
+  applicationPassword: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'A WordPress application password: `Authorization: Basic base64(user:application-password)`.',
+  },
+  cookieNonce: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-WP-Nonce',
+    description:
+      'The WordPress login cookie with its REST nonce (`wp_create_nonce("wp_rest")`), as the block editor sends them.',
+  },
+};
+const SIGNED_IN = [{ applicationPassword: [] }, { cookieNonce: [] }];
+
+/** A nested venue or organizer on an event write: `{id}` of an existing one, or the fields of a new one. */
+function linkedInput(kind: 'venue' | 'organizer', env: DescribeEnv): Json {
+  const { schema } = bodySchema(documentedArgs(linkedWriteArgs(kind, false), env.root), env);
+  (schema.properties as Json).id = { type: 'integer', description: `An existing ${kind}'s id.` };
+  schema.description = `An existing ${kind} (\`{"id": 12}\`), or a new one by its fields; an existing ${kind} with the same name and fields is reused.`;
+  return schema;
+}
+
 function operation(c: RouteContract, method: Method, path: string, env: DescribeEnv): Json {
   const args = documentedArgs(c.args, env.root);
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH';
-  const params = args.filter(([, def]) => !write || def.in === 'path').map(([n, d]) => parameter(n, d, env));
+  const list = c.id === 'events.list';
+  const params = args
+    .filter(([, def]) => !write || def.in === 'path')
+    .map(([n, d]) => parameter(n, d, env, list));
   const single = path.includes('{');
   const created = method === 'POST' && !single;
   const op: Json = {
@@ -78,6 +126,8 @@ function operation(c: RouteContract, method: Method, path: string, env: Describe
   if (params.length) op.parameters = params;
   const body = write ? requestBody(args, env) : undefined;
   if (body) op.requestBody = body;
+  // Writes need a signed-in caller; reads answer anyone, and more to a signed-in one (drafts, private events).
+  op.security = method === 'GET' ? [{}, ...SIGNED_IN] : SIGNED_IN;
   op.responses = {
     [created ? '201' : '200']: {
       description: say(c.summary, env.root),
@@ -110,7 +160,14 @@ export function openApiDocument(
       description: say(INFO.description, env.root),
     },
     servers: [{ url: `${apiRoot}/` }],
-    components: { schemas: componentSchemas },
+    components: {
+      schemas: {
+        ...componentSchemas,
+        VenueInput: linkedInput('venue', env),
+        OrganizerInput: linkedInput('organizer', env),
+      },
+      securitySchemes: SECURITY_SCHEMES,
+    },
     paths,
   };
 }

@@ -17,12 +17,13 @@ type Param = {
 type Operation = {
   parameters?: Param[];
   requestBody?: { content: Record<string, { schema: { properties: Json; required?: string[] } }> };
+  security?: unknown[];
   responses: Json;
 };
 type Doc = Json & {
   paths: Record<string, Record<string, Operation>>;
   servers: Array<{ url: string }>;
-  components: { schemas: Json };
+  components: { schemas: Json; securitySchemes?: Json };
 };
 
 let t: Target;
@@ -67,7 +68,54 @@ describe('the document', () => {
       'Event',
       'Venue',
       'Organizer',
+      'VenueInput',
+      'OrganizerInput',
     ]);
+  });
+
+  it('describes what writes accept: nested venues and organizers, terms by name, an image id or URL', () => {
+    const body =
+      doc.paths['/events']?.post?.requestBody?.content['application/json']?.schema.properties ?? {};
+    const refs = (s: unknown) => JSON.stringify(s).match(/#\/components\/schemas\/\w+/g) ?? [];
+    expect(refs(body.venue)).toContain('#/components/schemas/VenueInput');
+    expect(refs(body.organizer)).toContain('#/components/schemas/OrganizerInput');
+    expect(body.tags).toMatchObject({ oneOf: [{ type: 'array' }, { type: 'string' }] });
+    expect(body.image).toMatchObject({ oneOf: [{ type: 'integer' }, { type: 'string' }] });
+    const venueInput = doc.components.schemas.VenueInput as { properties: Json };
+    expect(Object.keys(venueInput.properties)).toEqual(
+      expect.arrayContaining(['id', 'venue', 'address', 'city']),
+    );
+  });
+
+  it('declares how to sign in: Basic (application passwords) and the login cookie with X-WP-Nonce', () => {
+    expect(doc.components.securitySchemes).toMatchObject({
+      applicationPassword: { type: 'http', scheme: 'basic' },
+      cookieNonce: { type: 'apiKey', in: 'header', name: 'X-WP-Nonce' },
+    });
+    // Writes need one of them; reads take either, or none.
+    expect(doc.paths['/events']?.post?.security).toEqual([{ applicationPassword: [] }, { cookieNonce: [] }]);
+    expect(doc.paths['/events']?.get?.security).toEqual([
+      {},
+      { applicationPassword: [] },
+      { cookieNonce: [] },
+    ]);
+  });
+
+  it('documents the date window a list gets when none is given, as it is applied', async () => {
+    const params = doc.paths['/events']?.get?.parameters ?? [];
+    const start = params.find((p) => p.name === 'start_date')?.schema.default as string;
+    const end = params.find((p) => p.name === 'end_date')?.schema.default as string;
+    // Inclusive days (the default mode): from the start of a day to the end of a day.
+    expect(start).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00$/);
+    expect(end).toMatch(/^\d{4}-\d{2}-\d{2} 23:59:59$/);
+    // A list without dates and one with the documented window are the same list.
+    const plain = await call<{ total: number }>(t, 'GET', '/events?per_page=1');
+    const given = await call<{ total: number }>(
+      t,
+      'GET',
+      `/events?per_page=1&start_date=${encodeURIComponent(start)}&end_date=${encodeURIComponent(end)}`,
+    );
+    expect(given.body.total).toBe(plain.body.total);
   });
 
   it("lists the paths in TEC's order after the namespace index", () => {
