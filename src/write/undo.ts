@@ -310,6 +310,8 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
  * journal for the next sweep.
  */
 export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Promise<void> {
+  // Refused before anything was made (most failures): nothing to look at.
+  if (undo.empty) return undo.done();
   const left: UndoProbe[] = [];
   for (const p of undo.probes.splice(0)) {
     try {
