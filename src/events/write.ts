@@ -14,6 +14,7 @@ import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
+import { scaleStatus } from '../write/status.ts';
 import { newUndo, rollback, type Undo } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { eventNotFound, readEventPost } from './read.ts';
@@ -21,14 +22,6 @@ import { relatedOf } from './related.ts';
 import { writeError } from './upstream-errors.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
-
-/** TEC's status scaling: publishers get what they ask (default publish); others get pending or draft. */
-export function scaleStatus(requested: string | undefined, canPublish: boolean): string {
-  if (canPublish) return requested ?? 'publish';
-  if (requested === 'publish' || requested === 'future') return 'pending';
-  if (requested === 'private') return 'pending';
-  return requested ?? 'draft';
-}
 
 async function requireCaller(deps: Deps, ctx: RequestContext): Promise<Caller> {
   const caller = await deps.callers.resolve(ctx);
