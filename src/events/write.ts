@@ -15,7 +15,7 @@ import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
-import { newUndo, rollback, type Undo } from '../write/undo.ts';
+import { newUndo, type Undo, undoing } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { eventNotFound, readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
@@ -175,25 +175,26 @@ export async function createEvent(
   const caller = await requireCaller(deps, ctx);
   if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
   const undo = newUndo(deps);
-  try {
-    const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
-    const restBase = deps.mapping.event.restBase;
-    const title = typeof payload.title === 'string' ? payload.title : '';
-    const res = await undo.create('posts', { restBase, search: title, title }, () =>
-      deps.wp.request<WpPost>({
-        path: `/wp/v2/${restBase}`,
-        method: 'POST',
-        body: payload,
-        ...asCaller(ctx),
-      }),
-    );
-    const answer = await respond(deps, ctx, site, res.body, 201);
-    await undo.done();
-    return answer;
-  } catch (err) {
-    await rollback(deps, undo, ctx);
-    throw writeError(err, true);
-  }
+  return undoing(
+    deps,
+    ctx,
+    undo,
+    async () => {
+      const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
+      const restBase = deps.mapping.event.restBase;
+      const title = typeof payload.title === 'string' ? payload.title : '';
+      const res = await undo.create('posts', { restBase, search: title, title }, () =>
+        deps.wp.request<WpPost>({
+          path: `/wp/v2/${restBase}`,
+          method: 'POST',
+          body: payload,
+          ...asCaller(ctx),
+        }),
+      );
+      return respond(deps, ctx, site, res.body, 201);
+    },
+    { map: (err) => writeError(err, true) },
+  );
 }
 
 export async function updateEvent(
@@ -213,25 +214,30 @@ export async function updateEvent(
   // Whatever the event links to when the update's answer is lost stays (WordPress may have saved it).
   undo.target = { restBase: deps.mapping.event.restBase, id };
   let restoreOrganizers: (() => Promise<void>) | undefined;
-  try {
-    const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
-    restoreOrganizers = await keepOrganizerOrder(deps, ctx, id, current, payload);
-    const res = await deps.wp.request<WpPost>({
-      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
-      method: 'POST',
-      body: payload,
-      ...asCaller(ctx),
-    });
-    const answer = await respond(deps, ctx, site, res.body, 200);
-    await undo.done();
-    return answer;
-  } catch (err) {
-    await restoreOrganizers?.().catch((e: unknown) =>
-      deps.log.warn({ err: e, id }, 'restoring organizers failed'),
-    );
-    await rollback(deps, undo, ctx);
-    throw writeError(err, true);
-  }
+  return undoing(
+    deps,
+    ctx,
+    undo,
+    async () => {
+      const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
+      restoreOrganizers = await keepOrganizerOrder(deps, ctx, id, current, payload);
+      const res = await deps.wp.request<WpPost>({
+        path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
+        method: 'POST',
+        body: payload,
+        ...asCaller(ctx),
+      });
+      return respond(deps, ctx, site, res.body, 200);
+    },
+    {
+      before: async () => {
+        await restoreOrganizers?.().catch((e: unknown) =>
+          deps.log.warn({ err: e, id }, 'restoring organizers failed'),
+        );
+      },
+      map: (err) => writeError(err, true),
+    },
+  );
 }
 
 /**

@@ -13,7 +13,7 @@ import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
-import { newUndo, rollback, type Undo } from '../write/undo.ts';
+import { newUndo, type Undo, undoing } from '../write/undo.ts';
 import type { LinkedFacets } from './catalog.ts';
 import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
 
@@ -169,17 +169,9 @@ export async function createLinked(
   }
   const slug = draftSlug(values[kind], values.status, values.slug);
   if (slug) values.slug = slug;
-  const undo = newUndo(deps);
-  try {
-    // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-    await sideload(deps, ctx, caller, kind, a, values, undo);
-  } catch (err) {
-    await rollback(deps, undo, ctx);
-    throw err;
-  }
-  try {
-    const restBase = deps.mapping[kind].restBase;
-    const title = String(values[kind] ?? '');
+  const restBase = deps.mapping[kind].restBase;
+  const title = String(values[kind] ?? '');
+  return write(deps, ctx, caller, kind, a, values, 'create', async (undo) => {
     const res = await undo.create('posts', { restBase, search: title, title }, () =>
       deps.wp.request<WpPost>({
         path: `/wp/v2/${restBase}`,
@@ -188,13 +180,40 @@ export async function createLinked(
         ...asCaller(ctx),
       }),
     );
-    const answer = await respond(deps, ctx, site, kind, res.body, 201);
-    await undo.done();
-    return answer;
-  } catch (err) {
-    await rollback(deps, undo, ctx);
-    throw failed(kind, 'create', err);
-  }
+    return respond(deps, ctx, site, kind, res.body, 201);
+  });
+}
+
+/**
+ * A venue or organizer write: the image sideloaded first (a refused image is an argument error, as in TEC's
+ * validation, so it skips the write's own error mapping), then `send`; a failure removes what either made.
+ */
+async function write<T>(
+  deps: Deps,
+  ctx: RequestContext,
+  caller: Caller,
+  kind: LinkedKind,
+  a: Record<string, unknown>,
+  values: Record<string, FieldValue>,
+  verb: 'create' | 'update',
+  send: (undo: Undo) => Promise<T>,
+  target?: number,
+): Promise<T> {
+  const undo = newUndo(deps);
+  // An update's image stays when its answer is lost (WordPress may have saved it).
+  if (target !== undefined) undo.target = { restBase: deps.mapping[kind].restBase, id: target };
+  let sideloaded = false;
+  return undoing(
+    deps,
+    ctx,
+    undo,
+    async () => {
+      await sideload(deps, ctx, caller, kind, a, values, undo);
+      sideloaded = true;
+      return send(undo);
+    },
+    { map: (err) => (sideloaded ? failed(kind, verb, err) : err) },
+  );
 }
 
 /** The current post as its editor sees it; refusals are `rest_forbidden` (TEC checks `edit_post` first). */
@@ -224,30 +243,25 @@ export async function updateLinked(
     timezone: deps.site.timezone,
     now: deps.now(),
   });
-  const undo = newUndo(deps);
-  // Its image stays when the update's answer is lost (WordPress may have saved it).
-  undo.target = { restBase: deps.mapping[kind].restBase, id };
-  try {
-    // Before the write's own error mapping: a refused image is an argument error, as in TEC's validation.
-    await sideload(deps, ctx, caller, kind, a, values, undo);
-  } catch (err) {
-    await rollback(deps, undo, ctx);
-    throw err;
-  }
-  try {
-    const res = await deps.wp.request<WpPost>({
-      path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
-      method: 'POST',
-      body: writeRecord(deps.mapping, kind, values),
-      ...asCaller(ctx),
-    });
-    const answer = await respond(deps, ctx, site, kind, res.body, 200);
-    await undo.done();
-    return answer;
-  } catch (err) {
-    await rollback(deps, undo, ctx);
-    throw failed(kind, 'update', err);
-  }
+  return write(
+    deps,
+    ctx,
+    caller,
+    kind,
+    a,
+    values,
+    'update',
+    async () => {
+      const res = await deps.wp.request<WpPost>({
+        path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
+        method: 'POST',
+        body: writeRecord(deps.mapping, kind, values),
+        ...asCaller(ctx),
+      });
+      return respond(deps, ctx, site, kind, res.body, 200);
+    },
+    id,
+  );
 }
 
 export async function deleteLinked(

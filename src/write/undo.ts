@@ -374,6 +374,28 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   await undo.save(Date.now() + 5_000);
 }
 
+/**
+ * Runs a write that records its creations in `undo`: when it answers, what it made stays; when it throws, `before`
+ * runs (putting back what it changed), what it made is removed, and the error goes out through `map`.
+ */
+export async function undoing<T>(
+  deps: Deps,
+  ctx: RequestContext,
+  undo: Undo,
+  run: () => Promise<T>,
+  opts: { before?: () => Promise<void>; map?: (err: unknown) => unknown } = {},
+): Promise<T> {
+  try {
+    const answer = await run();
+    await undo.done();
+    return answer;
+  } catch (err) {
+    await opts.before?.();
+    await rollback(deps, undo, ctx);
+    throw opts.map ? opts.map(err) : err;
+  }
+}
+
 /** Takes the journal's due entries (failed undos, writes whose process died) and undoes them as the service. */
 export async function sweep(deps: Deps): Promise<number> {
   const journal = deps.undo;
