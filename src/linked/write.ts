@@ -126,21 +126,6 @@ const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
   return mapped;
 };
 
-/** `image`: an id must be an image attachment, a URL becomes an uploaded attachment (recorded in `undo`). */
-async function sideload(
-  deps: Deps,
-  ctx: RequestContext,
-  caller: Caller,
-  kind: LinkedKind,
-  a: Record<string, unknown>,
-  values: Record<string, FieldValue>,
-  undo: Undo,
-): Promise<void> {
-  if (typeof a.image !== 'string') return;
-  const image = await resolveImage(deps, ctx, caller, kind, a.image, undo);
-  if (image !== undefined) values.image = image;
-}
-
 export async function createLinked(
   deps: Deps,
   ctx: RequestContext,
@@ -208,7 +193,11 @@ async function write<T>(
     ctx,
     undo,
     async () => {
-      await sideload(deps, ctx, caller, kind, a, values, undo);
+      // `image`: an id must be an image attachment, a URL becomes an uploaded attachment (recorded in `undo`).
+      if (typeof a.image === 'string') {
+        const image = await resolveImage(deps, ctx, caller, kind, a.image, undo);
+        if (image !== undefined) values.image = image;
+      }
       sideloaded = true;
       return send(undo);
     },
