@@ -1,6 +1,6 @@
 // `npm run bench:soak`: two gateways sharing Redis over a real WordPress under mixed load for SOAK_SECONDS (600):
 // 90 % cached reads, 7 % cache misses, 3 % writes, and an edit in WordPress every 3 s. Every SOAK_SAMPLE_SECONDS
-// (30) it prints each instance's RSS and heap (from its Prometheus metrics), p50/p99 of the reads of cached URLs in
+// (30) it prints each instance's RSS, heap, external memory and in-process cache bytes (its Prometheus metrics), p50/p99 of the reads of cached URLs in
 // that window (refills after a write's invalidation included) and the 5xx count; at the end, the drift of RSS and
 // heap after warm-up. Loopback only, bounded.
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of .wordpress/soak (started here). Redis: REDIS_URL
@@ -39,8 +39,8 @@ async function upstream(): Promise<{ url: string; auth: string }> {
   });
 }
 
-/** RSS and heap in MB from an instance's metrics. */
-async function memoryOf(g: Server): Promise<{ rss: number; heap: number }> {
+/** RSS, heap, external memory and the in-process cache's bytes in MB, from an instance's metrics. */
+async function memoryOf(g: Server): Promise<{ rss: number; heap: number; external: number; cache: number }> {
   const text = await (
     await fetch(`${g.url}/calendar-gateway/v1/metrics`, {
       headers: { Authorization: `Bearer ${TOKEN}-metrics-token` },
@@ -48,9 +48,12 @@ async function memoryOf(g: Server): Promise<{ rss: number; heap: number }> {
   ).text();
   const value = (name: string) =>
     Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const mb = (name: string) => value(name) / 2 ** 20;
   return {
-    rss: value('process_resident_memory_bytes') / 2 ** 20,
-    heap: value('nodejs_heap_size_used_bytes') / 2 ** 20,
+    rss: mb('process_resident_memory_bytes'),
+    heap: mb('nodejs_heap_size_used_bytes'),
+    external: mb('nodejs_external_memory_bytes'),
+    cache: mb('calendar_gateway_cache_bytes'),
   };
 }
 
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     console.log(
       `soak: ${seconds} s, ${workers} connections over 2 instances; per ${sampleSeconds} s window:\n` +
-        ' t(s) | RSS a/b (MB) | heap a/b (MB) | cached reads | p50 / p99 (ms) | misses | writes | WP edits | 5xx | failed',
+        ' t(s) | RSS a/b (MB) | heap a/b (MB) | external a/b (MB) | cache a/b (MB) | cached reads | p50 / p99 (ms) | misses | writes | WP edits | 5xx | failed',
     );
     const sampler = (async () => {
       while (performance.now() < end) {
@@ -168,7 +171,7 @@ async function main(): Promise<void> {
         samples.push(s);
         console.log(
           `${String(s.t).padStart(5)} | ${mem.map((m) => m.rss.toFixed(0)).join(' / ')} | ` +
-            `${mem.map((m) => m.heap.toFixed(1)).join(' / ')} | ${w.cached.length} | ` +
+            `${mem.map((m) => m.heap.toFixed(1)).join(' / ')} | ${mem.map((m) => m.external.toFixed(1)).join(' / ')} | ${mem.map((m) => m.cache.toFixed(1)).join(' / ')} | ${w.cached.length} | ` +
             `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)} | ${w.misses} | ${w.writes} | ${w.edits} | ${w.errors5xx} | ${w.failed}`,
         );
       }
