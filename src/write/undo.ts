@@ -4,6 +4,7 @@
 // as a probe: what to look for, since WordPress may have carried it out anyway.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -344,9 +345,18 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   };
   // The event first: once it is gone, what it linked to is no longer in use.
   const removedEvents = new Set<number>(undo.gone);
-  for (const step of undo.posts.filter((s) => s.restBase === events)) {
-    if (await remove(step)) removedEvents.add(step.id);
+  const removedNow: number[] = [];
+  for (const step of undo.posts.filter((s) => s.restBase === events && !removedEvents.has(s.id))) {
+    if (await remove(step)) removedNow.push(step.id);
   }
+  if (removedNow.length) {
+    // Gone from WordPress for good: a poll would not tell (deleted posts are not listed), so say it here.
+    for (const index of deps.indexes.all()) for (const id of removedNow) index.remove(id);
+    await deps.cache
+      ?.invalidate([tag.list('event'), ...removedNow.map((id) => tag.event(id))])
+      .catch(() => undefined);
+  }
+  for (const id of removedNow) removedEvents.add(id);
   undo.gone.splice(0, undo.gone.length, ...removedEvents);
   if (undo.posts.some((s) => s.restBase === events && !removedEvents.has(s.id))) {
     // The event is still there and holds its venue and terms in use: all of it waits for the next sweep.
