@@ -231,6 +231,8 @@ export class Undo {
   }
 }
 
+const stepKey = (s: UndoStep) => `${s.restBase}:${s.id}`;
+
 /** What a probe finds: the record the lost create made, if WordPress made it. */
 async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
   const terms = p.term !== undefined;
@@ -256,8 +258,9 @@ async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
 }
 
 /** Ids that must stay: what the updated record links to, and venues, organizers and terms events use. */
-async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promise<Set<number>> {
-  const keep = new Set<number>();
+async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promise<Set<string>> {
+  // Keyed by rest base: a term and a venue may have the same id.
+  const keep = new Set<string>();
   const { mapping } = deps;
   const taxonomies = [mapping.event.categories, mapping.event.tags].flatMap((t) => (t ? [t] : []));
   if (undo.target) {
@@ -270,12 +273,17 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
       .then((r) => r.body)
       .catch(() => undefined);
     if (post) {
-      if (post.featured_media) keep.add(post.featured_media);
+      if (post.featured_media) keep.add(stepKey({ restBase: 'media', id: post.featured_media }));
       for (const t of taxonomies)
-        for (const id of (post[t.restBase] as number[] | undefined) ?? []) keep.add(id);
+        for (const id of (post[t.restBase] as number[] | undefined) ?? [])
+          keep.add(stepKey({ restBase: t.restBase, id }));
       if (undo.target.restBase === mapping.event.restBase) {
         const r = readRecord(mapping, 'event', post) as Record<string, unknown>;
-        for (const id of [r.venue, r.organizer].flat()) if (typeof id === 'number') keep.add(id);
+        for (const kind of ['venue', 'organizer'] as const) {
+          for (const id of [r[kind]].flat()) {
+            if (typeof id === 'number') keep.add(stepKey({ restBase: mapping[kind].restBase, id }));
+          }
+        }
       }
     }
   }
@@ -290,7 +298,7 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
       { statuses: ANY_EVENT_STATUSES, page: 1, perPage: 1 },
       removedEvents,
     ))
-      keep.add(id);
+      keep.add(stepKey({ restBase: mapping[kind].restBase, id }));
   }
   for (const step of undo.terms) {
     const used = await deps.wp
@@ -300,7 +308,7 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
         as: 'service',
       })
       .catch(() => ({ items: [] as Array<{ id: number }> }));
-    if (used.items.some((e) => !removedEvents.has((e as { id: number }).id))) keep.add(step.id);
+    if (used.items.some((e) => !removedEvents.has((e as { id: number }).id))) keep.add(stepKey(step));
   }
   return keep;
 }
@@ -371,7 +379,7 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   const rest = [...undo.posts.filter((s) => s.restBase !== events), ...undo.terms].reverse();
   const touched = { terms: undo.terms.length > 0, posts: undo.posts.length > 0 };
   const failed: UndoStep[] = [];
-  for (const step of rest) if (!keep.has(step.id) && !(await remove(step))) failed.push(step);
+  for (const step of rest) if (!keep.has(stepKey(step)) && !(await remove(step))) failed.push(step);
   const stays = (s: UndoStep) => failed.includes(s) || (s.restBase === events && !removedEvents.has(s.id));
   const posts = undo.posts.filter(stays);
   const terms = undo.terms.filter(stays);
