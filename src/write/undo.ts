@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors.ts';
 import { ANY_EVENT_STATUSES } from '../linked/usage.ts';
 import { readRecord } from '../mapping/codec.ts';
 import type { WpResponse } from '../wp/client.ts';
+import { SOURCE_URL_META } from '../wp/probe.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface UndoStep {
@@ -250,7 +251,7 @@ async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
     .filter((r) => {
       if (terms) return r.name?.toLowerCase() === p.term?.toLowerCase();
       const fresh = (r.modified_gmt ?? '') >= p.since;
-      const source = (r.meta as Record<string, unknown> | undefined)?._tribe_importer_original_url;
+      const source = (r.meta as Record<string, unknown> | undefined)?.[SOURCE_URL_META];
       if (p.sourceUrl !== undefined && source === p.sourceUrl) return true;
       return fresh && r.title?.raw === p.title;
     })
