@@ -36,7 +36,9 @@ async function findAttachment(deps: Deps, ctx: RequestContext, url: URL): Promis
     .catch(() => ({ items: [] }));
   const fromSource = (m: { meta?: Record<string, unknown> }) =>
     deps.site.mediaSourceMeta && m.meta?.[SOURCE_URL_META] === url.href;
-  return res.items.find((m) => m.source_url === url.href || fromSource(m))?.id;
+  // An upload a failed write left to be removed is not reused (the removal would take it from this write).
+  const leaving = (await deps.undo?.pending('media')) ?? new Set<number>();
+  return res.items.find((m) => (m.source_url === url.href || fromSource(m)) && !leaving.has(m.id))?.id;
 }
 
 /**

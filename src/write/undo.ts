@@ -30,6 +30,8 @@ export interface UndoProbe {
   sourceUrl?: string;
   /** Posts changed before this (ISO UTC) are older than the create. */
   since: string;
+  /** Posts changed after this (ISO UTC) were made after the create failed: a retry's, not the lost one. */
+  until?: string;
 }
 
 interface Entry {
@@ -147,6 +149,21 @@ export class UndoJournal {
     return out;
   }
 
+  /** Ids of `restBase` that entries hold to remove: not to be offered for reuse (an upload found by its URL). */
+  async pending(restBase: string): Promise<Set<number>> {
+    const out = new Set<number>();
+    const add = (e: Entry) => {
+      for (const s of e.posts) if (s.restBase === restBase) out.add(s.id);
+    };
+    for (const e of this.#memory.values()) add(e);
+    const r = this.#redis;
+    if (r?.up()) {
+      const all = await r.cmd.hvals(this.#key).catch(() => [] as string[]);
+      for (const text of all) add(JSON.parse(text) as Entry);
+    }
+    return out;
+  }
+
   /** Entries waiting (in progress or left to undo), for metrics and tests. */
   async size(): Promise<number> {
     const r = this.#redis;
@@ -198,10 +215,9 @@ export class Undo {
     try {
       res = await send();
     } catch (err) {
-      if (!mayHaveWritten(err)) {
-        forget();
-        await this.save();
-      }
+      if (mayHaveWritten(err)) p.until = new Date(Date.now() + 1_000).toISOString().slice(0, 19);
+      else forget();
+      await this.save();
       throw err;
     }
     forget();
@@ -250,10 +266,11 @@ async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
   return res.items
     .filter((r) => {
       if (terms) return r.name?.toLowerCase() === p.term?.toLowerCase();
-      const fresh = (r.modified_gmt ?? '') >= p.since;
+      // Changed while the create was on its way, not before (someone else's) nor after it failed (a retry's).
+      const changed = r.modified_gmt ?? '';
+      if (changed < p.since || (p.until !== undefined && changed > p.until)) return false;
       const source = (r.meta as Record<string, unknown> | undefined)?.[SOURCE_URL_META];
-      if (p.sourceUrl !== undefined && source === p.sourceUrl) return true;
-      return fresh && r.title?.raw === p.title;
+      return (p.sourceUrl !== undefined && source === p.sourceUrl) || r.title?.raw === p.title;
     })
     .map((r) => r.id);
 }
@@ -420,6 +437,11 @@ export async function sweep(deps: Deps): Promise<number> {
   const journal = deps.undo;
   if (!journal) return 0;
   const due = await journal.due(Date.now());
-  for (const [id, e] of due) await rollback(deps, journal.resume(id, e));
+  for (const [id, e] of due) {
+    // A create still open when its process died was sent before its last heartbeat: WordPress carried it out, if at
+    // all, before the lease ran out; what was made after that is someone else's (a retry's).
+    for (const p of e.probes) p.until ??= new Date(e.due).toISOString().slice(0, 19);
+    await rollback(deps, journal.resume(id, e));
+  }
   return due.length;
 }
