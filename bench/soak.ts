@@ -4,7 +4,7 @@
 // that window (refills after a write's invalidation included) and the 5xx count; at the end, the drift of RSS and
 // heap after warm-up. Loopback only, bounded.
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of .wordpress/soak (started here). Redis: REDIS_URL
-// (default the local server) under a prefix of its own.
+// (default the local server) under a prefix of its own. SOAK_ENV_A / SOAK_ENV_B: extra environment of one instance.
 import { join } from 'node:path';
 import { ensureWordPress } from '../wordpress/upstream.ts';
 import { freePort, median, type Server, startChild } from './lib.ts';
@@ -76,7 +76,18 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     POLL_INTERVAL_MS: '2000',
   };
-  const gateways = [await startChild(['src/main.ts'], env), await startChild(['src/main.ts'], env)];
+  // SOAK_ENV_A / SOAK_ENV_B: extra `KEY=value,KEY=value` for one instance, to compare two settings side by side.
+  const extra = (v?: string) =>
+    Object.fromEntries(
+      (v ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => [kv.split('=')[0]!, kv.slice(kv.indexOf('=') + 1)]),
+    );
+  const gateways = [
+    await startChild(['src/main.ts'], { ...env, ...extra(process.env.SOAK_ENV_A) }),
+    await startChild(['src/main.ts'], { ...env, ...extra(process.env.SOAK_ENV_B) }),
+  ];
   const created: number[] = [];
   try {
     const first = (await (
