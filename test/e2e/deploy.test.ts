@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, type Server, startChild } from '../../bench/lib.ts';
 import { settings } from '../../src/config.ts';
+import { postEvent } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -159,14 +160,10 @@ describe('deploy/', () => {
     // Both instances (and nginx's choice of either) have the empty answer cached before the write.
     for (const g of gateways)
       expect(((await (await fetch(`${g.url}${search}`)).json()) as { total: number }).total).toBe(0);
-    const created = await fetch(`${gateways[0]!.url}${NS}/events`, {
-      method: 'POST',
-      headers: { Authorization: editor, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        title: `Deployed ${tok}`,
-        start_date: '2031-03-03 19:00:00',
-        end_date: '2031-03-03 21:00:00',
-      }),
+    const created = await postEvent(gateways[0]!.url, editor, {
+      title: `Deployed ${tok}`,
+      start_date: '2031-03-03 19:00:00',
+      end_date: '2031-03-03 21:00:00',
     });
     expect(created.status).toBe(201);
     const deadline = Date.now() + 5_000;

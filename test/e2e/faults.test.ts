@@ -10,6 +10,7 @@ import { type Server, startChild } from '../../bench/lib.ts';
 import { privateRedis } from '../cache/redis-helper.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
+import { postEvent } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const NS = '/wp-json/calendar/events/v1';
@@ -97,16 +98,12 @@ describe('WordPress crashing in the middle of a write burst', () => {
     gateways.push(g);
     // One upload first: on a fresh site, concurrent first uploads of a month race on creating its uploads folder
     // (WordPress's wp_mkdir_p), which refuses some of them with a 400 that has nothing to do with the crash.
-    const warm = await fetch(`${g.url}${NS}/events`, {
-      method: 'POST',
-      headers: { Authorization: editor, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        title: `Warmup ${tok}`,
-        // Outside the window the list below counts.
-        start_date: '2031-12-01 19:00:00',
-        end_date: '2031-12-01 21:00:00',
-        image: `${images.url}/img/2x2/warmimg-${tok}.png`,
-      }),
+    const warm = await postEvent(g.url, editor, {
+      title: `Warmup ${tok}`,
+      // Outside the window the list below counts.
+      start_date: '2031-12-01 19:00:00',
+      end_date: '2031-12-01 21:00:00',
+      image: `${images.url}/img/2x2/warmimg-${tok}.png`,
     });
     expect(warm.status).toBe(201);
     const n = 24;
@@ -114,19 +111,15 @@ describe('WordPress crashing in the middle of a write burst', () => {
     const sent = Array.from({ length: n }, async (_, i) => {
       // Spread over a second: the crash finds writes at every step, and later ones find WordPress gone.
       await sleep(i * 50);
-      const res = await fetch(`${g.url}${NS}/events`, {
-        method: 'POST',
-        headers: { Authorization: editor, 'Content-Type': 'application/json' },
-        body: JSON.stringify({
-          title: `Burst ${tok} ${i}`,
-          start_date: '2032-02-02 19:00:00',
-          end_date: '2032-02-02 21:00:00',
-          status: 'publish',
-          venue: { venue: `Burst venue ${tok} ${i}`, city: 'Lyon' },
-          organizer: [{ organizer: `Burst organizer ${tok} ${i}` }],
-          tags: [`bursttag-${tok}-${i}`],
-          image: `${images.url}/img/2x2/burstimg-${tok}-${i}.png`,
-        }),
+      const res = await postEvent(g.url, editor, {
+        title: `Burst ${tok} ${i}`,
+        start_date: '2032-02-02 19:00:00',
+        end_date: '2032-02-02 21:00:00',
+        status: 'publish',
+        venue: { venue: `Burst venue ${tok} ${i}`, city: 'Lyon' },
+        organizer: [{ organizer: `Burst organizer ${tok} ${i}` }],
+        tags: [`bursttag-${tok}-${i}`],
+        image: `${images.url}/img/2x2/burstimg-${tok}-${i}.png`,
       });
       const body = (await res.json()) as {
         id?: number;
@@ -210,18 +203,13 @@ describe('the gateway killed in the middle of a write', () => {
       const held = proxy.hold(
         (req) => req.method === 'POST' && /\/wp\/v2\/tribe_events(\?|$)/.test(req.url ?? ''),
       );
-      const body = JSON.stringify({
+      const body = {
         title: `Killed ${tok}`,
         start_date: '2032-03-03 19:00:00',
         end_date: '2032-03-03 21:00:00',
         venue: { venue: `Killedvenue ${tok}`, city: 'Nantes' },
-      });
-      const headers = {
-        Authorization: editor,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `kill-${tok}`,
       };
-      const post = (g: Server) => fetch(`${g.url}${NS}/events`, { method: 'POST', headers, body });
+      const post = (g: Server) => postEvent(g.url, editor, body, { 'Idempotency-Key': `kill-${tok}` });
       const answer = post(first).catch((err: unknown) => err);
       await held.arrived;
       // The nested venue is made and the event's call is on its way: the process dies now.
@@ -369,14 +357,10 @@ describe('Redis restarting under mixed load', () => {
       const writer = async () => {
         while (running) {
           writes.sent++;
-          const res = await fetch(`${a.url}${NS}/events`, {
-            method: 'POST',
-            headers: { Authorization: editor, 'Content-Type': 'application/json' },
-            body: JSON.stringify({
-              title: `Restart redis${tok} ${writes.sent}`,
-              start_date: '2033-04-04 10:00:00',
-              end_date: '2033-04-04 11:00:00',
-            }),
+          const res = await postEvent(a.url, editor, {
+            title: `Restart redis${tok} ${writes.sent}`,
+            start_date: '2033-04-04 10:00:00',
+            end_date: '2033-04-04 11:00:00',
           });
           if (res.status === 201) writes.acknowledged++;
           else writes.refused++;
