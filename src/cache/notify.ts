@@ -1,8 +1,8 @@
 // Change notifications from the companion plugin: HMAC verification, freshness, and what each change invalidates.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/schema.ts';
+import type { SharedRedis } from './redis.ts';
 import { tag } from './tags.ts';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>`. */
@@ -108,10 +108,10 @@ export function planOf(n: Notification, mapping: Mapping): Plan {
  */
 export class ReplayGuard {
   readonly #memory: LRUCache<string, true>;
-  readonly #redis?: { cmd: Redis; up: () => boolean; prefix: string };
+  readonly #redis?: SharedRedis;
   readonly #ttlMs: number;
 
-  constructor(windowSeconds: number, redis?: { cmd: Redis; up: () => boolean; prefix: string }) {
+  constructor(windowSeconds: number, redis?: SharedRedis) {
     this.#ttlMs = 2 * windowSeconds * 1000;
     this.#memory = new LRUCache({ max: 10_000, ttl: this.#ttlMs });
     this.#redis = redis;

@@ -123,7 +123,6 @@ export const bool = (
   ...extra,
 });
 
-/** Category or tag filters: ids, slugs or names, as a CSV or an array. */
 /** What /doc says an `image` on a write accepts: an attachment id, or an image URL to upload ('' removes it). */
 export const IMAGE_ACCEPTS = { oneOf: [{ type: 'integer' }, { type: 'string' }] };
 
@@ -138,6 +137,7 @@ export const linkedAccepts = (component: 'VenueInput' | 'OrganizerInput') => {
   return { oneOf: [...one, { type: 'array', items: { oneOf: one } }] };
 };
 
+/** Category or tag filters: ids, slugs or names, as a CSV or an array. */
 export const termList = (en: string, es: string): ArgDef<string[]> => ({
   type: 'array',
   items: 'integer',

@@ -1,7 +1,7 @@
 // `Idempotency-Key` on POST: a retried write returns the first answer instead of writing twice (Redis or memory, 24 h).
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import type { SharedRedis } from '../cache/redis.ts';
 import { ApiError } from './errors.ts';
 
 /** What a write answered, as replayed to a retry. */
@@ -28,9 +28,9 @@ export const PENDING_TTL_MS = 20_000;
 /** Where keys live: Redis when configured and up (shared by every instance), else this process's memory. */
 export class IdempotencyStore {
   readonly #memory = new LRUCache<string, Record_>({ max: 50_000, ttl: IDEMPOTENCY_TTL_MS });
-  readonly #redis?: { cmd: Redis; up: () => boolean; prefix: string };
+  readonly #redis?: SharedRedis;
 
-  constructor(redis?: { cmd: Redis; up: () => boolean; prefix: string }) {
+  constructor(redis?: SharedRedis) {
     this.#redis = redis;
   }
 

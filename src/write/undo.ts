@@ -3,7 +3,7 @@
 // WordPress answers again. A create whose answer never came (WordPress died, timed out, the caller hung up) is kept
 // as a probe: what to look for, since WordPress may have carried it out anyway.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { SharedRedis } from '../cache/redis.ts';
 import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
@@ -53,26 +53,23 @@ interface Entry {
 export const mayHaveWritten = (err: unknown): boolean =>
   !(err instanceof ApiError && err.status < 500 && err.status !== 499);
 
+/** A moment as WordPress writes `modified_gmt` (`2026-11-25T14:00:00`), for comparing with it. */
+const gmtAt = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
+
 /** An entry of a write in progress is renewed every third of this; the entry of a dead process is due after it. */
 export const UNDO_LEASE_MS = 10_000;
-
-interface Shared {
-  cmd: Redis;
-  up: () => boolean;
-  prefix: string;
-}
 
 /** The entries of writes in progress or left to undo: a Redis hash when configured and up, else this process. */
 export class UndoJournal {
   readonly #memory = new Map<string, Entry>();
-  readonly #redis?: Shared;
+  readonly #redis?: SharedRedis;
   /** Writes in progress in this process: their entries are renewed every third of the lease. */
   readonly #live = new Set<Undo>();
   #beat?: NodeJS.Timeout;
   /** How long an entry of a write in progress stays out of sweeps without a heartbeat (its process died). */
   readonly leaseMs: number;
 
-  constructor(redis?: Shared, leaseMs = UNDO_LEASE_MS) {
+  constructor(redis?: SharedRedis, leaseMs = UNDO_LEASE_MS) {
     this.#redis = redis;
     this.leaseMs = leaseMs;
   }
@@ -207,7 +204,7 @@ export class Undo {
     send: () => Promise<WpResponse<T>>,
   ): Promise<WpResponse<T>> {
     // Two seconds of slack for the clocks of WordPress and the gateway.
-    const p: UndoProbe = { ...probe, since: new Date(Date.now() - 2_000).toISOString().slice(0, 19) };
+    const p: UndoProbe = { ...probe, since: gmtAt(Date.now() - 2_000) };
     this.probes.push(p);
     await this.save();
     const forget = () => this.probes.splice(this.probes.indexOf(p), 1);
@@ -215,7 +212,7 @@ export class Undo {
     try {
       res = await send();
     } catch (err) {
-      if (mayHaveWritten(err)) p.until = new Date(Date.now() + 1_000).toISOString().slice(0, 19);
+      if (mayHaveWritten(err)) p.until = gmtAt(Date.now() + 1_000);
       else forget();
       await this.save();
       throw err;
@@ -440,7 +437,7 @@ export async function sweep(deps: Deps): Promise<number> {
   for (const [id, e] of due) {
     // A create still open when its process died was sent before its last heartbeat: WordPress carried it out, if at
     // all, before the lease ran out; what was made after that is someone else's (a retry's).
-    for (const p of e.probes) p.until ??= new Date(e.due).toISOString().slice(0, 19);
+    for (const p of e.probes) p.until ??= gmtAt(e.due);
     await rollback(deps, journal.resume(id, e));
   }
   return due.length;
