@@ -8,10 +8,8 @@ import { findDuplicate, valuesOf } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
 import type { Caller } from '../wp/caller.ts';
-import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
-import type { WpPost } from '../wp/types.ts';
-import { mayHaveWritten, type Undo } from '../write/undo.ts';
+import { createPost, mayHaveWritten, type Undo } from '../write/undo.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
 
@@ -141,25 +139,22 @@ async function createLinked(
     const image = await resolveImage(deps, ctx, caller, kind, obj.image.trim(), undo);
     if (image !== undefined) values.image = image;
   }
-  const restBase = deps.mapping[kind].restBase;
-  const title = String(values[kind]);
-  const res = await undo
-    .create('posts', { restBase, search: title, title }, () =>
-      deps.wp.request<WpPost>({
-        path: `/wp/v2/${restBase}`,
-        method: 'POST',
-        body: { ...writeRecord(deps.mapping, kind, values), status },
-        ...asCaller(ctx),
-      }),
-    )
-    .catch((err: unknown) => {
-      // WordPress away is not an argument error: the write is refused as a whole (502/503/504).
-      if (mayHaveWritten(err)) throw err;
-      const e = err as ApiError;
-      throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400, {
-        params: { [kind]: e.message },
-      });
+  const body = { ...writeRecord(deps.mapping, kind, values), status };
+  const res = await createPost(
+    deps,
+    ctx,
+    undo,
+    deps.mapping[kind].restBase,
+    String(values[kind]),
+    body,
+  ).catch((err: unknown) => {
+    // WordPress away is not an argument error: the write is refused as a whole (502/503/504).
+    if (mayHaveWritten(err)) throw err;
+    const e = err as ApiError;
+    throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400, {
+      params: { [kind]: e.message },
     });
+  });
   // The next duplicate check (another event of this write or the next one) must see it.
   deps.catalog.invalidate(kind, [res.body.id]);
   return res.body.id;

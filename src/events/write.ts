@@ -15,7 +15,7 @@ import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
-import { newUndo, type Undo, undoing } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { eventNotFound, readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
@@ -181,16 +181,8 @@ export async function createEvent(
     undo,
     async () => {
       const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
-      const restBase = deps.mapping.event.restBase;
       const title = typeof payload.title === 'string' ? payload.title : '';
-      const res = await undo.create('posts', { restBase, search: title, title }, () =>
-        deps.wp.request<WpPost>({
-          path: `/wp/v2/${restBase}`,
-          method: 'POST',
-          body: payload,
-          ...asCaller(ctx),
-        }),
-      );
+      const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, title, payload);
       return respond(deps, ctx, site, res.body, 201);
     },
     { map: (err) => writeError(err, true) },

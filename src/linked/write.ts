@@ -13,7 +13,7 @@ import { asCaller } from '../wp/client.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
-import { newUndo, type Undo, undoing } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import type { LinkedFacets } from './catalog.ts';
 import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
 
@@ -154,16 +154,15 @@ export async function createLinked(
   }
   const slug = draftSlug(values[kind], values.status, values.slug);
   if (slug) values.slug = slug;
-  const restBase = deps.mapping[kind].restBase;
-  const title = String(values[kind] ?? '');
   return write(deps, ctx, caller, kind, a, values, 'create', async (undo) => {
-    const res = await undo.create('posts', { restBase, search: title, title }, () =>
-      deps.wp.request<WpPost>({
-        path: `/wp/v2/${restBase}`,
-        method: 'POST',
-        body: writeRecord(deps.mapping, kind, values),
-        ...asCaller(ctx),
-      }),
+    const record = writeRecord(deps.mapping, kind, values);
+    const res = await createPost(
+      deps,
+      ctx,
+      undo,
+      deps.mapping[kind].restBase,
+      String(values[kind] ?? ''),
+      record,
     );
     return respond(deps, ctx, site, kind, res.body, 201);
   });

@@ -7,7 +7,7 @@ import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpTerm } from '../wp/types.ts';
-import { newUndo, rollback } from '../write/undo.ts';
+import { newUndo, undoing } from '../write/undo.ts';
 import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termError, termPath } from './common.ts';
 
 /** The parsed write arguments (categories add `parent`). */
@@ -87,24 +87,27 @@ export async function createTerm(
   const undo = newUndo(deps);
   const name = String(args.name ?? '');
   try {
-    const res = await undo.create('terms', { restBase: tax.restBase, search: name, term: name }, () =>
-      deps.wp.request<Upstream>({
-        path: termPath(tax),
-        method: 'POST',
-        body: fieldsOf(args),
-        ...asCaller(ctx),
-      }),
+    const res = await undoing(
+      deps,
+      ctx,
+      undo,
+      () =>
+        undo.create('terms', { restBase: tax.restBase, search: name, term: name }, () =>
+          deps.wp.request<Upstream>({
+            path: termPath(tax),
+            method: 'POST',
+            body: fieldsOf(args),
+            ...asCaller(ctx),
+          }),
+        ),
+      { map: (err) => termError(err, loggedIn(ctx)) },
     );
-    await undo.done();
     const location = res.headers.get('location');
     return {
       status: 201,
       body: singleBody(deps, kind, site, res.body, true),
       headers: location ? { Location: String(publicLinks(deps, site.apiRoot, location)) } : undefined,
     };
-  } catch (err) {
-    if (!undo.empty) await rollback(deps, undo, ctx);
-    throw termError(err, loggedIn(ctx));
   } finally {
     // Events embed terms from this cache: drop it so they show the change at once (also after a failure,
     // which costs one extra read and never shows a stale name).

@@ -10,7 +10,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { ANY_EVENT_STATUSES } from '../linked/usage.ts';
 import { readRecord } from '../mapping/codec.ts';
-import type { WpResponse } from '../wp/client.ts';
+import { asCaller, type WpResponse } from '../wp/client.ts';
 import { SOURCE_URL_META } from '../wp/probe.ts';
 import type { WpPost } from '../wp/types.ts';
 
@@ -405,6 +405,20 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   if (touched.posts) for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
   // What is left is tried again by the next sweep.
   await undo.save(Date.now() + 5_000);
+}
+
+/** Creates a post of `restBase` as the caller, noted in `undo` (looked for by its title if the answer is lost). */
+export function createPost(
+  deps: Deps,
+  ctx: RequestContext,
+  undo: Undo,
+  restBase: string,
+  title: string,
+  body: Record<string, unknown>,
+): Promise<WpResponse<WpPost>> {
+  return undo.create('posts', { restBase, search: title, title }, () =>
+    deps.wp.request<WpPost>({ path: `/wp/v2/${restBase}`, method: 'POST', body, ...asCaller(ctx) }),
+  );
 }
 
 /**
