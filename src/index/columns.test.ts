@@ -192,6 +192,40 @@ describe('EventColumns', () => {
     expect(found / asked).toBeGreaterThan(0.2);
   });
 
+  it('answers the same queries again after more changes (what it keeps per search follows the changes)', () => {
+    fc.assert(
+      fc.property(
+        events,
+        fc.array(fc.array(change, { maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.tuple(query, search).map(([q, s]) => ({ ...q, search: s })),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.constantFrom(1, 2, 3),
+        fc.constantFrom(4, 4096),
+        (initial, rounds, queries, blockSize, minDead) => {
+          const columns = new EventColumns({ minDead, background: false, blockSize });
+          const held = new Map<number, EventFacets>();
+          const apply = (c: EventFacets | { remove: number }) => {
+            if ('remove' in c) {
+              columns.delete(c.remove);
+              held.delete(c.remove);
+            } else {
+              columns.set(c);
+              held.set(c.id, c);
+            }
+          };
+          for (const f of initial) apply(f);
+          for (const changes of [[], ...rounds]) {
+            for (const c of changes) apply(c);
+            for (const q of queries) expect(columns.query(q)).toEqual(queryIndex(held.values(), q));
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('keeps its order through many changes to the same events (block splits, removals, compaction)', () => {
     const columns = new EventColumns({ minDead: 100, blockSize: 16 });
     const held = new Map<number, EventFacets>();

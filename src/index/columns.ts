@@ -88,6 +88,9 @@ const FLAG_BITS = 5;
 /** Rows whose words are posted per background tick, at most (and at most ~4 ms of work). */
 const WORDS_PER_TICK = 2000;
 
+/** Searches whose rows and per-block counts are kept (each holds a few numbers per block). */
+const SEARCHES = 32;
+
 /** Rows per block of the ordered list: a change moves at most this many entries. */
 const BLOCK = 512;
 
@@ -116,6 +119,8 @@ interface Block {
   minEnd: number;
   maxEnd: number;
   stale: boolean;
+  /** Bumped by every change of the block's rows (keys the per-search counts kept for it). */
+  version: number;
 }
 
 const newBlock = (size: number): Block => ({
@@ -129,6 +134,7 @@ const newBlock = (size: number): Block => ({
   minEnd: Number.POSITIVE_INFINITY,
   maxEnd: Number.NEGATIVE_INFINITY,
   stale: false,
+  version: 0,
 });
 
 /** Recomputes a block's summaries from its rows. */
@@ -208,6 +214,7 @@ class Ordered {
     const m = this.#k.meta[row];
     b.metas[i] = m;
     b.n = n + 1;
+    b.version++;
     b.counts.set(m, (b.counts.get(m) ?? 0) + 1);
     if (e === NO_DATE) b.noEnd++;
     else {
@@ -231,6 +238,7 @@ class Ordered {
       right.metas.set(b.metas.subarray(half, b.n));
       right.n = b.n - half;
       b.n = half;
+      b.version++;
       summarise(b);
       summarise(right);
       this.blocks.splice(at + 1, 0, right);
@@ -267,6 +275,7 @@ class Ordered {
     b.ends.copyWithin(i, i + 1, b.n);
     b.metas.copyWithin(i, i + 1, b.n);
     b.n--;
+    b.version++;
     if (b.n === 0) this.blocks.splice(at, 1);
   }
 
@@ -331,6 +340,20 @@ interface Bounds {
 }
 
 const keyOf = (s: string | undefined): number | undefined => (s === undefined ? undefined : wallKey(s));
+
+/** What is kept for a search between its queries. */
+interface SearchMemo {
+  terms: SearchTerm[];
+  /**
+   * Per block: how many of its rows match, by meta value (`[version, meta, count, meta, count, …]`). A block wholly
+   * inside a searched window is then counted without reading its rows, as blocks are for lists without a search.
+   * An entry is good while its block's version is; compactions make new blocks.
+   */
+  blocks: WeakMap<Block, Int32Array>;
+  /** The including terms' row lists the intersection `rows` was made from. */
+  lists: Int32Array[];
+  rows: Int32Array | null;
+}
 
 /** A search compiled to row stamps: a row matches when it carries `inc` (or `inc` is 0) and not `exc`. */
 interface SearchStamps {
@@ -414,6 +437,8 @@ export class EventColumns {
   /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
   readonly #terms = new Map<string, { rows: Int32Array; upTo: number; epoch: number }>();
   #termInts = 0;
+  /** What is kept per search (its text), for the most recent searches. */
+  readonly #searches = new Map<string, SearchMemo>();
 
   get size(): number {
     return this.#alive;
@@ -542,8 +567,8 @@ export class EventColumns {
   query(q: IndexQuery): IndexResult {
     const perPage = Math.max(1, Math.floor(q.perPage));
     const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
-    const terms = q.search !== undefined && q.search !== '' ? parseSearch(q.search) : null;
-    const stamps = terms ? this.#searchStamps(terms) : null;
+    const memo = q.search !== undefined && q.search !== '' ? this.#searchOf(q.search) : null;
+    const stamps = memo ? this.#searchStamps(memo) : null;
     const d = this.#bounds(q);
     const keep = this.#filter(q, d, stamps);
     const id = this.#k.id;
@@ -624,8 +649,10 @@ export class EventColumns {
       total: counted ?? total,
       totalPages: Math.ceil((counted ?? total) / perPage),
     });
-    // Blocks wholly inside the window are counted from their summaries once the page is cut (or before it starts).
-    const countable = incGen === 0 && excGen === 0 && extra === null && !pass.includes(2);
+    // Blocks wholly inside the window are counted from their summaries once the page is cut (or before it starts);
+    // with a search, from the block's counts for that search (made by the first query that needs them).
+    const countable = extra === null && !pass.includes(2);
+    const searched = memo?.blocks;
     const endsFit = (blk: Block): boolean => {
       if (endLte === undefined && endLt === undefined && endGt === undefined) return true;
       const e = this.#order.ends(blk);
@@ -642,7 +669,14 @@ export class EventColumns {
         const last = blk.starts[blk.n - 1];
         if ((last < to || (!toStrict && last === to)) && endsFit(blk)) {
           let c = 0;
-          for (const [m, k] of blk.counts) if (pass[m] === 1) c += k;
+          if (searched) {
+            let pairs = searched.get(blk);
+            if (!pairs || pairs[0] !== blk.version) {
+              pairs = matchCounts(blk, inc, incGen, exc, excGen);
+              searched.set(blk, pairs);
+            }
+            for (let k = 1; k < pairs.length; k += 2) if (pass[pairs[k]] === 1) c += pairs[k + 1];
+          } else for (const [m, k] of blk.counts) if (pass[m] === 1) c += k;
           if (total >= offset + perPage || total + c <= offset) {
             total += c;
             continue;
@@ -698,6 +732,16 @@ export class EventColumns {
   /** Bytes held by the columns, postings excluded (a figure for the benchmark). */
   get columnBytes(): number {
     return this.#cap * 90 + this.#vals.byteLength + this.#text.byteLength;
+  }
+
+  /** What is kept for a search (made on its first query; the least recently used go first). */
+  #searchOf(search: string): SearchMemo {
+    let memo = this.#searches.get(search);
+    if (memo) this.#searches.delete(search);
+    else memo = { terms: parseSearch(search), blocks: new WeakMap(), lists: [], rows: null };
+    this.#searches.set(search, memo);
+    if (this.#searches.size > SEARCHES) this.#searches.delete(this.#searches.keys().next().value as string);
+    return memo;
   }
 
   /**
@@ -854,11 +898,17 @@ export class EventColumns {
    * Stamps the rows matching the search (`LIKE '%term%'` for each term, `NOT LIKE` for exclusions): `inc` on the
    * rows holding every including term, `exc` on the rows holding an excluded one.
    */
-  #searchStamps(terms: readonly SearchTerm[]): SearchStamps {
+  #searchStamps(memo: SearchMemo): SearchStamps {
+    const { terms } = memo;
     const including = terms.filter((t) => !t.exclude).map((t) => this.#rowsContaining(t.text));
-    let rows: Int32Array | null = null;
-    for (const list of including.sort((a, b) => a.length - b.length))
-      rows = rows ? intersect(rows, list) : list;
+    // The rows holding every term, kept while the terms' lists are the same (they are replaced when they grow).
+    if (including.length !== memo.lists.length || including.some((l, i) => l !== memo.lists[i])) {
+      memo.lists = including;
+      memo.rows = null;
+      for (const list of [...including].sort((a, b) => a.length - b.length))
+        memo.rows = memo.rows ? intersect(memo.rows, list) : list;
+    }
+    const rows = memo.rows;
     let incGen = 0;
     if (rows) {
       incGen = this.#nextGen();
@@ -1115,6 +1165,7 @@ export class EventColumns {
     this.#wordsUpTo = 0;
     this.#terms.clear();
     this.#termInts = 0;
+    this.#searches.clear();
     this.#order = new Ordered(this.#k, this.#blockSize);
     this.#gen = 0;
     this.#grow(Math.max(1024, Math.ceil(rows.length * 1.25)));
@@ -1122,6 +1173,30 @@ export class EventColumns {
     this.#excMark.fill(0);
     for (const f of rows) this.set(f, true);
   }
+}
+
+/** How many of a block's rows carry the search's `inc` stamp (when it has one) and not its `exc`, by meta value. */
+function matchCounts(
+  blk: Block,
+  inc: Uint32Array,
+  incGen: number,
+  exc: Uint32Array,
+  excGen: number,
+): Int32Array {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < blk.n; i++) {
+    const r = blk.rows[i];
+    if ((incGen !== 0 && inc[r] !== incGen) || (excGen !== 0 && exc[r] === excGen)) continue;
+    counts.set(blk.metas[i], (counts.get(blk.metas[i]) ?? 0) + 1);
+  }
+  const out = new Int32Array(1 + 2 * counts.size);
+  out[0] = blk.version;
+  let k = 1;
+  for (const [m, c] of counts) {
+    out[k++] = m;
+    out[k++] = c;
+  }
+  return out;
 }
 
 /** The numbers in both ascending lists. */
