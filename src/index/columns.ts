@@ -1095,14 +1095,30 @@ export class EventColumns {
     this.#orgN[r] = lists[2].length;
   }
 
+  /**
+   * Makes room for `rows` more rows (and their text, at the average size of the rows held), so that a crawl that
+   * knows the site's size grows the columns once, early, instead of copying them at every doubling (a copy of
+   * 100k rows' columns is a stall of 15 ms or more).
+   */
+  reserve(rows: number): void {
+    if (this.#used + rows > this.#cap) this.#grow(this.#used + rows);
+    if (this.#used > 0)
+      this.#growText(Math.ceil(this.#textUsed + (this.#textUsed / this.#used) * rows * 1.05));
+  }
+
+  #growText(bytes: number): void {
+    if (bytes <= this.#text.length) return;
+    const grown = Buffer.allocUnsafe(bytes);
+    this.#text.copy(grown, 0, 0, this.#textUsed);
+    this.#text = grown;
+  }
+
   #putText(r: number, text: string): void {
     const n = Buffer.byteLength(text, 'utf8');
     if (this.#textUsed + n > this.#text.length) {
       // Doubling while small; then by half, so a 500 MB text pool does not reserve another 500 MB.
       const factor = this.#text.length < 64 << 20 ? 2 : 1.5;
-      const grown = Buffer.allocUnsafe(Math.max(Math.ceil(this.#text.length * factor), this.#textUsed + n));
-      this.#text.copy(grown, 0, 0, this.#textUsed);
-      this.#text = grown;
+      this.#growText(Math.max(Math.ceil(this.#text.length * factor), this.#textUsed + n));
     }
     this.#text.write(text, this.#textUsed, 'utf8');
     this.#textOff[r] = this.#textUsed;
@@ -1135,7 +1151,6 @@ export class EventColumns {
     this.#author = g(this.#author, i32);
     this.#parent = g(this.#parent, i32);
     this.#venue = g(this.#venue, i32);
-    this.#k.meta = g(this.#k.meta, (n) => new Uint16Array(n));
     this.#valOff = g(this.#valOff, (n) => new Uint32Array(n));
     this.#catN = g(this.#catN, (n) => new Uint16Array(n));
     this.#tagN = g(this.#tagN, (n) => new Uint16Array(n));

@@ -40,6 +40,8 @@ export interface IndexSnapshot {
 /** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
 export interface Restoring {
   add(batch: readonly StoredEvent[]): void;
+  /** Makes room for `rows` more events at once (a load that knows its size copies no column as it grows). */
+  reserve(rows: number): void;
   finish(since: number | null, builtAt: string): void;
   abandonUnlessFinished(): void;
 }
@@ -64,6 +66,17 @@ async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<
   }
 }
 
+/** Where a build is (kept when it fails, so the next one resumes there). */
+interface CrawlState {
+  page: number;
+  seen: Set<number>;
+  /** The write sequence when the build began: events written since are not removed for being unseen. */
+  seq0: number;
+  /** The newest modified_gmt read. */
+  newest: string;
+  ms: number;
+}
+
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 export class EventIndex {
@@ -86,7 +99,7 @@ export class EventIndex {
 
   readonly #concurrency: number;
   /** Where a failed crawl stopped: the next build goes on from there instead of starting over. */
-  #resume: { page: number; seen: Set<number>; seq0: number; stamps: string[]; ms: number } | null = null;
+  #resume: CrawlState | null = null;
   #builtAt: Date | null = null;
   #buildMs: number | null = null;
   #lastRefreshAt: Date | null = null;
@@ -142,6 +155,7 @@ export class EventIndex {
       add: (batch) => {
         for (const f of batch) this.#set(f, true);
       },
+      reserve: (rows) => this.#columns.reserve(rows),
       finish: (since, builtAt) => {
         finished = true;
         this.#columns.pauseWords(false);
@@ -302,7 +316,7 @@ export class EventIndex {
    */
   async #build(progress: BuildProgress): Promise<void> {
     const t0 = performance.now();
-    const state = this.#resume ?? { page: 1, seen: new Set<number>(), seq0: this.#seq, stamps: [], ms: 0 };
+    const state = this.#resume ?? { page: 1, seen: new Set<number>(), seq0: this.#seq, newest: '', ms: 0 };
     this.#resume = state;
     progress.start();
     try {
@@ -316,12 +330,12 @@ export class EventIndex {
         const results = await allSettled(pages.map((p) => this.#readPage(p)));
         for (const r of results) {
           totalPages = r.totalPages;
+          // Room for the rest of the site at once, once the first page tells its size and the text's.
+          if (total === 0 && r.items.length > 0) {
+            await inSlices(r.items, (post) => this.#read(state, post));
+            this.#columns.reserve(r.total - state.seen.size);
+          } else await inSlices(r.items, (post) => this.#read(state, post));
           total = r.total;
-          await inSlices(r.items, (post) => {
-            state.seen.add(post.id);
-            state.stamps.push(post.modified_gmt);
-            this.#apply(post);
-          });
           state.page++;
         }
         progress.update(state.seen.size, total);
@@ -337,12 +351,12 @@ export class EventIndex {
       throw err;
     }
     this.#resume = null;
-    for (const id of [...this.#columns.ids()]) {
+    await inSlices([...this.#columns.ids()], (id) => {
       if (!state.seen.has(id) && (this.#written.get(id) ?? 0) <= state.seq0) this.#delete(id);
-    }
+    });
     const ms = Math.round(state.ms + performance.now() - t0);
     this.#buildMs = ms;
-    this.#since = nextSince(this.#since, state.stamps, {
+    this.#since = nextSince(this.#since, state.newest === '' ? [] : [state.newest], {
       overlapMs: this.#overlapMs,
       crawlMs: ms,
       nowMs: Date.now(),
@@ -417,6 +431,14 @@ export class EventIndex {
     }
     if (changed.length) this.#onChange(changed);
     return { removed: gone.length, refetched: stale.length };
+  }
+
+  /** A post read by a build: noted as seen, and applied. */
+  #read(state: CrawlState, post: WpPost): void {
+    state.seen.add(post.id);
+    // WordPress writes modified_gmt in one fixed form, so the newest is the greatest string.
+    if (post.modified_gmt > state.newest) state.newest = post.modified_gmt;
+    this.#apply(post);
   }
 
   /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */

@@ -54,4 +54,33 @@ describe('WordPostings', () => {
       ),
     );
   });
+
+  it('keeps rows far apart (gaps of several bytes) as they were posted', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 2 ** 26 }), fc.subarray(['jazz', 'night', 'jazzy'])), {
+          maxLength: 40,
+        }),
+        (posts) => {
+          const p = new WordPostings();
+          let row = -1;
+          const want = new Map<string, number[]>([
+            ['jazz', []],
+            ['night', []],
+          ]);
+          for (const [gap, words] of posts) {
+            row += gap;
+            p.add(row, words);
+            if (words.some((w) => w.includes('jazz'))) want.get('jazz')?.push(row);
+            if (words.includes('night')) want.get('night')?.push(row);
+          }
+          expect([...p.rowsOf('jazz')]).toEqual(want.get('jazz'));
+          expect([...p.rowsOf('night')]).toEqual(want.get('night'));
+        },
+      ),
+    );
+    const p = new WordPostings();
+    p.add(5, ['jazz']);
+    expect(() => p.add(5, ['jazz'])).toThrow(RangeError);
+  });
 });

@@ -61,12 +61,17 @@ const TERM_CACHE = 1000;
 /**
  * Rows (small integers) posted under words. Append-only: a row's words never change (a changed event gets a new
  * row), so postings are never edited; rows that died are skipped by the caller and dropped when it compacts.
+ * Rows are posted in ascending order, so each word's list is kept as the gaps between its rows, 7 bits a byte
+ * (LEB128): a common word's gaps are a byte each, a quarter of the space of 32-bit row numbers.
  */
 export class WordPostings {
   readonly #idOf = new Map<string, number>();
   readonly #words: string[] = [];
-  #rows: Int32Array[] = [];
+  #bytes: Uint8Array[] = [];
+  /** Bytes used, rows posted and the last row posted, per word. */
+  #used: number[] = [];
   #counts: number[] = [];
+  #last: number[] = [];
   /** Trigram → ids of the words holding it, to find the words containing a term without reading them all. */
   readonly #grams = new Map<string, number[]>();
   /** Term → ids of the words containing it, as of `upTo` words (words are only ever added). */
@@ -76,35 +81,63 @@ export class WordPostings {
     return this.#words.length;
   }
 
-  /** Posts `row` under each of `words`. */
+  /** Posts `row` under each of `words`; rows come in ascending order (a row once per word). */
   add(row: number, words: Iterable<string>): void {
     for (const w of words) {
       let id = this.#idOf.get(w);
       if (id === undefined) id = this.#newWord(w);
-      let list = this.#rows[id];
-      const n = this.#counts[id];
-      if (n === list.length) {
-        const grown = new Int32Array(n * 2);
-        grown.set(list);
-        this.#rows[id] = list = grown;
+      let gap = row - this.#last[id];
+      if (gap <= 0)
+        throw new RangeError(`rows are posted in ascending order (${row} after ${this.#last[id]})`);
+      let bytes = this.#bytes[id];
+      let at = this.#used[id];
+      if (at + 5 > bytes.length) {
+        const grown = new Uint8Array(Math.max(8, bytes.length * 2));
+        grown.set(bytes.subarray(0, at));
+        this.#bytes[id] = bytes = grown;
       }
-      list[n] = row;
-      this.#counts[id] = n + 1;
+      while (gap >= 0x80) {
+        bytes[at++] = (gap & 0x7f) | 0x80;
+        gap >>>= 7;
+      }
+      bytes[at++] = gap;
+      this.#used[id] = at;
+      this.#last[id] = row;
+      this.#counts[id]++;
+    }
+  }
+
+  /** The rows of word `id`, written into `out` from `at`. */
+  #decode(id: number, out: Int32Array, at: number): void {
+    const bytes = this.#bytes[id];
+    const end = this.#used[id];
+    let row = -1;
+    for (let i = 0; i < end; ) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = bytes[i++];
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b & 0x80);
+      row += gap;
+      out[at++] = row;
     }
   }
 
   /** The rows (ascending, each once) posted under a word containing `term` (word characters only, lower-cased). */
   rowsOf(term: string): Int32Array {
     const words = this.#wordsContaining(term);
-    if (words.length === 1) return this.#rows[words[0]].subarray(0, this.#counts[words[0]]);
     let n = 0;
     for (const id of words) n += this.#counts[id];
     const all = new Int32Array(n);
     n = 0;
     for (const id of words) {
-      all.set(this.#rows[id].subarray(0, this.#counts[id]), n);
+      this.#decode(id, all, n);
       n += this.#counts[id];
     }
+    if (words.length === 1) return all;
     all.sort();
     let k = 0;
     for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[k++] = all[i];
@@ -115,8 +148,10 @@ export class WordPostings {
     const id = this.#words.length;
     this.#idOf.set(w, id);
     this.#words.push(w);
-    this.#rows.push(new Int32Array(2));
+    this.#bytes.push(new Uint8Array(2));
+    this.#used.push(0);
     this.#counts.push(0);
+    this.#last.push(-1);
     for (const g of gramsOf(w)) {
       const list = this.#grams.get(g);
       if (list) list.push(id);
