@@ -350,18 +350,25 @@ interface SearchMemo {
    * An entry is good while its block's version is; compactions make new blocks.
    */
   blocks: WeakMap<Block, Int32Array>;
-  /** The including terms' row lists the intersection `rows` was made from. */
-  lists: Int32Array[];
+  /** The compaction (`epoch`), rows (`upTo`) and row capacity (`cap`) the rest covers. */
+  epoch: number;
+  upTo: number;
+  cap: number;
+  /** The rows holding every including term (ascending, dead ones included); null when no term includes. */
   rows: Int32Array | null;
+  /** `rows` as one bit per row, and the rows holding an excluded term; null when there is no such term. */
+  inc: Uint32Array | null;
+  exc: Uint32Array | null;
 }
 
-/** A search compiled to row stamps: a row matches when it carries `inc` (or `inc` is 0) and not `exc`. */
-interface SearchStamps {
-  inc: number;
-  exc: number;
-  /** The rows carrying `inc` (ascending, dead ones included), when some term includes. */
-  rows: Int32Array | null;
+/** One bit per row (`cap` rows) for the rows of the lists. */
+function bitsOf(lists: readonly Int32Array[], cap: number): Uint32Array {
+  const bits = new Uint32Array((cap >>> 5) + 1);
+  for (const l of lists) for (let i = 0; i < l.length; i++) bits[l[i] >>> 5] |= 1 << (l[i] & 31);
+  return bits;
 }
+
+const hasBit = (bits: Uint32Array, r: number): boolean => (bits[r >>> 5] & (1 << (r & 31))) !== 0;
 
 export class EventColumns {
   /** Dead rows tolerated before a compaction (at least as many as live ones). */
@@ -430,10 +437,6 @@ export class EventColumns {
   #words = new WordPostings();
   #order: Ordered;
 
-  /** Scratch stamps for search (one per row), and their generation counter. */
-  #incMark = new Uint32Array(0);
-  #excMark = new Uint32Array(0);
-  #gen = 0;
   /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
   readonly #terms = new Map<string, { rows: Int32Array; upTo: number; epoch: number }>();
   #termInts = 0;
@@ -567,14 +570,14 @@ export class EventColumns {
   query(q: IndexQuery): IndexResult {
     const perPage = Math.max(1, Math.floor(q.perPage));
     const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
-    const memo = q.search !== undefined && q.search !== '' ? this.#searchOf(q.search) : null;
-    const stamps = memo ? this.#searchStamps(memo) : null;
+    const search =
+      q.search !== undefined && q.search !== '' ? this.#searchBits(this.#searchOf(q.search)) : null;
     const d = this.#bounds(q);
-    const keep = this.#filter(q, d, stamps);
+    const keep = this.#filter(q, d, search);
     const id = this.#k.id;
     const start = this.#k.start;
 
-    const candidates = this.#candidates(q, stamps);
+    const candidates = this.#candidates(q, search);
     const narrow = candidates && (this.#alwaysNarrow || candidates.length * 32 <= this.#alive);
     if ((q.include && q.include.length > 0) || narrow) {
       // `include` switches the order to publication date (TEC sets `post__in` and orders by date); a narrow search
@@ -626,7 +629,7 @@ export class EventColumns {
 
     // The walk: what every list checks is read from the block's own copies, in sequence; a row's other
     // columns only for rows that get that far.
-    const { pass, owner, author, d: bounds, inc, incGen, exc, excGen, extra } = this.#checks(q, d, stamps);
+    const { pass, owner, author, d: bounds, inc, exc, extra } = this.#checks(q, d, search);
     const { startGte, startGt, startLt, endLte, endLt, endGt } = bounds;
     const dated = Object.values(bounds).some((v) => v !== undefined);
     const ids: number[] = [];
@@ -652,7 +655,7 @@ export class EventColumns {
     // Blocks wholly inside the window are counted from their summaries once the page is cut (or before it starts);
     // with a search, from the block's counts for that search (made by the first query that needs them).
     const countable = extra === null && !pass.includes(2);
-    const searched = memo?.blocks;
+    const searched = search?.blocks;
     const endsFit = (blk: Block): boolean => {
       if (endLte === undefined && endLt === undefined && endGt === undefined) return true;
       const e = this.#order.ends(blk);
@@ -672,7 +675,7 @@ export class EventColumns {
           if (searched) {
             let pairs = searched.get(blk);
             if (!pairs || pairs[0] !== blk.version) {
-              pairs = matchCounts(blk, inc, incGen, exc, excGen);
+              pairs = matchCounts(blk, inc, exc);
               searched.set(blk, pairs);
             }
             for (let k = 1; k < pairs.length; k += 2) if (pass[pairs[k]] === 1) c += pairs[k + 1];
@@ -698,11 +701,11 @@ export class EventColumns {
           if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) continue;
           if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) continue;
         }
-        if (how === 2 || incGen !== 0 || excGen !== 0 || extra !== null) {
+        if (how === 2 || inc !== null || exc !== null || extra !== null) {
           const r = rows[i];
           if (how === 2 && owner[r] !== author) continue;
-          if (incGen !== 0 && inc[r] !== incGen) continue;
-          if (excGen !== 0 && exc[r] === excGen) continue;
+          if (inc !== null && !hasBit(inc, r)) continue;
+          if (exc !== null && hasBit(exc, r)) continue;
           if (extra !== null && !extra(r)) continue;
         }
         if (total >= offset && ids.length < perPage) ids.push(id[rows[i]]);
@@ -738,7 +741,17 @@ export class EventColumns {
   #searchOf(search: string): SearchMemo {
     let memo = this.#searches.get(search);
     if (memo) this.#searches.delete(search);
-    else memo = { terms: parseSearch(search), blocks: new WeakMap(), lists: [], rows: null };
+    else
+      memo = {
+        terms: parseSearch(search),
+        blocks: new WeakMap(),
+        epoch: -1,
+        upTo: 0,
+        cap: 0,
+        rows: null,
+        inc: null,
+        exc: null,
+      };
     this.#searches.set(search, memo);
     if (this.#searches.size > SEARCHES) this.#searches.delete(this.#searches.keys().next().value as string);
     return memo;
@@ -748,8 +761,8 @@ export class EventColumns {
    * Rows that may match (ascending, dead ones included): the search's, narrowed by the posting lists of the term,
    * venue and organizer filters that are selective enough to be worth reading. Null when nothing narrows.
    */
-  #candidates(q: IndexQuery, stamps: SearchStamps | null): Int32Array | null {
-    let rows = stamps?.rows ?? null;
+  #candidates(q: IndexQuery, search: SearchMemo | null): Int32Array | null {
+    let rows = search?.rows ?? null;
     const filters: [keyof FacetRows, number[] | undefined][] = [
       ['c', q.categories],
       ['t', q.tags],
@@ -810,7 +823,7 @@ export class EventColumns {
    * The row predicate of a query: everything `compileFilter` checks, on the columns. Status, hidden, featured and
    * protected are read at once from a table indexed by the row's meta (status code and flags).
    */
-  #checks(q: IndexQuery, d: Bounds, stamps: SearchStamps | null) {
+  #checks(q: IndexQuery, d: Bounds, search: SearchMemo | null) {
     // Per meta value: 0 not listed, 1 listed, 2 listed when the caller wrote the event.
     const pass = new Uint8Array(Math.max(1, this.#statusName.length) << FLAG_BITS);
     const listed = new Map<string, number>();
@@ -823,7 +836,7 @@ export class EventColumns {
         if (f & HIDDEN || !(f & ALIVE)) continue;
         if (q.featured !== undefined && ((f & FEATURED) !== 0) !== q.featured) continue;
         // WordPress searches password-protected posts only for logged-in callers.
-        if (stamps && f & PROTECTED && q.searchesProtected !== true) continue;
+        if (search && f & PROTECTED && q.searchesProtected !== true) continue;
         pass[(code << FLAG_BITS) | f] = how;
       }
     }
@@ -832,17 +845,15 @@ export class EventColumns {
       owner: this.#author,
       author: q.author ?? 0,
       d,
-      inc: this.#incMark,
-      incGen: stamps?.inc ?? 0,
-      exc: this.#excMark,
-      excGen: stamps?.exc ?? 0,
+      inc: search?.inc ?? null,
+      exc: search?.exc ?? null,
       extra: this.#extraFilter(q),
     };
   }
 
   /** The row predicate of a query: everything `compileFilter` checks, on the columns. */
-  #filter(q: IndexQuery, d: Bounds, stamps: SearchStamps | null): (r: number) => boolean {
-    const { pass, owner, author, inc, incGen, exc, excGen, extra } = this.#checks(q, d, stamps);
+  #filter(q: IndexQuery, d: Bounds, search: SearchMemo | null): (r: number) => boolean {
+    const { pass, owner, author, inc, exc, extra } = this.#checks(q, d, search);
     const meta = this.#k.meta;
     const start = this.#k.start;
     const end = this.#k.end;
@@ -858,8 +869,8 @@ export class EventColumns {
       if (endLte !== undefined && !(e !== NO_DATE && e <= endLte)) return false;
       if (endLt !== undefined && !(e !== NO_DATE && e < endLt)) return false;
       if (endGt !== undefined && !(e !== NO_DATE && e > endGt)) return false;
-      if (incGen !== 0 && inc[r] !== incGen) return false;
-      if (excGen !== 0 && exc[r] === excGen) return false;
+      if (inc !== null && !hasBit(inc, r)) return false;
+      if (exc !== null && hasBit(exc, r)) return false;
       return extra === null || extra(r);
     };
   }
@@ -895,35 +906,63 @@ export class EventColumns {
   }
 
   /**
-   * Stamps the rows matching the search (`LIKE '%term%'` for each term, `NOT LIKE` for exclusions): `inc` on the
-   * rows holding every including term, `exc` on the rows holding an excluded one.
+   * Brings a search's rows up to date (`LIKE '%term%'` for each term, `NOT LIKE` for exclusions): the rows holding
+   * every including term, as a list and as bits, and the rows holding an excluded one as bits. Made from the
+   * terms' postings once (and after a compaction); rows added since are read from their text, so a repeated
+   * search costs no work per matching row.
    */
-  #searchStamps(memo: SearchMemo): SearchStamps {
-    const { terms } = memo;
-    const including = terms.filter((t) => !t.exclude).map((t) => this.#rowsContaining(t.text));
-    // The rows holding every term, kept while the terms' lists are the same (they are replaced when they grow).
-    if (including.length !== memo.lists.length || including.some((l, i) => l !== memo.lists[i])) {
-      memo.lists = including;
+  #searchBits(memo: SearchMemo): SearchMemo {
+    const including = memo.terms.filter((t) => !t.exclude).map((t) => t.text);
+    const excluding = memo.terms.filter((t) => t.exclude).map((t) => t.text);
+    if (memo.epoch !== this.#epoch) {
       memo.rows = null;
-      for (const list of [...including].sort((a, b) => a.length - b.length))
+      for (const list of including.map((t) => this.#rowsContaining(t)).sort((a, b) => a.length - b.length))
         memo.rows = memo.rows ? intersect(memo.rows, list) : list;
+      memo.inc = memo.rows ? bitsOf([memo.rows], this.#cap) : null;
+      memo.exc = excluding.length
+        ? bitsOf(
+            excluding.map((t) => this.#rowsContaining(t)),
+            this.#cap,
+          )
+        : null;
+      memo.epoch = this.#epoch;
+      memo.upTo = this.#used;
+      memo.cap = this.#cap;
+      return memo;
     }
-    const rows = memo.rows;
-    let incGen = 0;
-    if (rows) {
-      incGen = this.#nextGen();
-      const inc = this.#incMark;
-      for (let i = 0; i < rows.length; i++) inc[rows[i]] = incGen;
+    if (memo.cap !== this.#cap) {
+      const grow = (bits: Uint32Array | null) => {
+        if (!bits) return null;
+        const grown = new Uint32Array((this.#cap >>> 5) + 1);
+        grown.set(bits.subarray(0, grown.length));
+        return grown;
+      };
+      memo.inc = grow(memo.inc);
+      memo.exc = grow(memo.exc);
+      memo.cap = this.#cap;
     }
-    let excGen = 0;
-    for (const t of terms) {
-      if (!t.exclude) continue;
-      if (excGen === 0) excGen = this.#nextGen();
-      const exc = this.#excMark;
-      const list = this.#rowsContaining(t.text);
-      for (let i = 0; i < list.length; i++) exc[list[i]] = excGen;
+    if (memo.upTo < this.#used) {
+      const inc = including.map((t) => Buffer.from(t, 'utf8'));
+      const exc = excluding.map((t) => Buffer.from(t, 'utf8'));
+      const more: number[] = [];
+      for (let r = memo.upTo; r < this.#used; r++) {
+        if (!(this.#k.meta[r] & ALIVE)) continue;
+        const text = this.#textOf(r);
+        if (memo.exc && exc.some((t) => text.includes(t))) memo.exc[r >>> 5] |= 1 << (r & 31);
+        if (memo.inc && memo.rows && inc.every((t) => text.includes(t))) {
+          memo.inc[r >>> 5] |= 1 << (r & 31);
+          more.push(r);
+        }
+      }
+      if (memo.rows && more.length) {
+        const rows = new Int32Array(memo.rows.length + more.length);
+        rows.set(memo.rows);
+        rows.set(more, memo.rows.length);
+        memo.rows = rows;
+      }
+      memo.upTo = this.#used;
     }
-    return { inc: incGen, exc: excGen, rows };
+    return memo;
   }
 
   /**
@@ -1021,15 +1060,6 @@ export class EventColumns {
       if (!this.#wordsPaused && this.indexWords(WORDS_PER_TICK, 4) > 0) this.#wordsLater();
     });
     this.#wordsTick.unref();
-  }
-
-  #nextGen(): number {
-    if (this.#gen >= 0xfffffff0) {
-      this.#incMark.fill(0);
-      this.#excMark.fill(0);
-      this.#gen = 0;
-    }
-    return ++this.#gen;
   }
 
   #record(r: number): IndexedEvent {
@@ -1157,8 +1187,6 @@ export class EventColumns {
     this.#orgN = g(this.#orgN, (n) => new Uint16Array(n));
     this.#textOff = g(this.#textOff, f64);
     this.#textLen = g(this.#textLen, (n) => new Uint32Array(n));
-    this.#incMark = g(this.#incMark, (n) => new Uint32Array(n));
-    this.#excMark = g(this.#excMark, (n) => new Uint32Array(n));
     this.#slugs.length = Math.min(this.#slugs.length, cap);
     this.#cap = cap;
   }
@@ -1182,26 +1210,17 @@ export class EventColumns {
     this.#termInts = 0;
     this.#searches.clear();
     this.#order = new Ordered(this.#k, this.#blockSize);
-    this.#gen = 0;
     this.#grow(Math.max(1024, Math.ceil(rows.length * 1.25)));
-    this.#incMark.fill(0);
-    this.#excMark.fill(0);
     for (const f of rows) this.set(f, true);
   }
 }
 
-/** How many of a block's rows carry the search's `inc` stamp (when it has one) and not its `exc`, by meta value. */
-function matchCounts(
-  blk: Block,
-  inc: Uint32Array,
-  incGen: number,
-  exc: Uint32Array,
-  excGen: number,
-): Int32Array {
+/** How many of a block's rows are in the search's `inc` bits (when it has them) and not in its `exc`, by meta value. */
+function matchCounts(blk: Block, inc: Uint32Array | null, exc: Uint32Array | null): Int32Array {
   const counts = new Map<number, number>();
   for (let i = 0; i < blk.n; i++) {
     const r = blk.rows[i];
-    if ((incGen !== 0 && inc[r] !== incGen) || (excGen !== 0 && exc[r] === excGen)) continue;
+    if ((inc !== null && !hasBit(inc, r)) || (exc !== null && hasBit(exc, r))) continue;
     counts.set(blk.metas[i], (counts.get(blk.metas[i]) ?? 0) + 1);
   }
   const out = new Int32Array(1 + 2 * counts.size);
