@@ -67,7 +67,7 @@ describe('RedisSnapshotStore', () => {
     );
     expect(copy.get(4321)).toEqual(index.get(4321));
     expect(copy.snapshot()?.since).toBe(1_700_000_000_000);
-    // 5000 events are 20 chunks of 250 after the header.
+    // 5000 events are 10 chunks after the header.
     expect(JSON.parse((await r1.get(`${prefix}index:en`)) ?? '{}').chunks).toBe(1 + 5000 / ROWS_PER_CHUNK);
     expect(await store.load('es', empty('es'))).toBe(false);
   });
