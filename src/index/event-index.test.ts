@@ -1,11 +1,14 @@
 // Tests for the event index against a tiny in-memory stand-in for the WordPress client.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { syntheticPosts } from '../../bench/synthetic.ts';
 import { type Mapping, mappingSchema } from '../mapping/schema.ts';
 import type { WpRequest } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { EventIndex, type IndexClient } from './event-index.ts';
+import { type EventFacets, facetsOf } from './facets.ts';
 import type { BuildProgress, IndexLogger } from './progress.ts';
+import { byStart, type IndexQuery, queryIndex } from './query.ts';
 import { IndexRegistry } from './registry.ts';
 
 const tec: Mapping = mappingSchema.parse(
@@ -288,6 +291,48 @@ describe('EventIndex', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(wp.calls.length).toBe(calls);
   });
+});
+
+describe('EventIndex compaction', () => {
+  it('drops replaced rows in the background and answers as before throughout', async () => {
+    const index = new EventIndex({
+      client: new FakeWp([]),
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+    });
+    const held = new Map<number, EventFacets>();
+    const restoring = index.restoring();
+    const first = [...syntheticPosts(10_000)].map((p) => facetsOf(p, tec));
+    first.sort(byStart);
+    restoring.add(first);
+    restoring.finish(null, new Date().toISOString());
+    for (const f of first) held.set(f.id, f);
+    const queries: IndexQuery[] = [
+      { statuses: ['publish'], page: 3, perPage: 10, dates: { startGte: '2025-06-01 00:00:00' } },
+      { statuses: ['publish', 'draft'], page: 1, perPage: 20, search: 'music -night' },
+      { statuses: ['publish'], page: 2, perPage: 5, categories: [3], search: 'live' },
+    ];
+    const agree = () => {
+      for (const q of queries) expect(index.query(q)).toEqual(queryIndex(held.values(), q));
+    };
+    // 8000 events change (a new title and start), 20 at a time with a tick between, as polls apply them: the
+    // replaced rows pass half the live ones at 5000, and only a compaction in the background drops them (the
+    // columns' own compaction waits for as many dead rows as live ones).
+    const changes = [...syntheticPosts(8000, 5)];
+    for (let i = 0; i < changes.length; i++) {
+      const p = { ...changes[i], id: 1 + ((i * 7) % 10_000), slug: `changed-${i}` };
+      held.set(p.id, facetsOf(p, tec));
+      index.upsert(p);
+      if (i % 1000 === 999) agree();
+      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+    }
+    for (let i = 0; i < 200 && index.deadRows >= 8000; i++) await new Promise((r) => setImmediate(r));
+    agree();
+    expect(index.size).toBe(10_000);
+    // 8000 without a compaction; after one, only the events changed again after their copy was made.
+    expect(index.deadRows).toBeLessThan(4000);
+  }, 60_000);
 });
 
 describe('IndexRegistry', () => {

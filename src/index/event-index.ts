@@ -51,6 +51,16 @@ export interface ReconcileResult {
   refetched: number;
 }
 
+/** Replaced rows tolerated before a compaction (and at least a quarter as many as live ones). */
+const COMPACT_MIN_DEAD = 4096;
+/** Rows a compaction copies per tick. */
+const COMPACT_SLICE = 250;
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** The index's columns: it compacts them itself, in the background (theirs would stall for the whole copy). */
+const newColumns = () => new EventColumns({ minDead: Number.POSITIVE_INFINITY });
+
 /** Longest run of work between two yields to the event loop while applying crawled posts. */
 const SLICE_MS = 5;
 
@@ -88,7 +98,9 @@ export class EventIndex {
   readonly #path: string;
   readonly #query: Record<string, string>;
 
-  #columns = new EventColumns();
+  #columns = newColumns();
+  /** The ids changed since a compaction under way began. */
+  #compaction: Set<number> | null = null;
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
   readonly #written = new Map<number, number>();
   #seq = 0;
@@ -165,7 +177,7 @@ export class EventIndex {
       abandonUnlessFinished: () => {
         if (finished) return;
         this.#columns.pauseWords(false);
-        this.#columns = new EventColumns();
+        this.#columns = newColumns();
         this.#written.clear();
       },
     };
@@ -194,6 +206,11 @@ export class EventIndex {
     return this.#columns.size;
   }
   /** Events whose words the background has not posted for search yet. */
+  /** Rows of replaced or removed events not yet compacted away. */
+  get deadRows(): number {
+    return this.#columns.dead;
+  }
+
   get pendingWords(): number {
     return this.#columns.pendingWords;
   }
@@ -375,14 +392,15 @@ export class EventIndex {
     if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
     // Applied a page at a time, each in its own tick: a poll that finds thousands of changes never stalls the loop.
     const changed: number[] = [];
-    const stamps: string[] = [];
+    let newest = '';
     await this.#eachPage(query, (posts) =>
       inSlices(posts, (post) => {
-        stamps.push(post.modified_gmt);
+        // WordPress writes modified_gmt in one fixed form, so the newest is the greatest string.
+        if (post.modified_gmt > newest) newest = post.modified_gmt;
         if (this.#apply(post)) changed.push(post.id);
       }),
     );
-    this.#since = nextSince(this.#since, stamps, {
+    this.#since = nextSince(this.#since, newest === '' ? [] : [newest], {
       overlapMs: this.#overlapMs,
       crawlMs: performance.now() - t0,
       nowMs: Date.now(),
@@ -457,10 +475,71 @@ export class EventIndex {
   #set(f: StoredEvent, inOrder = false): void {
     this.#columns.set(f, inOrder);
     this.#written.set(f.id, ++this.#seq);
+    this.#changed(f.id);
   }
 
   #delete(id: number): void {
     if (!this.#columns.delete(id)) return;
     this.#written.set(id, ++this.#seq);
+    this.#changed(id);
+  }
+
+  /** Notes a change for a compaction under way, or starts one when replaced rows are many. */
+  #changed(id: number): void {
+    if (this.#compaction) {
+      this.#compaction.add(id);
+      return;
+    }
+    const c = this.#columns;
+    if (c.dead > Math.max(c.size / 4, COMPACT_MIN_DEAD)) {
+      this.#compaction = new Set();
+      this.#compact(this.#compaction).finally(() => {
+        this.#compaction = null;
+      });
+    }
+  }
+
+  /**
+   * Rebuilds the rows without the dead ones (replaced and removed events) into new columns, a slice a tick, while
+   * the old ones answer; events changed meanwhile (`touched`) are copied again at the end, and the new columns
+   * take over in the same tick as the last copy. Copies take 5 ms a tick, as a poll's changes do, so a poll that
+   * replaces every event is outpaced.
+   */
+  async #compact(touched: Set<number>): Promise<void> {
+    const from = this.#columns;
+    const next = newColumns();
+    next.pauseWords(true);
+    try {
+      let t0 = performance.now();
+      const pause = async () => {
+        if (performance.now() - t0 < SLICE_MS) return true;
+        await tick();
+        t0 = performance.now();
+        return this.#columns === from;
+      };
+      for (const batch of from.batches(COMPACT_SLICE)) {
+        for (const f of batch) if (!touched.has(f.id)) next.set(f, true);
+        if (next.size === batch.length) next.reserve(from.size - batch.length);
+        if (!(await pause())) return;
+      }
+      while (touched.size > 0) {
+        let k = 0;
+        for (const id of touched) {
+          touched.delete(id);
+          const f = from.stored(id);
+          if (f) next.set(f);
+          else next.delete(id);
+          if (++k === COMPACT_SLICE) break;
+        }
+        if (touched.size > 0 && !(await pause())) return;
+      }
+      this.#columns = next;
+      next.pauseWords(false);
+    } catch (err) {
+      this.#logger.warn(
+        { err: String(err) },
+        'Event index compaction abandoned; the next change starts another',
+      );
+    }
   }
 }
