@@ -112,6 +112,25 @@ const START_TIMES: Array<[number, number]> = [
   [21, 0],
 ];
 
+interface EventTimes {
+  start: string;
+  end: string;
+  utcStart: string;
+  utcEnd: string;
+  duration: string;
+  abbr: string;
+}
+
+/** `cache`'s value for `key`, made by `make` the first time. */
+function once<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let v = cache.get(key);
+  if (v === undefined) {
+    v = make();
+    cache.set(key, v);
+  }
+  return v;
+}
+
 export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number }): SeedSite {
   const rand = mulberry32(20240601);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
@@ -192,6 +211,8 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
   const publicVenues = VENUES.map((_, i) => i).filter((i) => i !== DRAFT_VENUE && i !== PROTECTED_VENUE);
   const total = opts?.events ?? 230;
   const slugCount = new Map<string, number>();
+  const times = new Map<string, EventTimes>();
+  const dates = new Map<string, string>();
   for (let i = 0; i < total; i++) {
     const theme = pick(THEMES);
     // A few events in the past weeks, the rest spread over the next ~6 months.
@@ -207,20 +228,33 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
     const allDay = tz === SITE_TIMEZONE && i % 9 === 2;
     const extraDays = i % 15 === 6 ? 1 + (i % 3) : 0;
 
-    const day = today.plus({ days: dayOffset });
-    let start: DateTime;
-    let end: DateTime;
-    if (allDay) {
-      start = DateTime.fromObject({ year: day.year, month: day.month, day: day.day }, { zone: tz });
-      end = start.plus({ days: extraDays }).set({ hour: 23, minute: 59, second: 59 });
-    } else {
-      const [hour, minute] = pick(START_TIMES);
-      start = DateTime.fromObject(
-        { year: day.year, month: day.month, day: day.day, hour, minute },
-        { zone: tz },
-      );
-      end = start.plus({ days: extraDays, minutes: pick([60, 90, 120, 150, 180]) });
-    }
+    // The same day, zone and times come back thousands of times in a large calendar: time zone arithmetic
+    // (luxon's, through Intl) is done once per combination.
+    const [hour, minute] = allDay ? [0, 0] : pick(START_TIMES);
+    const minutes = allDay ? 0 : pick([60, 90, 120, 150, 180]);
+    const when = once(times, `${dayOffset} ${tz} ${allDay} ${extraDays} ${hour}:${minute} ${minutes}`, () => {
+      const day = today.plus({ days: dayOffset });
+      let start: DateTime;
+      let end: DateTime;
+      if (allDay) {
+        start = DateTime.fromObject({ year: day.year, month: day.month, day: day.day }, { zone: tz });
+        end = start.plus({ days: extraDays }).set({ hour: 23, minute: 59, second: 59 });
+      } else {
+        start = DateTime.fromObject(
+          { year: day.year, month: day.month, day: day.day, hour, minute },
+          { zone: tz },
+        );
+        end = start.plus({ days: extraDays, minutes });
+      }
+      return {
+        start: start.toFormat(STORAGE),
+        end: end.toFormat(STORAGE),
+        utcStart: start.toUTC().toFormat(STORAGE),
+        utcEnd: end.toUTC().toFormat(STORAGE),
+        duration: String(Math.round(end.diff(start, 'seconds').seconds)),
+        abbr: tzAbbr(start),
+      };
+    });
 
     const venueName = venue === undefined ? undefined : VENUES[venue]?.name;
     const title = venueName
@@ -235,13 +269,13 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
     const cost = free ? (i % 2 === 0 ? '0' : '') : pick(COSTS);
     const euro = tz === 'Europe/Madrid';
     const meta: Record<string, SeedMeta> = {};
-    put(meta, ef, 'start_date', start.toFormat(STORAGE));
-    put(meta, ef, 'end_date', end.toFormat(STORAGE));
-    put(meta, ef, 'utc_start_date', start.toUTC().toFormat(STORAGE));
-    put(meta, ef, 'utc_end_date', end.toUTC().toFormat(STORAGE));
-    put(meta, ef, 'duration', String(Math.round(end.diff(start, 'seconds').seconds)));
+    put(meta, ef, 'start_date', when.start);
+    put(meta, ef, 'end_date', when.end);
+    put(meta, ef, 'utc_start_date', when.utcStart);
+    put(meta, ef, 'utc_end_date', when.utcEnd);
+    put(meta, ef, 'duration', when.duration);
     put(meta, ef, 'timezone', tz);
-    put(meta, ef, 'timezone_abbr', tzAbbr(start));
+    put(meta, ef, 'timezone_abbr', when.abbr);
     put(meta, ef, 'all_day', allDay);
     put(meta, ef, 'hide_from_listings', HIDDEN.has(i));
     put(meta, ef, 'featured', i % 12 === 1);
@@ -276,11 +310,11 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
 
     let status: SeedPost['status'] = 'publish';
     let author = PUBLISHERS[i % PUBLISHERS.length] as string;
-    let published = today.minus({ days: 10 + (i % 50) + (i < 8 ? 40 : 0) }).plus({ hours: 9 + (i % 8) });
+    let published = [-(10 + (i % 50) + (i < 8 ? 40 : 0)), 9 + (i % 8)];
     if (DRAFT.has(i)) [status, author] = ['draft', DRAFT.get(i) as string];
     else if (PENDING.has(i)) [status, author] = ['pending', PENDING.get(i) as string];
     else if (PRIVATE.has(i)) status = 'private';
-    else if (FUTURE.has(i)) [status, published] = ['future', today.plus({ days: 3 + (i % 20), hours: 8 })];
+    else if (FUTURE.has(i)) [status, published] = ['future', [3 + (i % 20), 8]];
     const venueCity = venue === undefined ? 'online' : VENUES[venue]?.city;
 
     posts.push({
@@ -294,7 +328,9 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
       content: `<p>${theme.blurb}</p>\n<p>Join us ${venueName ? `at ${venueName}` : 'online'} (${venueCity}).</p>`,
       excerpt: theme.blurb,
       slug,
-      date: local(published),
+      date: once(dates, String(published), () =>
+        local(today.plus({ days: published[0], hours: published[1] })),
+      ),
       ...(STICKY.has(i) && ef.sticky ? { menuOrder: -1 } : {}),
       meta,
       links,
