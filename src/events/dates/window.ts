@@ -1,5 +1,5 @@
 // The date window of `GET /events` (TEC §4): defaults, inclusive vs strict days, relative bounds, as a filter.
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { WHY } from '../../contract/args.ts';
 import { type ApiError, invalidParams } from '../../http/errors.ts';
 import { parseTime } from './parse.ts';
@@ -76,8 +76,11 @@ export function resolveListDates(query: ListDateQuery, site: { timezone: string 
   if (Object.keys(bad).length > 0) return { ok: false, error: invalidParams(bad) };
 
   const useDefaults = query.include === undefined && !RELATIVE.some((param) => query[param] !== undefined);
-  if (useDefaults && filter.startGte === undefined) filter.startGte = defaultStart(siteZone, strict, now);
-  if (useDefaults && filter.endLte === undefined) filter.endLte = defaultEnd(siteZone, strict, now);
+  if (useDefaults && (filter.startGte === undefined || filter.endLte === undefined)) {
+    const d = defaultsAt(siteZone, strict, now);
+    filter.startGte ??= d.start;
+    filter.endLte ??= d.end;
+  }
 
   // `rest_url` echoes every bound as applied: widened to whole days in inclusive mode, in the site zone if strict.
   const echo: Partial<Record<DateParam, string>> = {};
@@ -94,10 +97,24 @@ function wholeDay(dt: DateTime, isStart: boolean): string {
   return `${dt.toUTC().toFormat('yyyy-MM-dd')} ${isStart ? '00:00:00' : '23:59:59'}`;
 }
 
+/** The last defaults made (they change once a second at most; a list miss asks for them every time). */
+let lastDefaults: { key: string; start: string; end: string } | null = null;
+
+function defaultsAt(siteZone: string, strict: boolean, now: Date): { start: string; end: string } {
+  const key = `${siteZone} ${strict} ${Math.floor(now.getTime() / 1000)}`;
+  if (lastDefaults?.key !== key)
+    lastDefaults = {
+      key,
+      start: defaultStart(siteZone, strict, now),
+      end: defaultEnd(siteZone, strict, now),
+    };
+  return lastDefaults;
+}
+
 /** "yesterday 23:59" on the UTC clock, moved to the site zone; inclusive mode keeps only that site-local day. */
 function defaultStart(siteZone: string, strict: boolean, now: Date): string {
-  const yesterday = parseTime('yesterday 23:59', 'UTC', now)!;
-  const local = yesterday.setZone(siteZone);
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const local = DateTime.fromMillis(midnight - 60_000, { zone: siteZone });
   return strict ? local.toFormat(WALL_FORMAT) : `${local.toFormat('yyyy-MM-dd')} 00:00:00`;
 }
 
