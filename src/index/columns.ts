@@ -3,6 +3,7 @@
 // same events (a property test holds the two together), in O(log n + rows in the date window) without collecting.
 import type { EventFacets } from './facets.ts';
 import { UNLISTED_STATUSES } from './facets.ts';
+import { IdTable, SlugTable } from './id-table.ts';
 import { type IndexQuery, type IndexResult, parseSearch, type SearchTerm } from './query.ts';
 import { piecesOf, WordPostings, wordsOf } from './words.ts';
 
@@ -430,8 +431,11 @@ export class EventColumns {
   /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
   #inverted = 0;
 
-  readonly #rowOf = new Map<number, number>();
-  readonly #idOfSlug = new Map<string, number>();
+  readonly #rowOf = new IdTable();
+  readonly #idOfSlug = new SlugTable((id) => {
+    const r = this.#rowOf.get(id);
+    return r === undefined ? undefined : this.#slugs[r];
+  });
   readonly #statusCode = new Map<string, number>();
   readonly #statusName: string[] = [];
   #words = new WordPostings();
@@ -561,7 +565,7 @@ export class EventColumns {
     this.#k.meta[r] &= ~ALIVE;
     if (this.#isInverted(r)) this.#inverted--;
     const slug = this.#slugs[r];
-    if (this.#idOfSlug.get(slug) === id) this.#idOfSlug.delete(slug);
+    this.#idOfSlug.delete(slug, id);
     this.#rowOf.delete(id);
     this.#alive--;
     return true;
@@ -1132,6 +1136,8 @@ export class EventColumns {
    */
   reserve(rows: number): void {
     if (this.#used + rows > this.#cap) this.#grow(this.#used + rows);
+    this.#rowOf.reserve(this.#alive + rows);
+    this.#idOfSlug.reserve(this.#alive + rows);
     if (this.#used > 0)
       this.#growText(Math.ceil(this.#textUsed + (this.#textUsed / this.#used) * rows * 1.05));
   }

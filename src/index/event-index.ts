@@ -3,6 +3,7 @@ import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { EventColumns, type IndexedEvent, type StoredEvent } from './columns.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
+import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
@@ -79,7 +80,8 @@ async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<
 /** Where a build is (kept when it fails, so the next one resumes there). */
 interface CrawlState {
   page: number;
-  seen: Set<number>;
+  /** The ids read (as keys). */
+  seen: IdTable;
   /** The write sequence when the build began: events written since are not removed for being unseen. */
   seq0: number;
   /** The newest modified_gmt read. */
@@ -102,7 +104,7 @@ export class EventIndex {
   /** The ids changed since a compaction under way began. */
   #compaction: Set<number> | null = null;
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
-  readonly #written = new Map<number, number>();
+  readonly #written = new IdTable();
   #seq = 0;
   /** Ids removed through the gateway, with the UTC time of removal: older copies from a crawl are ignored. */
   readonly #tombstones = new Map<number, string>();
@@ -167,7 +169,7 @@ export class EventIndex {
       add: (batch) => {
         for (const f of batch) this.#set(f, true);
       },
-      reserve: (rows) => this.#columns.reserve(rows),
+      reserve: (rows) => this.#reserve(rows),
       finish: (since, builtAt) => {
         finished = true;
         this.#columns.pauseWords(false);
@@ -333,7 +335,7 @@ export class EventIndex {
    */
   async #build(progress: BuildProgress): Promise<void> {
     const t0 = performance.now();
-    const state = this.#resume ?? { page: 1, seen: new Set<number>(), seq0: this.#seq, newest: '', ms: 0 };
+    const state = this.#resume ?? { page: 1, seen: new IdTable(), seq0: this.#seq, newest: '', ms: 0 };
     this.#resume = state;
     progress.start();
     try {
@@ -350,7 +352,8 @@ export class EventIndex {
           // Room for the rest of the site at once, once the first page tells its size and the text's.
           if (total === 0 && r.items.length > 0) {
             await inSlices(r.items, (post) => this.#read(state, post));
-            this.#columns.reserve(r.total - state.seen.size);
+            this.#reserve(r.total - state.seen.size);
+            state.seen.reserve(r.total);
           } else await inSlices(r.items, (post) => this.#read(state, post));
           total = r.total;
           state.page++;
@@ -453,7 +456,7 @@ export class EventIndex {
 
   /** A post read by a build: noted as seen, and applied. */
   #read(state: CrawlState, post: WpPost): void {
-    state.seen.add(post.id);
+    state.seen.set(post.id, 1);
     // WordPress writes modified_gmt in one fixed form, so the newest is the greatest string.
     if (post.modified_gmt > state.newest) state.newest = post.modified_gmt;
     this.#apply(post);
@@ -470,6 +473,12 @@ export class EventIndex {
     if (old && this.#columns.holds(f)) return false;
     this.#set(f);
     return true;
+  }
+
+  /** Room for `rows` more events in the columns and the write sequence, made once. */
+  #reserve(rows: number): void {
+    this.#columns.reserve(rows);
+    this.#written.reserve(this.#written.size + rows);
   }
 
   #set(f: StoredEvent, inOrder = false): void {
