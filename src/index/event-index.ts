@@ -54,7 +54,7 @@ export interface ReconcileResult {
 
 /** Replaced rows tolerated before a compaction (and at least a quarter as many as live ones). */
 const COMPACT_MIN_DEAD = 4096;
-/** Rows a compaction copies per tick. */
+/** Rows a compaction copies between two looks at the clock. */
 const COMPACT_SLICE = 250;
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -71,7 +71,7 @@ async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<
   for (const item of items) {
     fn(item);
     if (performance.now() - t0 > SLICE_MS) {
-      await new Promise((r) => setImmediate(r));
+      await tick();
       t0 = performance.now();
     }
   }
@@ -207,12 +207,12 @@ export class EventIndex {
   get size(): number {
     return this.#columns.size;
   }
-  /** Events whose words the background has not posted for search yet. */
   /** Rows of replaced or removed events not yet compacted away. */
   get deadRows(): number {
     return this.#columns.dead;
   }
 
+  /** Events whose words the background has not posted for search yet. */
   get pendingWords(): number {
     return this.#columns.pendingWords;
   }
@@ -516,8 +516,8 @@ export class EventIndex {
    */
   async #compact(touched: Set<number>): Promise<void> {
     const from = this.#columns;
+    // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
     const next = newColumns();
-    next.pauseWords(true);
     try {
       let t0 = performance.now();
       const pause = async () => {
@@ -543,7 +543,6 @@ export class EventIndex {
         if (touched.size > 0 && !(await pause())) return;
       }
       this.#columns = next;
-      next.pauseWords(false);
     } catch (err) {
       this.#logger.warn(
         { err: String(err) },
