@@ -7,7 +7,7 @@ import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
-import { modifiedAfter, nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
+import { modifiedAfter, newerStamp, nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
 
 /** The part of the WordPress client the index uses (tests pass a stub). */
 export type IndexClient = Pick<WpClient, 'all' | 'list' | 'request'>;
@@ -84,7 +84,7 @@ interface CrawlState {
   seen: IdTable;
   /** The write sequence when the build began: events written since are not removed for being unseen. */
   seq0: number;
-  /** The newest modified_gmt read. */
+  /** The newest modified_gmt read (`''` before the first). */
   newest: string;
   ms: number;
 }
@@ -349,12 +349,12 @@ export class EventIndex {
         const results = await allSettled(pages.map((p) => this.#readPage(p)));
         for (const r of results) {
           totalPages = r.totalPages;
+          await inSlices(r.items, (post) => this.#read(state, post));
           // Room for the rest of the site at once, once the first page tells its size and the text's.
-          if (total === 0 && r.items.length > 0) {
-            await inSlices(r.items, (post) => this.#read(state, post));
+          if (total === 0) {
             this.#reserve(r.total - state.seen.size);
             state.seen.reserve(r.total);
-          } else await inSlices(r.items, (post) => this.#read(state, post));
+          }
           total = r.total;
           state.page++;
         }
@@ -376,7 +376,7 @@ export class EventIndex {
     });
     const ms = Math.round(state.ms + performance.now() - t0);
     this.#buildMs = ms;
-    this.#since = nextSince(this.#since, state.newest === '' ? [] : [state.newest], {
+    this.#since = nextSince(this.#since, [state.newest], {
       overlapMs: this.#overlapMs,
       crawlMs: ms,
       nowMs: Date.now(),
@@ -398,12 +398,11 @@ export class EventIndex {
     let newest = '';
     await this.#eachPage(query, (posts) =>
       inSlices(posts, (post) => {
-        // WordPress writes modified_gmt in one fixed form, so the newest is the greatest string.
-        if (post.modified_gmt > newest) newest = post.modified_gmt;
+        newest = newerStamp(newest, post.modified_gmt);
         if (this.#apply(post)) changed.push(post.id);
       }),
     );
-    this.#since = nextSince(this.#since, newest === '' ? [] : [newest], {
+    this.#since = nextSince(this.#since, [newest], {
       overlapMs: this.#overlapMs,
       crawlMs: performance.now() - t0,
       nowMs: Date.now(),
@@ -457,8 +456,7 @@ export class EventIndex {
   /** A post read by a build: noted as seen, and applied. */
   #read(state: CrawlState, post: WpPost): void {
     state.seen.set(post.id, 1);
-    // WordPress writes modified_gmt in one fixed form, so the newest is the greatest string.
-    if (post.modified_gmt > state.newest) state.newest = post.modified_gmt;
+    state.newest = newerStamp(state.newest, post.modified_gmt);
     this.#apply(post);
   }
 

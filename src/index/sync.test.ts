@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventFacets } from './facets.ts';
-import { nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
+import { newerStamp, nextSince, reconcilePlan, type UpstreamRow } from './sync.ts';
 
 const ms = (gmt: string) => Date.parse(`${gmt.replace(' ', 'T')}Z`);
 const NOW = ms('2026-11-22 12:00:00');
@@ -38,6 +38,23 @@ describe('nextSince', () => {
         },
       ),
     );
+  });
+});
+
+describe('newerStamp', () => {
+  it('keeps the later time and passes over what is not a time, as nextSince does', () => {
+    const stamps = [
+      '',
+      '2026-11-22T10:00:00',
+      'garbage',
+      '2026-11-22T09:00:00',
+      '2026-11-22T11:00:00',
+      'zzz',
+    ];
+    const newest = stamps.reduce(newerStamp, '');
+    expect(newest).toBe('2026-11-22T11:00:00');
+    expect(nextSince(null, [newest], opts)).toBe(nextSince(null, stamps, opts));
+    expect(newerStamp('', 'garbage')).toBe('');
   });
 });
 
