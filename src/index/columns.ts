@@ -365,11 +365,14 @@ interface SearchMemo {
 /** One bit per row (`cap` rows) for the rows of the lists. */
 function bitsOf(lists: readonly Int32Array[], cap: number): Uint32Array {
   const bits = new Uint32Array((cap >>> 5) + 1);
-  for (const l of lists) for (let i = 0; i < l.length; i++) bits[l[i] >>> 5] |= 1 << (l[i] & 31);
+  for (const l of lists) for (let i = 0; i < l.length; i++) setBit(bits, l[i]);
   return bits;
 }
 
 const hasBit = (bits: Uint32Array, r: number): boolean => (bits[r >>> 5] & (1 << (r & 31))) !== 0;
+const setBit = (bits: Uint32Array, r: number): void => {
+  bits[r >>> 5] |= 1 << (r & 31);
+};
 
 export class EventColumns {
   /** Dead rows tolerated before a compaction (at least as many as live ones). */
@@ -952,18 +955,13 @@ export class EventColumns {
       for (let r = memo.upTo; r < this.#used; r++) {
         if (!(this.#k.meta[r] & ALIVE)) continue;
         const text = this.#textOf(r);
-        if (memo.exc && exc.some((t) => text.includes(t))) memo.exc[r >>> 5] |= 1 << (r & 31);
-        if (memo.inc && memo.rows && inc.every((t) => text.includes(t))) {
-          memo.inc[r >>> 5] |= 1 << (r & 31);
+        if (memo.exc && exc.some((t) => text.includes(t))) setBit(memo.exc, r);
+        if (memo.inc && inc.every((t) => text.includes(t))) {
+          setBit(memo.inc, r);
           more.push(r);
         }
       }
-      if (memo.rows && more.length) {
-        const rows = new Int32Array(memo.rows.length + more.length);
-        rows.set(memo.rows);
-        rows.set(more, memo.rows.length);
-        memo.rows = rows;
-      }
+      if (memo.rows && more.length) memo.rows = appended(memo.rows, more);
       memo.upTo = this.#used;
     }
     return memo;
@@ -985,11 +983,8 @@ export class EventColumns {
       for (let r = hit.upTo; r < this.#used; r++)
         if (this.#k.meta[r] & ALIVE && this.#textOf(r).includes(needle)) more.push(r);
       if (more.length) {
-        const grown = new Int32Array(hit.rows.length + more.length);
-        grown.set(hit.rows);
-        grown.set(more, hit.rows.length);
         this.#termInts += more.length;
-        hit.rows = grown;
+        hit.rows = appended(hit.rows, more);
       }
       hit.upTo = this.#used;
     }
@@ -1024,10 +1019,7 @@ export class EventColumns {
     if (this.#wordsUpTo === this.#used) return found;
     const more: number[] = [];
     for (let r = this.#wordsUpTo; r < this.#used; r++) if (holds(r)) more.push(r);
-    const all = new Int32Array(found.length + more.length);
-    all.set(found);
-    all.set(more, found.length);
-    return all;
+    return appended(found, more);
   }
 
   /**
@@ -1236,6 +1228,14 @@ function matchCounts(blk: Block, inc: Uint32Array | null, exc: Uint32Array | nul
     out[k++] = m;
     out[k++] = c;
   }
+  return out;
+}
+
+/** `rows` followed by `more`, in a new array. */
+function appended(rows: Int32Array, more: readonly number[]): Int32Array {
+  const out = new Int32Array(rows.length + more.length);
+  out.set(rows);
+  out.set(more, rows.length);
   return out;
 }
 
