@@ -78,14 +78,10 @@ export function encodeRows(rows: readonly StoredEvent[]): Buffer {
   return b;
 }
 
-/** The rows {@link encodeRows} wrote. Throws on bytes it did not write (a truncated or foreign value). */
-export function decodeRows(b: Buffer): StoredEvent[] {
-  const { rows, end } = decodeRun(b, 0);
-  if (end !== b.length) throw new RangeError('snapshot chunk has trailing bytes');
-  return rows;
-}
-
-/** The runs of rows of a chunk ({@link encodeRows} outputs one after another), one at a time. */
+/**
+ * The runs of rows of a chunk ({@link encodeRows} outputs one after another), one at a time. Throws on bytes it did
+ * not write (a truncated or foreign value).
+ */
 export function* decodeRuns(b: Buffer): Generator<StoredEvent[]> {
   for (let o = 0; o < b.length; ) {
     const { rows, end } = decodeRun(b, o);
