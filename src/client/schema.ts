@@ -534,25 +534,23 @@ export interface components {
         };
         /** @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused. */
         VenueInput: {
-            /** @description The venue name. */
-            venue?: string;
-            /** @description The author id. */
+            /** @description The author id (a numeric string in answers). */
             author?: number;
-            /** @description The publication date. */
-            date?: string;
-            /** @description The publication date in UTC. */
-            date_utc?: string;
-            /** @description The venue description. */
-            description?: string;
             /**
              * @description The post status.
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
-            /** @description Whether to show a map of the venue. */
-            show_map?: boolean;
-            /** @description Whether to show a link to the map. */
-            show_map_link?: boolean;
+            /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+            date?: string;
+            /** @description The publication date in UTC. */
+            date_utc?: string;
+            /** @description The venue name. */
+            venue?: string;
+            /** @description The venue description (HTML). */
+            description?: string;
+            /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+            image?: number | string;
             /** @description The venue street address. */
             address?: string;
             /** @description The venue city. */
@@ -567,12 +565,14 @@ export interface components {
             zip?: string;
             /** @description The venue phone number. */
             phone?: string;
-            /** @description The venue state or province. */
-            stateprovince?: string;
             /** @description The venue website URL. */
             website?: string;
-            /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-            image?: number | string;
+            /** @description The venue state or province. */
+            stateprovince?: string;
+            /** @description Whether to show a map. */
+            show_map?: boolean;
+            /** @description Whether to show a link to the map. */
+            show_map_link?: boolean;
             /**
              * @description The content language.
              * @enum {string}
@@ -583,29 +583,29 @@ export interface components {
         };
         /** @description An existing organizer (`{"id": 12}`), or a new one by its fields; an existing organizer with the same name and fields is reused. */
         OrganizerInput: {
-            /** @description The organizer name. */
-            organizer?: string;
-            /** @description The author id. */
+            /** @description The author id (a numeric string in answers). */
             author?: number;
-            /** @description The publication date. */
-            date?: string;
-            /** @description The publication date in UTC. */
-            date_utc?: string;
-            /** @description The organizer description. */
-            description?: string;
             /**
              * @description The post status.
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
+            /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+            date?: string;
+            /** @description The publication date in UTC. */
+            date_utc?: string;
+            /** @description The organizer name. */
+            organizer?: string;
+            /** @description The organizer description (HTML). */
+            description?: string;
+            /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+            image?: number | string;
             /** @description The organizer phone number. */
             phone?: string;
             /** @description The organizer website URL. */
             website?: string;
             /** @description The organizer e-mail address. */
             email?: string;
-            /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-            image?: number | string;
             /**
              * @description The content language.
              * @enum {string}
@@ -816,45 +816,45 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date: string;
-                    /** @description The event end date and time. */
-                    end_date: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
+                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /**
                      * @description Whether the event lasts all day.
                      * @default false
                      */
                     all_day?: boolean;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The event cost. */
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -866,7 +866,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -877,45 +877,45 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date: string;
-                    /** @description The event end date and time. */
-                    end_date: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
+                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /**
                      * @description Whether the event lasts all day.
                      * @default false
                      */
                     all_day?: boolean;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The event cost. */
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -927,7 +927,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1038,42 +1038,42 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1085,7 +1085,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1096,42 +1096,42 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1143,7 +1143,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1198,42 +1198,42 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1245,7 +1245,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1256,42 +1256,42 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1303,7 +1303,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1402,42 +1402,42 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1449,7 +1449,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1460,42 +1460,42 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
+                    /** @description The event slug. */
+                    slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1507,7 +1507,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1606,40 +1606,40 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1651,7 +1651,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1662,40 +1662,40 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1707,7 +1707,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1762,40 +1762,40 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1807,7 +1807,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1818,40 +1818,40 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1863,7 +1863,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -1962,40 +1962,40 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -2007,7 +2007,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -2018,40 +2018,40 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description. */
-                    description?: string;
-                    /** @description The event excerpt. */
-                    excerpt?: string;
-                    /** @description The event start date and time. */
-                    start_date?: string;
-                    /** @description The event end date and time. */
-                    end_date?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The event title. */
+                    title?: string;
+                    /** @description The event description (HTML). */
+                    description?: string;
+                    /** @description The event excerpt (HTML). */
+                    excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The event cost. */
+                    /** @description Whether the event lasts all day. */
+                    all_day?: boolean;
+                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    start_date?: string;
+                    /** @description The event end, on its own wall clock. */
+                    end_date?: string;
+                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    timezone?: string;
+                    /** @description The event cost (formatted in answers). */
                     cost?: string;
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
                     show_map?: boolean;
-                    /** @description Whether to show a map link. */
+                    /** @description Whether to show a link to the map. */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -2063,7 +2063,7 @@ export interface operations {
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create. */
+                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
@@ -2182,25 +2182,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2215,12 +2213,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2228,25 +2228,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2261,12 +2259,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2374,25 +2374,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2407,12 +2405,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2420,25 +2420,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2453,12 +2451,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2510,25 +2510,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2543,12 +2541,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2556,25 +2556,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2589,12 +2587,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2690,25 +2690,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2723,12 +2721,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2736,25 +2736,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2769,12 +2767,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2870,25 +2870,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2903,12 +2901,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2916,25 +2916,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -2949,12 +2947,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3006,25 +3006,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -3039,12 +3037,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3052,25 +3052,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -3085,12 +3083,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3186,25 +3186,23 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -3219,12 +3217,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3232,25 +3232,23 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description Whether to show a map of the venue. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The venue name. */
+                    venue?: string;
+                    /** @description The venue description (HTML). */
+                    description?: string;
+                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The venue street address. */
                     address?: string;
                     /** @description The venue city. */
@@ -3265,12 +3263,14 @@ export interface operations {
                     zip?: string;
                     /** @description The venue phone number. */
                     phone?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
                     /** @description The venue website URL. */
                     website?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
+                    /** @description The venue state or province. */
+                    stateprovince?: string;
+                    /** @description Whether to show a map. */
+                    show_map?: boolean;
+                    /** @description Whether to show a link to the map. */
+                    show_map_link?: boolean;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3386,29 +3386,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3416,29 +3416,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3546,29 +3546,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3576,29 +3576,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3650,29 +3650,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3680,29 +3680,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3798,29 +3798,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3828,29 +3828,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3946,29 +3946,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3976,29 +3976,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4050,29 +4050,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4080,29 +4080,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4198,29 +4198,29 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4228,29 +4228,29 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The author id. */
+                    /** @description The author id (a numeric string in answers). */
                     author?: number;
-                    /** @description The publication date. */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer description. */
-                    description?: string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
+                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    date?: string;
+                    /** @description The publication date in UTC. */
+                    date_utc?: string;
+                    /** @description The organizer name. */
+                    organizer?: string;
+                    /** @description The organizer description (HTML). */
+                    description?: string;
+                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
+                    image?: number | string;
                     /** @description The organizer phone number. */
                     phone?: string;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
                     email?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}

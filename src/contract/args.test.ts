@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { type ArgDef, boolean, idList, list, nonEmptyString, parseArgs, positiveInt } from './args.ts';
-import { listEventsArgs } from './events.ts';
-
-const d = { en: '', es: '' };
+import { boolean, idList, list, nonEmptyString, positiveInt } from './args.ts';
 
 describe('positiveInt (TEC is_positive_int)', () => {
   it.each([
@@ -64,54 +60,5 @@ describe('lists', () => {
     expect(nonEmptyString.safeParse({}).success).toBe(false);
     expect(nonEmptyString.safeParse(42).success).toBe(false);
     expect(nonEmptyString.parse('42')).toBe('42');
-  });
-});
-
-describe('parseArgs', () => {
-  const shape = {
-    id: { type: 'integer', required: true, description: d, schema: positiveInt } satisfies ArgDef<number>,
-    page: { type: 'integer', default: 1, description: d, schema: positiveInt } satisfies ArgDef<number>,
-    q: { type: 'string', description: d, schema: z.string() } satisfies ArgDef<string>,
-  };
-
-  it('reports missing required arguments before anything else', () => {
-    expect(parseArgs(shape, { page: 'x' })).toEqual({ ok: false, missing: ['id'] });
-  });
-
-  it('reports every invalid argument with its name and why it was refused', () => {
-    const r = parseArgs(shape, { id: '0', page: 'x' });
-    expect(r).toEqual({
-      ok: false,
-      invalid: [
-        { name: 'id', message: 'id must be a whole number greater than 0.' },
-        { name: 'page', message: 'page must be a whole number greater than 0.' },
-      ],
-    });
-  });
-
-  it('fills defaults, ignores unknown parameters and treats null as absent', () => {
-    expect(parseArgs(shape, { id: '4', q: null, other: 'x' })).toEqual({
-      ok: true,
-      args: { id: 4, page: 1 },
-    });
-  });
-
-  it('caps per_page at 50 silently, as TEC does', () => {
-    const r = parseArgs(listEventsArgs, { per_page: '500' });
-    expect(r.ok && r.args.per_page).toBe(50);
-  });
-
-  it('never throws on arbitrary query-shaped input to the events list', () => {
-    const value = fc.oneof(
-      fc.string(),
-      fc.array(fc.string(), { maxLength: 3 }),
-      fc.dictionary(fc.string(), fc.string()),
-    );
-    fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom(...Object.keys(listEventsArgs), 'x'), value), (raw) => {
-        const r = parseArgs(listEventsArgs, raw);
-        expect(typeof r.ok).toBe('boolean');
-      }),
-    );
   });
 });

@@ -31,7 +31,7 @@ export interface ArgDef<T = unknown> {
    * A default that the handler computes at request time (e.g. the date window), shown in discovery and /doc as its
    * value now. Never applied by `parseArgs`.
    */
-  shownDefault?: (env: { now: Date; timezone: string }) => unknown;
+  shownDefault?: ShownDefault;
   /** TEC declares no `type` (only a Swagger type): discovery then shows none; /doc still documents `type`. */
   untyped?: boolean;
   /**
@@ -40,11 +40,25 @@ export interface ArgDef<T = unknown> {
    */
   accepts?: Record<string, unknown>;
   /**
+   * A check the parser makes after `schema`, on its string result, with the date and media code it names (so that
+   * the contract stays data): `time` what PHP's strtotime reads, `timezone` a zone name or UTC offset (or empty),
+   * `image` an attachment id or an image URL (or empty). /doc shows it as the schema's `format`.
+   */
+  format?: ArgFormat;
+  /**
    * Checks and converts the raw value (string from a query, any JSON value from a body). The zod issue
    * message becomes the parameter's message in `data.params`.
    */
   schema: z.ZodType<T>;
 }
+
+export type ArgFormat = 'time' | 'timezone' | 'image';
+
+/**
+ * Defaults that discovery computes when it describes a route: `null` (TEC's `'default' => null` on write fields,
+ * shown and never applied), and the list's `start_date` and `end_date` as TEC shows them now.
+ */
+export type ShownDefault = 'null' | 'list-start' | 'list-end';
 
 export type ArgsShape = Record<string, ArgDef>;
 export type ArgsOf<S extends ArgsShape> = { [K in keyof S]?: S[K] extends ArgDef<infer T> ? T : never };
@@ -178,40 +192,9 @@ export const idList = list.transform((items, ctx) => {
   return items.map(Number);
 });
 
-export interface ArgIssue {
-  name: string;
-  message: string;
-}
-
-/**
- * Runs WordPress's pipeline over the merged raw parameters: missing required ones, then each present
- * argument through its schema; defaults fill what is absent. Unknown parameters are ignored, as WordPress does.
- */
-/** `page must be …`: a reason gets the parameter's name in front; a message that names it already is kept. */
-export function withName(name: string, message: string): string {
-  return message.startsWith(name) || /^[A-Z]/.test(message) ? message : `${name} ${message}`;
-}
-
-export function parseArgs<S extends ArgsShape>(
-  shape: S,
-  raw: Record<string, unknown>,
-): { ok: true; args: ArgsOf<S> } | { ok: false; missing: string[] } | { ok: false; invalid: ArgIssue[] } {
-  const missing = Object.entries(shape)
-    .filter(([name, def]) => def.required && (raw[name] === undefined || raw[name] === null))
-    .map(([name]) => name);
-  if (missing.length) return { ok: false, missing };
-  const out: Record<string, unknown> = {};
-  const invalid: ArgIssue[] = [];
-  for (const [name, def] of Object.entries(shape)) {
-    const value = raw[name];
-    if (value === undefined || value === null) {
-      if (def.default !== undefined) out[name] = def.default;
-      continue;
-    }
-    const r = def.schema.safeParse(value);
-    if (r.success) out[name] = r.data;
-    else invalid.push({ name, message: withName(name, r.error.issues[0]?.message ?? INVALID) });
-  }
-  if (invalid.length) return { ok: false, invalid };
-  return { ok: true, args: out as ArgsOf<S> };
-}
+/** TEC's `is_time` before the strtotime check (`format: 'time'`): a number or a non-empty string, as text. */
+export const timeValue = z.unknown().transform((v, ctx) => {
+  if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v);
+  ctx.addIssue({ code: 'custom', message: WHY.time });
+  return z.NEVER;
+});

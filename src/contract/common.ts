@@ -1,9 +1,15 @@
 // Arguments shared by many routes: paging, language, ids, dates.
-import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { zoneOf } from '../events/dates/zones.ts';
-import { parseTime } from '../events/dates.ts';
-import { type ArgDef, anyString, boolean, type Described, list, positiveInt, WHY } from './args.ts';
+import {
+  type ArgDef,
+  anyString,
+  boolean,
+  type Described,
+  list,
+  positiveInt,
+  timeValue,
+  WHY,
+} from './args.ts';
 
 export const LANGUAGES = ['en', 'es'] as const;
 
@@ -56,14 +62,6 @@ export const slugPath = (what: Described): ArgDef<string> => ({
 });
 
 /** TEC's `is_time`: a number or any string strtotime understands. */
-export const timeSchema = z.unknown().transform((v, ctx) => {
-  if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') {
-    if (parseTime(v, 'UTC', new Date())) return String(v);
-  }
-  ctx.addIssue({ code: 'custom', message: WHY.time });
-  return z.NEVER;
-});
-
 export const time = (
   description: ArgDef['description'],
   extra: Partial<Omit<ArgDef, 'schema'>> = {},
@@ -71,27 +69,10 @@ export const time = (
   type: 'string',
   in: 'query',
   description,
-  schema: timeSchema,
+  schema: timeValue,
+  format: 'time',
   ...extra,
 });
-
-const WALL = 'yyyy-MM-dd HH:mm:ss';
-
-/** TEC's shown default of `start_date`: "yesterday 23:59" on the UTC clock, as wall time in the site zone. */
-export function shownStartDefault({ now, timezone }: { now: Date; timezone: string }): string {
-  const yesterday = DateTime.fromJSDate(now, { zone: 'utc' })
-    .minus({ days: 1 })
-    .set({ hour: 23, minute: 59, second: 0, millisecond: 0 });
-  return yesterday.setZone(zoneOf(timezone)).toFormat(WALL);
-}
-
-/** TEC's shown default of `end_date`: now + 24 months on the UTC clock. */
-export function shownEndDefault({ now }: { now: Date; timezone: string }): string {
-  return DateTime.fromJSDate(now, { zone: 'utc' }).plus({ months: 24 }).toFormat(WALL);
-}
-
-/** TEC's `'default' => null` on write fields: shown in discovery, never applied (an absent field stays absent). */
-export const shownNull = (): null => null;
 
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 

@@ -1,16 +1,7 @@
 // The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
 import { z } from 'zod';
 import { type ArgDef, idList, list, nonEmptyString, positiveInt, WHY } from './args.ts';
-import {
-  bool,
-  language,
-  page,
-  perPage,
-  shownEndDefault,
-  shownStartDefault,
-  termList,
-  time,
-} from './common.ts';
+import { bool, language, page, perPage, termList, time } from './common.ts';
 
 const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
   type: 'array',
@@ -40,14 +31,14 @@ export const listEventsArgs = {
       en: 'Events that start on or after this date (default: start of yesterday or today, site time).',
       es: 'Eventos que empiezan en esta fecha o después (por defecto: inicio de ayer u hoy, hora del sitio).',
     },
-    { shownDefault: shownStartDefault, untyped: true },
+    { shownDefault: 'list-start', untyped: true },
   ),
   end_date: time(
     {
       en: 'Events that end on or before this date (default: two years from now).',
       es: 'Eventos que terminan en esta fecha o antes (por defecto: dentro de dos años).',
     },
-    { shownDefault: shownEndDefault, untyped: true },
+    { shownDefault: 'list-end', untyped: true },
   ),
   starts_before: time(
     {

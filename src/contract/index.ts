@@ -1,5 +1,5 @@
 // Every route group of calendar/events/v1, in TEC's documentation order: the source of discovery and /doc.
-import { discoveryRoutes } from '../discovery/contract.ts';
+import { discoveryRoutes } from './discovery.ts';
 import { eventRoutes } from './events.ts';
 import { organizerRoutes, venueRoutes } from './linked.ts';
 import type { RouteContract } from './route.ts';

@@ -1,18 +1,9 @@
 // The venues and organizers routes of calendar/events/v1 (tec-contract.md §1.4): list, create, read/update/delete.
 
 import { z } from 'zod';
-import { isImageArg } from '../media/sideload.ts';
-import {
-  type ArgDef,
-  type ArgsShape,
-  anyString,
-  integer,
-  looseBool,
-  nonEmptyString,
-  positiveInt,
-  WHY,
-} from './args.ts';
-import { IMAGE_ACCEPTS, idPath, language, page, perPage, postStatus, slugPath, time } from './common.ts';
+import { type ArgDef, type ArgsShape, looseBool, nonEmptyString, positiveInt, WHY } from './args.ts';
+import { idPath, language, page, perPage, slugPath } from './common.ts';
+import { organizerRecord, venueRecord, writeArgsOf } from './records.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
 
 export type LinkedKind = 'venue' | 'organizer';
@@ -93,90 +84,11 @@ export const linkedListArgs = (kind: LinkedKind) => {
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-const text = (en: string, es: string, required = false): ArgDef<string> => ({
-  type: 'string',
-  in: 'body',
-  required,
-  description: { en, es },
-  schema: nonEmptyString,
+/** Arguments of create (`create` = true: the name is required) and update: the record's write fields. */
+export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => ({
+  ...writeArgsOf(kind === 'venue' ? venueRecord : organizerRecord, create),
+  multilang_language: language,
 });
-
-/** A field that may be emptied: any string (an empty one clears the stored value). */
-const field = (en: string, es: string): ArgDef<string> => ({
-  type: 'string',
-  in: 'body',
-  description: { en, es },
-  schema: anyString,
-});
-
-const website = (n: (typeof NOUN)[LinkedKind]): ArgDef<string> => ({
-  type: 'string',
-  in: 'body',
-  description: { en: `The ${n.en} website URL.`, es: `La URL del sitio web del ${n.es}.` },
-  schema: anyString.refine((s) => s === '' || URL.canParse(s), WHY.url),
-});
-
-/** Arguments of create (`create` = true: the name is required) and update. */
-export const linkedWriteArgs = (kind: LinkedKind, create: boolean) => {
-  const n = NOUN[kind];
-  const common = {
-    author: {
-      type: 'integer',
-      in: 'body',
-      description: { en: 'The author id.', es: 'El id del autor.' },
-      schema: integer('author'),
-    } satisfies ArgDef<number>,
-    date: time({ en: 'The publication date.', es: 'La fecha de publicación.' }, { in: 'body' }),
-    date_utc: time(
-      { en: 'The publication date in UTC.', es: 'La fecha de publicación en UTC.' },
-      { in: 'body' },
-    ),
-    description: text(`The ${n.en} description.`, `La descripción del ${n.es}.`),
-    status: postStatus,
-  };
-  const image: ArgDef<string> = {
-    type: 'string',
-    in: 'body',
-    description: {
-      en: `The ${n.en} image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.`,
-      es: `La imagen del ${n.es}: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.`,
-    },
-    accepts: IMAGE_ACCEPTS,
-    schema: anyString.refine(isImageArg, WHY.image),
-  };
-  if (kind === 'venue') {
-    return {
-      venue: text('The venue name.', 'El nombre del lugar.', create),
-      ...common,
-      show_map: flag('Whether to show a map of the venue.', 'Si se muestra un mapa del lugar.', {
-        in: 'body',
-      }),
-      show_map_link: flag('Whether to show a link to the map.', 'Si se muestra un enlace al mapa.', {
-        in: 'body',
-      }),
-      address: field('The venue street address.', 'La dirección del lugar.'),
-      city: field('The venue city.', 'La ciudad del lugar.'),
-      country: field('The venue country.', 'El país del lugar.'),
-      province: field('The venue province.', 'La provincia del lugar.'),
-      state: field('The venue state.', 'El estado del lugar.'),
-      zip: field('The venue ZIP or postal code.', 'El código postal del lugar.'),
-      phone: field('The venue phone number.', 'El teléfono del lugar.'),
-      stateprovince: field('The venue state or province.', 'El estado o la provincia del lugar.'),
-      website: website(n),
-      image,
-      multilang_language: language,
-    };
-  }
-  return {
-    organizer: text('The organizer name.', 'El nombre del organizador.', create),
-    ...common,
-    phone: field('The organizer phone number.', 'El teléfono del organizador.'),
-    website: website(n),
-    email: field('The organizer e-mail address.', 'El correo electrónico del organizador.'),
-    image,
-    multilang_language: language,
-  };
-};
 
 /** The eight routes of one kind, in TEC's documentation order. */
 function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>> {

@@ -1,7 +1,7 @@
 // The namespace index as WordPress's REST server builds it (`get_namespace_index` / `get_data_for_route`).
 import type { ArgDef } from '../contract/args.ts';
+import { NAMESPACE } from '../contract/discovery.ts';
 import type { RouteContract } from '../contract/route.ts';
-import { NAMESPACE } from './contract.ts';
 import { referenceUrl } from './reference.ts';
 import { type DescribeEnv, documentedArgs, groupRoutes, type RootInfo, say, shownDefault } from './root.ts';
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import express, { type Request, type Response } from 'express';
 import { OPS_PREFIX } from '../cache/ops.ts';
-import { NAMESPACE } from './contract.ts';
+import { NAMESPACE } from '../contract/discovery.ts';
 
 export const REFERENCE_PATH = `${OPS_PREFIX}/reference`;
 

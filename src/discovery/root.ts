@@ -1,6 +1,8 @@
 // Which API root a description is for: its language, and whether it is the secondary (language) root.
-import type { ArgDef, ArgsShape, Described } from '../contract/args.ts';
+import { DateTime } from 'luxon';
+import type { ArgDef, ArgsShape, Described, ShownDefault } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
+import { zoneOf } from '../events/dates/zones.ts';
 
 export interface RootInfo {
   /** The root's default content language (`en` on the primary root, `es` on the language root by default). */
@@ -31,8 +33,29 @@ export function documentedArgs(shape: ArgsShape, root: RootInfo): Array<[string,
 export function shownDefault(def: ArgDef, env: DescribeEnv): unknown {
   if (def.default !== undefined) return def.default;
   if (env.stable) return undefined;
-  return def.shownDefault?.({ now: env.now, timezone: env.timezone });
+  return def.shownDefault ? SHOWN[def.shownDefault](env) : undefined;
 }
+
+const WALL = 'yyyy-MM-dd HH:mm:ss';
+
+/** TEC's shown default of `start_date`: "yesterday 23:59" on the UTC clock, as wall time in the site zone. */
+export function shownStartDefault({ now, timezone }: { now: Date; timezone: string }): string {
+  const yesterday = DateTime.fromJSDate(now, { zone: 'utc' })
+    .minus({ days: 1 })
+    .set({ hour: 23, minute: 59, second: 0, millisecond: 0 });
+  return yesterday.setZone(zoneOf(timezone)).toFormat(WALL);
+}
+
+/** TEC's shown default of `end_date`: now + 24 months on the UTC clock. */
+export function shownEndDefault({ now }: { now: Date; timezone: string }): string {
+  return DateTime.fromJSDate(now, { zone: 'utc' }).plus({ months: 24 }).toFormat(WALL);
+}
+
+const SHOWN: Record<ShownDefault, (env: DescribeEnv) => unknown> = {
+  null: () => null,
+  'list-start': shownStartDefault,
+  'list-end': shownEndDefault,
+};
 
 /** Endpoints of one route in WordPress's registration order for TEC: read, then delete, then create/edit. */
 const rank = (c: RouteContract): number =>

@@ -1,9 +1,10 @@
 // Binds the namespace index and /doc of one API root; both are generated at request time from the contract.
+
+import { discoveryRoutes as c, NAMESPACE } from '../contract/discovery.ts';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Binding, bind } from '../http/handler.ts';
-import { discoveryRoutes as c, NAMESPACE } from './contract.ts';
 import { namespaceIndex } from './describe.ts';
 import { openApiDocument } from './openapi.ts';
 import type { DescribeEnv, RootInfo } from './root.ts';

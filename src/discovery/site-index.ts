@@ -1,10 +1,10 @@
 // GET /wp-json/ (and /{lang}/wp-json/): the upstream site's index with the calendar namespace and its routes added.
 import type { Request, Response } from 'express';
+import { NAMESPACE } from '../contract/discovery.ts';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
 import { publicBase } from '../http/adapter.ts';
 import { ApiError } from '../http/errors.ts';
-import { NAMESPACE } from './contract.ts';
 import { describeRoutes } from './describe.ts';
 import type { RootInfo } from './root.ts';
 

@@ -1,9 +1,9 @@
 // Nested venues and organizers on event writes: ids are checked, objects are created (reusing duplicates).
 import type { RequestContext } from '../context.ts';
-import { parseArgs } from '../contract/args.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
+import { parseArgs } from '../http/parse-args.ts';
 import { findDuplicate, valuesOf } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';

@@ -6,13 +6,13 @@ import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
 import { isShareable, serveCached, writeTags } from '../cache/serve.ts';
 import type { Credentials, RequestContext } from '../context.ts';
-import { parseArgs } from '../contract/args.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
 import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
 import type { Binding } from './handler.ts';
 import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
+import { parseArgs } from './parse-args.ts';
 import { decodeSegment, queryOf, queryOrEmpty } from './query.ts';
 
 export interface ApiRootOptions {

@@ -1,8 +1,8 @@
 // The contract of the namespace index (`GET /calendar/events/v1`) and of `GET /doc`.
 import { z } from 'zod';
-import { type ArgDef, anyString } from '../contract/args.ts';
-import { language } from '../contract/common.ts';
-import { READABLE, route } from '../contract/route.ts';
+import { type ArgDef, anyString } from './args.ts';
+import { language } from './common.ts';
+import { READABLE, route } from './route.ts';
 
 export const NAMESPACE = 'calendar/events/v1';
 

@@ -1,0 +1,448 @@
+// One descriptor per record kind (event, venue, organizer): each field once, in TEC's emission order (§2.1–2.3).
+//
+// A field says its response key and JSON type, its description (en/es, for the argument and the response alike),
+// what a password-protected record shows instead (§8), whether the site's mapping stores it under the same name,
+// and its write argument. From these lists come the write arguments of the contract, the mapping's optional fields,
+// the serializer's key order and plain values, the password blanking and /doc's record schemas.
+import { z } from 'zod';
+import {
+  type ArgDef,
+  anyString,
+  type Described,
+  integer,
+  looseBool,
+  nonEmptyString,
+  timeValue,
+  WHY,
+} from './args.ts';
+import { IMAGE_ACCEPTS, linkedAccepts, postStatus, TERMS_ACCEPTS, termList } from './common.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface FieldDef<K extends string = string, T = unknown> {
+  /** The response key (TEC's name); the field's place in its list is its place in the record. */
+  key: K;
+  /** What the field is: the argument's description and the response property's, in English and Spanish. */
+  about: Described;
+  /** The response JSON schema /doc shows (without the description). */
+  type: JsonSchema;
+  /** What a password-protected record shows instead (TEC's `PASSWORD_PROTECTED_FIELDS`); absent: always shown. */
+  blank?: unknown;
+  /** A mapping field of the same name stores it (optional in the mapping); the serializer then reads it as is. */
+  stored?: true;
+  /** The write argument (create and update); its description is `about`. */
+  arg?: ArgDef<T>;
+  /** What the argument adds on create (required, a default). */
+  onCreate?: Partial<ArgDef>;
+  /** Sent in single reads only (`json_ld`). */
+  singleOnly?: true;
+  /** Kept when empty where the record drops empty values (venue and organizer records, PHP's `array_filter`). */
+  keepEmpty?: true;
+}
+
+/** A write argument before it takes the field's description. */
+type Arg<T> = Omit<ArgDef<T>, 'description'>;
+
+/** A field; given `arg`, it is also a write argument described by `about`. */
+function field<const K extends string, T>(
+  d: Omit<FieldDef<K>, 'arg'> & { arg: Arg<T> },
+): FieldDef<K, T> & { arg: ArgDef<T> };
+function field<const K extends string>(d: Omit<FieldDef<K>, 'arg'>): FieldDef<K> & { arg?: undefined };
+function field(d: Omit<FieldDef, 'arg'> & { arg?: Arg<unknown> }): FieldDef {
+  return d.arg ? { ...d, arg: { ...d.arg, description: d.about } } : (d as FieldDef);
+}
+
+export interface RecordDescriptor<F extends readonly FieldDef[] = readonly FieldDef[]> {
+  kind: 'event' | 'venue' | 'organizer';
+  /** The /doc component name. */
+  component: string;
+  fields: F;
+  /** PHP's `array_filter` over the record (venues and organizers): empty values are left out. */
+  dropEmpty: boolean;
+}
+
+const s = { type: 'string' };
+const b = { type: 'boolean' };
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const strings = { type: 'array', items: { type: 'string' } };
+const imageOrFalse = { oneOf: [ref('Image'), { type: 'boolean', enum: [false] }] };
+
+type Noun = { en: string; es: string };
+const EVENT: Noun = { en: 'event', es: 'evento' };
+const VENUE: Noun = { en: 'venue', es: 'lugar' };
+const ORGANIZER: Noun = { en: 'organizer', es: 'organizador' };
+
+const text: Arg<string> = { type: 'string', in: 'body', schema: nonEmptyString };
+/** A text that may be emptied: any string (an empty one clears the stored value). */
+const clearable: Arg<string> = { type: 'string', in: 'body', schema: anyString };
+const flag: Arg<boolean> = { type: 'boolean', in: 'body', schema: looseBool };
+const time: Arg<string> = { type: 'string', in: 'body', schema: timeValue, format: 'time' };
+const url: Arg<string> = {
+  type: 'string',
+  in: 'body',
+  schema: anyString.refine((v) => v === '' || URL.canParse(v), WHY.url),
+};
+/** Any JSON value: the handler reads it (costs, nested venues and organizers). */
+const anyValue: z.ZodType<unknown> = z.unknown();
+
+const id = (n: Noun) =>
+  field({ key: 'id', about: { en: `The ${n.en} id.`, es: `El id del ${n.es}.` }, type: { type: 'integer' } });
+
+const globalIds = [
+  field({
+    key: 'global_id',
+    about: {
+      en: 'A site-unique id: `{host}{path}?id={id}`.',
+      es: 'Un id único del sitio: `{host}{path}?id={id}`.',
+    },
+    type: s,
+  }),
+  field({
+    key: 'global_id_lineage',
+    about: { en: 'The global ids this record comes from.', es: 'Los ids globales de los que procede.' },
+    type: strings,
+  }),
+] as const;
+
+/** The post fields every record has after its id, in TEC's order. */
+const postHead = [
+  field({
+    key: 'author',
+    about: {
+      en: 'The author id (a numeric string in answers).',
+      es: 'El id del autor (texto numérico en las respuestas).',
+    },
+    type: s,
+    arg: { type: 'integer', in: 'body', schema: integer('author') },
+  }),
+  field({ key: 'status', about: postStatus.description, type: s, arg: postStatus }),
+  field({
+    key: 'date',
+    about: {
+      en: 'The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads).',
+      es: 'La fecha de publicación, hora del sitio (Y-m-d H:i:s; al escribir, lo que lee strtotime).',
+    },
+    type: s,
+    arg: time,
+  }),
+  field({
+    key: 'date_utc',
+    about: { en: 'The publication date in UTC.', es: 'La fecha de publicación en UTC.' },
+    type: s,
+    arg: time,
+  }),
+  field({
+    key: 'modified',
+    about: { en: 'Last modification, site time.', es: 'Última modificación, hora del sitio.' },
+    type: s,
+  }),
+  field({
+    key: 'modified_utc',
+    about: { en: 'Last modification, UTC.', es: 'Última modificación, UTC.' },
+    type: s,
+  }),
+  field({ key: 'url', about: { en: 'The permalink.', es: 'El enlace permanente.' }, type: s }),
+] as const;
+
+const named = <const K extends string>(key: K, en: string, es: string) =>
+  field({ key, about: { en, es }, type: s, arg: text, onCreate: { required: true } });
+const description = (n: Noun) =>
+  field({
+    key: 'description',
+    about: { en: `The ${n.en} description (HTML).`, es: `La descripción del ${n.es} (HTML).` },
+    type: s,
+    blank: '',
+    arg: text,
+  });
+const excerptAbout = (n: Noun) => ({
+  en: `The ${n.en} excerpt (HTML).`,
+  es: `El extracto del ${n.es} (HTML).`,
+});
+const slugAbout = (n: Noun) => ({ en: `The ${n.en} slug.`, es: `El slug del ${n.es}.` });
+const image = (en: string, es: string) =>
+  field({
+    key: 'image',
+    about: {
+      en: `${en}: an attachment id, an image URL to upload (users who may upload files), or empty to remove it.`,
+      es: `${es}: un id de adjunto, una URL de imagen para subir (usuarios que pueden subir archivos), o vacío para quitarla.`,
+    },
+    type: imageOrFalse,
+    blank: false,
+    arg: { type: 'string', in: 'body', accepts: IMAGE_ACCEPTS, schema: anyString, format: 'image' },
+  });
+const website = (n: Noun) =>
+  field({
+    key: 'website',
+    about: { en: `The ${n.en} website URL.`, es: `La URL del sitio web del ${n.es}.` },
+    type: s,
+    blank: '',
+    stored: true,
+    arg: url,
+  });
+/** A stored text that may be emptied. */
+const line = <const K extends string>(key: K, en: string, es: string) =>
+  field({ key, about: { en, es }, type: s, blank: '', stored: true, arg: clearable });
+const showMap = (keepEmpty: boolean) => {
+  const keep = keepEmpty ? { keepEmpty: true as const } : {};
+  return [
+    field({
+      key: 'show_map',
+      about: { en: 'Whether to show a map.', es: 'Si se muestra un mapa.' },
+      type: b,
+      blank: null,
+      stored: true,
+      ...keep,
+      arg: flag,
+    }),
+    field({
+      key: 'show_map_link',
+      about: { en: 'Whether to show a link to the map.', es: 'Si se muestra un enlace al mapa.' },
+      type: b,
+      blank: null,
+      stored: true,
+      ...keep,
+      arg: flag,
+    }),
+  ] as const;
+};
+const jsonLd = (type: string) =>
+  field({
+    key: 'json_ld',
+    about: {
+      en: `schema.org ${type} (single reads only).`,
+      es: `${type} de schema.org (solo en lecturas de uno).`,
+    },
+    type: { type: 'object' },
+    singleOnly: true,
+  });
+
+export const venueRecord = {
+  kind: 'venue',
+  component: 'Venue',
+  dropEmpty: true,
+  fields: [
+    id(VENUE),
+    ...postHead,
+    named('venue', 'The venue name.', 'El nombre del lugar.'),
+    description(VENUE),
+    field({ key: 'excerpt', about: excerptAbout(VENUE), type: s, blank: '' }),
+    field({ key: 'slug', about: slugAbout(VENUE), type: s }),
+    image('The venue image', 'La imagen del lugar'),
+    line('address', 'The venue street address.', 'La dirección del lugar.'),
+    line('city', 'The venue city.', 'La ciudad del lugar.'),
+    line('country', 'The venue country.', 'El país del lugar.'),
+    line('province', 'The venue province.', 'La provincia del lugar.'),
+    // Not in TEC's protected list (which leaves a protected venue's state readable); blanked with the address.
+    line('state', 'The venue state.', 'El estado del lugar.'),
+    line('zip', 'The venue ZIP or postal code.', 'El código postal del lugar.'),
+    line('phone', 'The venue phone number.', 'El teléfono del lugar.'),
+    website(VENUE),
+    line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
+    jsonLd('Place'),
+    ...showMap(true),
+    ...globalIds,
+  ],
+} as const satisfies RecordDescriptor;
+
+export const organizerRecord = {
+  kind: 'organizer',
+  component: 'Organizer',
+  dropEmpty: true,
+  fields: [
+    id(ORGANIZER),
+    ...postHead,
+    named('organizer', 'The organizer name.', 'El nombre del organizador.'),
+    description(ORGANIZER),
+    field({ key: 'excerpt', about: excerptAbout(ORGANIZER), type: s, blank: '' }),
+    field({ key: 'slug', about: slugAbout(ORGANIZER), type: s }),
+    image('The organizer image', 'La imagen del organizador'),
+    line('phone', 'The organizer phone number.', 'El teléfono del organizador.'),
+    website(ORGANIZER),
+    line('email', 'The organizer e-mail address.', 'El correo electrónico del organizador.'),
+    jsonLd('Organization'),
+    ...globalIds,
+  ],
+} as const satisfies RecordDescriptor;
+
+/** A start or end as written: a required write argument. */
+const wallClock = <const K extends string>(key: K, en: string, es: string) =>
+  field({ key, about: { en, es }, type: s, arg: time, onCreate: { required: true } });
+/** A start or end in UTC: stored, computed when the mapping has none. */
+const utcClock = <const K extends string>(key: K, en: string, es: string) =>
+  field({ key, about: { en, es }, type: s, stored: true });
+const details = <const K extends string>(key: K, of: string) =>
+  field({ key, about: { en: `The parts of ${of}.`, es: `Las partes de ${of}.` }, type: ref('DateDetails') });
+const eventFlag = <const K extends string>(key: K, en: string, es: string) =>
+  field({ key, about: { en, es }, type: b, blank: null, stored: true, arg: flag });
+const terms = <const K extends string>(key: K, en: string, es: string) =>
+  field({
+    key,
+    about: { en, es },
+    type: { type: 'array', items: ref('Term') },
+    blank: [],
+    arg: { ...termList(en, es), in: 'body', accepts: TERMS_ACCEPTS, shownDefault: 'null' },
+  });
+
+export const eventRecord = {
+  kind: 'event',
+  component: 'Event',
+  dropEmpty: false,
+  fields: [
+    id(EVENT),
+    ...globalIds,
+    ...postHead,
+    field({
+      key: 'rest_url',
+      about: { en: 'This event in the API.', es: 'Este evento en la API.' },
+      type: s,
+    }),
+    named('title', 'The event title.', 'El título del evento.'),
+    description(EVENT),
+    field({ key: 'excerpt', about: excerptAbout(EVENT), type: s, blank: '', arg: text }),
+    field({ key: 'slug', about: slugAbout(EVENT), type: s, arg: text }),
+    image('The featured image', 'La imagen destacada'),
+    field({
+      key: 'all_day',
+      about: { en: 'Whether the event lasts all day.', es: 'Si el evento dura todo el día.' },
+      type: b,
+      blank: null,
+      stored: true,
+      arg: flag,
+      onCreate: { default: false },
+    }),
+    wallClock(
+      'start_date',
+      'The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).',
+      'El inicio del evento, en su hora local (Y-m-d H:i:s; al escribir, lo que lee strtotime).',
+    ),
+    details('start_date_details', 'start_date'),
+    wallClock('end_date', 'The event end, on its own wall clock.', 'El fin del evento, en su hora local.'),
+    details('end_date_details', 'end_date'),
+    utcClock('utc_start_date', 'The event start in UTC.', 'El inicio del evento en UTC.'),
+    details('utc_start_date_details', 'utc_start_date'),
+    utcClock('utc_end_date', 'The event end in UTC.', 'El fin del evento en UTC.'),
+    details('utc_end_date_details', 'utc_end_date'),
+    field({
+      key: 'timezone',
+      about: {
+        en: 'The event time zone (e.g. Europe/Madrid or UTC+2).',
+        es: 'La zona horaria del evento (p. ej. Europe/Madrid o UTC+2).',
+      },
+      type: s,
+      stored: true,
+      arg: { type: 'string', in: 'body', schema: anyString, format: 'timezone' },
+    }),
+    field({
+      key: 'timezone_abbr',
+      about: {
+        en: 'The time zone abbreviation at the start.',
+        es: 'La abreviatura de la zona horaria al inicio.',
+      },
+      type: s,
+      stored: true,
+    }),
+    field({
+      key: 'cost',
+      about: {
+        en: 'The event cost (formatted in answers).',
+        es: 'El precio del evento (con formato en las respuestas).',
+      },
+      type: s,
+      blank: '',
+      stored: true,
+      arg: { type: 'string', untyped: true, in: 'body', schema: anyValue },
+    }),
+    field({
+      key: 'cost_details',
+      about: {
+        en: 'The cost read: currency symbol, code, position and values.',
+        es: 'El precio desglosado: símbolo, código y posición de la moneda, y valores.',
+      },
+      type: ref('CostDetails'),
+      blank: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
+    }),
+    field({
+      key: 'website',
+      about: { en: 'The event website URL.', es: 'La URL del sitio web del evento.' },
+      type: s,
+      blank: '',
+      stored: true,
+      arg: { ...url, untyped: true, shownDefault: 'null' },
+    }),
+    ...showMap(false),
+    eventFlag('hide_from_listings', 'Hide the event from listings.', 'Ocultar el evento de los listados.'),
+    eventFlag('sticky', 'Sticky in calendar views.', 'Fijo en las vistas del calendario.'),
+    eventFlag('featured', 'Featured on the site.', 'Destacado en el sitio.'),
+    terms('categories', 'Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.'),
+    terms('tags', 'Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.'),
+    field({
+      key: 'venue',
+      about: {
+        en: 'The venue: an id, or an object to create (in answers one venue as an object, several as a list).',
+        es: 'El lugar: un id o un objeto que crear (en las respuestas, uno como objeto y varios como lista).',
+      },
+      type: { oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
+      blank: [],
+      stored: true,
+      arg: {
+        type: 'array',
+        items: 'integer',
+        in: 'body',
+        accepts: linkedAccepts('VenueInput'),
+        shownDefault: 'null',
+        schema: anyValue,
+      },
+    }),
+    field({
+      key: 'organizer',
+      about: {
+        en: 'The organizers: ids, or objects to create.',
+        es: 'Los organizadores: ids u objetos que crear.',
+      },
+      type: { type: 'array', items: ref('Organizer') },
+      blank: [],
+      stored: true,
+      arg: {
+        type: 'array',
+        items: 'integer',
+        in: 'body',
+        accepts: linkedAccepts('OrganizerInput'),
+        shownDefault: 'null',
+        schema: anyValue,
+      },
+    }),
+    field({
+      key: 'custom_fields',
+      about: {
+        en: 'Additional fields with a value, or an empty list.',
+        es: 'Campos adicionales con valor, o una lista vacía.',
+      },
+      type: { oneOf: [{ type: 'object' }, { type: 'array', items: {} }] },
+      blank: [],
+    }),
+    jsonLd('Event'),
+  ],
+} as const satisfies RecordDescriptor;
+
+export const RECORDS = { event: eventRecord, venue: venueRecord, organizer: organizerRecord } as const;
+export type RecordKind = keyof typeof RECORDS;
+
+/** The write arguments of a record kind's fields, in record order (`create`: with what create adds). */
+type WriteShape<F extends readonly FieldDef[]> = {
+  [D in F[number] as D extends { arg: ArgDef } ? D['key'] : never]: NonNullable<D['arg']>;
+};
+
+export function writeArgsOf<R extends RecordDescriptor>(record: R, create: boolean): WriteShape<R['fields']> {
+  const out: Record<string, ArgDef> = {};
+  for (const f of record.fields) {
+    if (f.arg) out[f.key] = create && f.onCreate ? { ...f.arg, ...f.onCreate } : f.arg;
+  }
+  return out as WriteShape<R['fields']>;
+}
+
+/** The keys of a record kind in TEC's order (`json_ld` included: single reads end or carry it there). */
+export const keysOf = (record: RecordDescriptor): string[] => record.fields.map((f) => f.key);
+
+/** The fields a site's mapping stores under their own names (optional in the mapping). */
+export const storedKeysOf = (record: RecordDescriptor): string[] =>
+  record.fields.filter((f) => f.stored).map((f) => f.key);
