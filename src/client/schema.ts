@@ -371,25 +371,26 @@ export interface components {
             seconds?: string;
         };
         Event: {
-            /** @description The post id. */
+            /** @description The event id. */
             id?: number;
-            /** @description The author id, as a numeric string. */
+            /** @description A site-unique id: `{host}{path}?id={id}`. */
+            global_id?: string;
+            /** @description The global ids this record comes from. */
+            global_id_lineage?: string[];
+            /** @description The author id (a numeric string in answers). */
             author?: string;
             /** @description The post status. */
             status?: string;
-            /** @description Publication date, site time (Y-m-d H:i:s). */
+            /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
             date?: string;
-            /** @description Publication date, UTC (Y-m-d H:i:s). */
+            /** @description The publication date in UTC. */
             date_utc?: string;
-            /** @description Last modification date, site time. */
+            /** @description Last modification, site time. */
             modified?: string;
-            /** @description Last modification date, UTC. */
+            /** @description Last modification, UTC. */
             modified_utc?: string;
             /** @description The permalink. */
             url?: string;
-            /** @description A site-unique id: `{host}{path}?id={id}`. */
-            global_id?: string;
-            global_id_lineage?: string[];
             /** @description This event in the API. */
             rest_url?: string;
             /** @description The event title. */
@@ -400,44 +401,53 @@ export interface components {
             excerpt?: string;
             /** @description The event slug. */
             slug?: string;
+            /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: components["schemas"]["Image"] | false;
             /** @description Whether the event lasts all day. */
             all_day?: boolean;
-            /** @description Start, event wall clock (Y-m-d H:i:s). */
+            /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
             start_date?: string;
+            /** @description The parts of start_date. */
             start_date_details?: components["schemas"]["DateDetails"];
-            /** @description End, event wall clock. */
+            /** @description The event end, on its own wall clock. */
             end_date?: string;
+            /** @description The parts of end_date. */
             end_date_details?: components["schemas"]["DateDetails"];
-            /** @description Start in UTC. */
+            /** @description The event start in UTC. */
             utc_start_date?: string;
+            /** @description The parts of utc_start_date. */
             utc_start_date_details?: components["schemas"]["DateDetails"];
-            /** @description End in UTC. */
+            /** @description The event end in UTC. */
             utc_end_date?: string;
+            /** @description The parts of utc_end_date. */
             utc_end_date_details?: components["schemas"]["DateDetails"];
-            /** @description The event time zone. */
+            /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
             timezone?: string;
             /** @description The time zone abbreviation at the start. */
             timezone_abbr?: string;
-            /** @description The formatted cost. */
+            /** @description The event cost (formatted in answers). */
             cost?: string;
+            /** @description The cost read: currency symbol, code, position and values. */
             cost_details?: components["schemas"]["CostDetails"];
-            /** @description The event website. */
+            /** @description The event website URL. */
             website?: string;
             /** @description Whether to show a map. */
             show_map?: boolean;
-            /** @description Whether to show a map link. */
+            /** @description Whether to show a link to the map. */
             show_map_link?: boolean;
-            /** @description Hidden from listings. */
+            /** @description Hide the event from listings. */
             hide_from_listings?: boolean;
             /** @description Sticky in calendar views. */
             sticky?: boolean;
-            /** @description Featured. */
+            /** @description Featured on the site. */
             featured?: boolean;
+            /** @description Category ids, slugs or names. */
             categories?: components["schemas"]["Term"][];
+            /** @description Tag ids, slugs or names. */
             tags?: components["schemas"]["Term"][];
-            /** @description One venue as an object, several as a list, none as an empty list. */
+            /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
             venue?: components["schemas"]["Venue"] | components["schemas"]["Venue"][];
+            /** @description The organizers: ids, or objects to create. */
             organizer?: components["schemas"]["Organizer"][];
             /** @description Additional fields with a value, or an empty list. */
             custom_fields?: Record<string, never> | unknown[];
@@ -445,19 +455,19 @@ export interface components {
             json_ld?: Record<string, never>;
         };
         Venue: {
-            /** @description The post id. */
+            /** @description The venue id. */
             id?: number;
-            /** @description The author id, as a numeric string. */
+            /** @description The author id (a numeric string in answers). */
             author?: string;
             /** @description The post status. */
             status?: string;
-            /** @description Publication date, site time (Y-m-d H:i:s). */
+            /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
             date?: string;
-            /** @description Publication date, UTC (Y-m-d H:i:s). */
+            /** @description The publication date in UTC. */
             date_utc?: string;
-            /** @description Last modification date, site time. */
+            /** @description Last modification, site time. */
             modified?: string;
-            /** @description Last modification date, UTC. */
+            /** @description Last modification, UTC. */
             modified_utc?: string;
             /** @description The permalink. */
             url?: string;
@@ -465,51 +475,55 @@ export interface components {
             venue?: string;
             /** @description The venue description (HTML). */
             description?: string;
-            /** @description The venue excerpt. */
+            /** @description The venue excerpt (HTML). */
             excerpt?: string;
             /** @description The venue slug. */
             slug?: string;
+            /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: components["schemas"]["Image"] | false;
-            /** @description Street address. */
+            /** @description The venue street address. */
             address?: string;
-            /** @description City. */
+            /** @description The venue city. */
             city?: string;
-            /** @description Country. */
+            /** @description The venue country. */
             country?: string;
-            /** @description Province. */
+            /** @description The venue province. */
             province?: string;
-            /** @description State. */
+            /** @description The venue state. */
             state?: string;
-            /** @description Postal code. */
+            /** @description The venue ZIP or postal code. */
             zip?: string;
-            /** @description Phone. */
+            /** @description The venue phone number. */
             phone?: string;
-            /** @description Website. */
+            /** @description The venue website URL. */
             website?: string;
-            /** @description State or province. */
+            /** @description The venue state or province. */
             stateprovince?: string;
-            /** @description Whether linked events show a map. */
+            /** @description schema.org Place (single reads only). */
+            json_ld?: Record<string, never>;
+            /** @description Whether to show a map. */
             show_map?: boolean;
-            /** @description Whether linked events show a map link. */
+            /** @description Whether to show a link to the map. */
             show_map_link?: boolean;
             /** @description A site-unique id: `{host}{path}?id={id}`. */
             global_id?: string;
+            /** @description The global ids this record comes from. */
             global_id_lineage?: string[];
         };
         Organizer: {
-            /** @description The post id. */
+            /** @description The organizer id. */
             id?: number;
-            /** @description The author id, as a numeric string. */
+            /** @description The author id (a numeric string in answers). */
             author?: string;
             /** @description The post status. */
             status?: string;
-            /** @description Publication date, site time (Y-m-d H:i:s). */
+            /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
             date?: string;
-            /** @description Publication date, UTC (Y-m-d H:i:s). */
+            /** @description The publication date in UTC. */
             date_utc?: string;
-            /** @description Last modification date, site time. */
+            /** @description Last modification, site time. */
             modified?: string;
-            /** @description Last modification date, UTC. */
+            /** @description Last modification, UTC. */
             modified_utc?: string;
             /** @description The permalink. */
             url?: string;
@@ -517,19 +531,23 @@ export interface components {
             organizer?: string;
             /** @description The organizer description (HTML). */
             description?: string;
-            /** @description The organizer excerpt. */
+            /** @description The organizer excerpt (HTML). */
             excerpt?: string;
             /** @description The organizer slug. */
             slug?: string;
+            /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: components["schemas"]["Image"] | false;
-            /** @description Phone. */
+            /** @description The organizer phone number. */
             phone?: string;
-            /** @description Website. */
+            /** @description The organizer website URL. */
             website?: string;
-            /** @description E-mail address. */
+            /** @description The organizer e-mail address. */
             email?: string;
+            /** @description schema.org Organization (single reads only). */
+            json_ld?: Record<string, never>;
             /** @description A site-unique id: `{host}{path}?id={id}`. */
             global_id?: string;
+            /** @description The global ids this record comes from. */
             global_id_lineage?: string[];
         };
         /** @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused. */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   type ArgDef,
   anyString,
+  boolean,
   type Described,
   integer,
   looseBool,
@@ -28,7 +29,10 @@ export interface FieldDef<K extends string = string, T = unknown> {
   type: JsonSchema;
   /** What a password-protected record shows instead (TEC's `PASSWORD_PROTECTED_FIELDS`); absent: always shown. */
   blank?: unknown;
-  /** A mapping field of the same name stores it (optional in the mapping); the serializer then reads it as is. */
+  /**
+   * A mapping field of the same name stores it, and unless the serializer works the value out it is sent as stored.
+   * The mapping requires the fields every post has (src/mapping/schema.ts); the others are optional there.
+   */
   stored?: true;
   /** The write argument (create and update); its description is `about`. */
   arg?: ArgDef<T>;
@@ -75,7 +79,10 @@ const ORGANIZER: Noun = { en: 'organizer', es: 'organizador' };
 const text: Arg<string> = { type: 'string', in: 'body', schema: nonEmptyString };
 /** A text that may be emptied: any string (an empty one clears the stored value). */
 const clearable: Arg<string> = { type: 'string', in: 'body', schema: anyString };
+/** A venue flag: TEC reads any value as truthy or not. */
 const flag: Arg<boolean> = { type: 'boolean', in: 'body', schema: looseBool };
+/** An event flag: WordPress's boolean (`rest_sanitize_boolean`); anything else is refused. */
+const strictFlag = (name: string): Arg<boolean> => ({ type: 'boolean', in: 'body', schema: boolean(name) });
 const time: Arg<string> = { type: 'string', in: 'body', schema: timeValue, format: 'time' };
 const url: Arg<string> = {
   type: 'string',
@@ -182,8 +189,10 @@ const website = (n: Noun) =>
 /** A stored text that may be emptied. */
 const line = <const K extends string>(key: K, en: string, es: string) =>
   field({ key, about: { en, es }, type: s, blank: '', stored: true, arg: clearable });
-const showMap = (keepEmpty: boolean) => {
-  const keep = keepEmpty ? { keepEmpty: true as const } : {};
+/** The map flags: a venue's kept when false and read loosely, an event's checked as booleans. */
+const showMap = (of: 'venue' | 'event') => {
+  const venue = of === 'venue';
+  const keep = venue ? { keepEmpty: true as const } : {};
   return [
     field({
       key: 'show_map',
@@ -192,7 +201,7 @@ const showMap = (keepEmpty: boolean) => {
       blank: null,
       stored: true,
       ...keep,
-      arg: flag,
+      arg: venue ? flag : strictFlag('show_map'),
     }),
     field({
       key: 'show_map_link',
@@ -201,7 +210,7 @@ const showMap = (keepEmpty: boolean) => {
       blank: null,
       stored: true,
       ...keep,
-      arg: flag,
+      arg: venue ? flag : strictFlag('show_map_link'),
     }),
   ] as const;
 };
@@ -226,7 +235,7 @@ export const venueRecord = {
     named('venue', 'The venue name.', 'El nombre del lugar.'),
     description(VENUE),
     field({ key: 'excerpt', about: excerptAbout(VENUE), type: s, blank: '' }),
-    field({ key: 'slug', about: slugAbout(VENUE), type: s }),
+    field({ key: 'slug', about: slugAbout(VENUE), type: s, stored: true }),
     image('The venue image', 'La imagen del lugar'),
     line('address', 'The venue street address.', 'La dirección del lugar.'),
     line('city', 'The venue city.', 'La ciudad del lugar.'),
@@ -239,7 +248,7 @@ export const venueRecord = {
     website(VENUE),
     line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
     jsonLd('Place'),
-    ...showMap(true),
+    ...showMap('venue'),
     ...globalIds,
   ],
 } as const satisfies RecordDescriptor;
@@ -254,7 +263,7 @@ export const organizerRecord = {
     named('organizer', 'The organizer name.', 'El nombre del organizador.'),
     description(ORGANIZER),
     field({ key: 'excerpt', about: excerptAbout(ORGANIZER), type: s, blank: '' }),
-    field({ key: 'slug', about: slugAbout(ORGANIZER), type: s }),
+    field({ key: 'slug', about: slugAbout(ORGANIZER), type: s, stored: true }),
     image('The organizer image', 'La imagen del organizador'),
     line('phone', 'The organizer phone number.', 'El teléfono del organizador.'),
     website(ORGANIZER),
@@ -273,7 +282,7 @@ const utcClock = <const K extends string>(key: K, en: string, es: string) =>
 const details = <const K extends string>(key: K, of: string) =>
   field({ key, about: { en: `The parts of ${of}.`, es: `Las partes de ${of}.` }, type: ref('DateDetails') });
 const eventFlag = <const K extends string>(key: K, en: string, es: string) =>
-  field({ key, about: { en, es }, type: b, blank: null, stored: true, arg: flag });
+  field({ key, about: { en, es }, type: b, blank: null, stored: true, arg: strictFlag(key) });
 const terms = <const K extends string>(key: K, en: string, es: string) =>
   field({
     key,
@@ -299,7 +308,7 @@ export const eventRecord = {
     named('title', 'The event title.', 'El título del evento.'),
     description(EVENT),
     field({ key: 'excerpt', about: excerptAbout(EVENT), type: s, blank: '', arg: text }),
-    field({ key: 'slug', about: slugAbout(EVENT), type: s, arg: text }),
+    field({ key: 'slug', about: slugAbout(EVENT), type: s, stored: true, arg: text }),
     image('The featured image', 'La imagen destacada'),
     field({
       key: 'all_day',
@@ -307,7 +316,7 @@ export const eventRecord = {
       type: b,
       blank: null,
       stored: true,
-      arg: flag,
+      arg: strictFlag('all_day'),
       onCreate: { default: false },
     }),
     wallClock(
@@ -369,7 +378,7 @@ export const eventRecord = {
       stored: true,
       arg: { ...url, untyped: true, shownDefault: 'null' },
     }),
-    ...showMap(false),
+    ...showMap('event'),
     eventFlag('hide_from_listings', 'Hide the event from listings.', 'Ocultar el evento de los listados.'),
     eventFlag('sticky', 'Sticky in calendar views.', 'Fijo en las vistas del calendario.'),
     eventFlag('featured', 'Featured on the site.', 'Destacado en el sitio.'),

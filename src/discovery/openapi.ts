@@ -162,7 +162,7 @@ export function openApiDocument(
     servers: [{ url: `${apiRoot}/` }],
     components: {
       schemas: {
-        ...componentSchemas,
+        ...componentSchemas(env.root.lang),
         VenueInput: linkedInput('venue', env),
         OrganizerInput: linkedInput('organizer', env),
       },

@@ -1,9 +1,10 @@
 // components.schemas of /doc: TEC's record shapes as this gateway emits them (types as really sent, §2, §9.4).
+import { RECORDS, type RecordDescriptor } from '../contract/records.ts';
+
 type Schema = Record<string, unknown>;
 
 const str = (description: string): Schema => ({ type: 'string', description });
 const int = (description: string): Schema => ({ type: 'integer', description });
-const bool = (description: string): Schema => ({ type: 'boolean', description });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, required?: string[]): Schema => ({
   type: 'object',
@@ -11,25 +12,16 @@ const obj = (properties: Record<string, Schema>, required?: string[]): Schema =>
   properties,
 });
 
-/** Post fields every event, venue and organizer starts with. */
-const postHead: Record<string, Schema> = {
-  id: int('The post id.'),
-  author: str('The author id, as a numeric string.'),
-  status: str('The post status.'),
-  date: str('Publication date, site time (Y-m-d H:i:s).'),
-  date_utc: str('Publication date, UTC (Y-m-d H:i:s).'),
-  modified: str('Last modification date, site time.'),
-  modified_utc: str('Last modification date, UTC.'),
-  url: str('The permalink.'),
-};
+/** A record's object schema from its descriptor: every field, its JSON type and its description in `lang`. */
+function recordSchema(record: RecordDescriptor, lang: string): Schema {
+  const properties: Record<string, Schema> = {};
+  for (const f of record.fields) {
+    properties[f.key] = { ...f.type, description: lang === 'es' ? f.about.es : f.about.en };
+  }
+  return obj(properties);
+}
 
-const imageOrFalse: Schema = { oneOf: [ref('Image'), { type: 'boolean', enum: [false] }] };
-const globalIds: Record<string, Schema> = {
-  global_id: str('A site-unique id: `{host}{path}?id={id}`.'),
-  global_id_lineage: { type: 'array', items: { type: 'string' } },
-};
-
-export const componentSchemas: Record<string, Schema> = {
+const parts: Record<string, Schema> = {
   ImageSize: obj({
     width: int('Width in pixels.'),
     height: int('Height in pixels.'),
@@ -69,81 +61,15 @@ export const componentSchemas: Record<string, Schema> = {
     minutes: str('Zero-padded minutes.'),
     seconds: str('Zero-padded seconds.'),
   }),
-  Event: obj({
-    ...postHead,
-    global_id: globalIds.global_id!,
-    global_id_lineage: globalIds.global_id_lineage!,
-    rest_url: str('This event in the API.'),
-    title: str('The event title.'),
-    description: str('The event description (HTML).'),
-    excerpt: str('The event excerpt (HTML).'),
-    slug: str('The event slug.'),
-    image: imageOrFalse,
-    all_day: bool('Whether the event lasts all day.'),
-    start_date: str('Start, event wall clock (Y-m-d H:i:s).'),
-    start_date_details: ref('DateDetails'),
-    end_date: str('End, event wall clock.'),
-    end_date_details: ref('DateDetails'),
-    utc_start_date: str('Start in UTC.'),
-    utc_start_date_details: ref('DateDetails'),
-    utc_end_date: str('End in UTC.'),
-    utc_end_date_details: ref('DateDetails'),
-    timezone: str('The event time zone.'),
-    timezone_abbr: str('The time zone abbreviation at the start.'),
-    cost: str('The formatted cost.'),
-    cost_details: ref('CostDetails'),
-    website: str('The event website.'),
-    show_map: bool('Whether to show a map.'),
-    show_map_link: bool('Whether to show a map link.'),
-    hide_from_listings: bool('Hidden from listings.'),
-    sticky: bool('Sticky in calendar views.'),
-    featured: bool('Featured.'),
-    categories: { type: 'array', items: ref('Term') },
-    tags: { type: 'array', items: ref('Term') },
-    venue: {
-      description: 'One venue as an object, several as a list, none as an empty list.',
-      oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }],
-    },
-    organizer: { type: 'array', items: ref('Organizer') },
-    custom_fields: {
-      description: 'Additional fields with a value, or an empty list.',
-      oneOf: [{ type: 'object' }, { type: 'array', items: {} }],
-    },
-    json_ld: { type: 'object', description: 'schema.org Event (single reads only).' },
-  }),
-  Venue: obj({
-    ...postHead,
-    venue: str('The venue name.'),
-    description: str('The venue description (HTML).'),
-    excerpt: str('The venue excerpt.'),
-    slug: str('The venue slug.'),
-    image: imageOrFalse,
-    address: str('Street address.'),
-    city: str('City.'),
-    country: str('Country.'),
-    province: str('Province.'),
-    state: str('State.'),
-    zip: str('Postal code.'),
-    phone: str('Phone.'),
-    website: str('Website.'),
-    stateprovince: str('State or province.'),
-    show_map: bool('Whether linked events show a map.'),
-    show_map_link: bool('Whether linked events show a map link.'),
-    ...globalIds,
-  }),
-  Organizer: obj({
-    ...postHead,
-    organizer: str('The organizer name.'),
-    description: str('The organizer description (HTML).'),
-    excerpt: str('The organizer excerpt.'),
-    slug: str('The organizer slug.'),
-    image: imageOrFalse,
-    phone: str('Phone.'),
-    website: str('Website.'),
-    email: str('E-mail address.'),
-    ...globalIds,
-  }),
 };
+
+/** The document's component schemas: the records' from their descriptors, in the root's language. */
+export const componentSchemas = (lang: string): Record<string, Schema> => ({
+  ...parts,
+  ...Object.fromEntries(
+    Object.values(RECORDS).map((record) => [record.component, recordSchema(record, lang)]),
+  ),
+});
 
 /** The response body of one path: a record, a list envelope, or something generic. */
 export function responseSchema(path: string, single: boolean): Schema {

@@ -1,13 +1,14 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
+import { eventRecord } from '../contract/records.ts';
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
-import { canSeeProtected, escHtml, globalId, postHead, renderedText } from './common.ts';
+import { escHtml, globalId, postHead, renderedText } from './common.ts';
 import { formatCost } from './cost.ts';
 import { abbrOf, detailsOf, utcOf } from './dates.ts';
 import { serializeImage } from './image.ts';
 import { jsonLdEvent } from './jsonld.ts';
 import { serializeOrganizer, serializeVenue } from './linked.ts';
-import { blankProtected } from './protect.ts';
+import { assemble, forCaller } from './protect.ts';
 import { serializeTerm } from './terms.ts';
 import type { Json, Related, SerializeOptions } from './types.ts';
 
@@ -63,45 +64,45 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
   const utcEnd = str(v.utc_end_date) || utcOf(end, zone);
   const { id: _id, ...head } = postHead(post, v.author);
 
-  const record: Json = {
-    id: post.id,
-    global_id: gid,
-    global_id_lineage: [gid],
-    ...head,
-    rest_url: `${o.site.apiRoot}/events/${post.id}`,
-    title: renderedText(post, fields.title, 'title'),
-    description: renderedText(post, fields.description, 'text'),
-    excerpt: renderedText(post, fields.excerpt, 'text'),
-    slug: str(v.slug),
-    image: serializeImage(typeof v.image === 'number' ? related.media.get(v.image) : undefined),
-    all_day: v.all_day === true,
-    start_date: start,
-    start_date_details: detailsOf(start),
-    end_date: end,
-    end_date_details: detailsOf(end),
-    utc_start_date: utcStart,
-    utc_start_date_details: detailsOf(utcStart),
-    utc_end_date: utcEnd,
-    utc_end_date_details: detailsOf(utcEnd),
-    // Stored values as TEC prints them ('' when the row is missing); computed only where the mapping has none.
-    timezone: fields.timezone ? str(v.timezone) : o.site.timezone,
-    timezone_abbr: fields.timezone_abbr ? str(v.timezone_abbr) : abbrOf(start, zone),
-    cost,
-    cost_details,
-    // TEC falls back to the permalink when the row is missing; wp/v2 cannot tell missing from empty.
-    website: v.website ? escHtml(str(v.website)) : post.link,
-    show_map: fields.show_map ? v.show_map !== false : true,
-    show_map_link: fields.show_map_link ? v.show_map_link !== false : true,
-    hide_from_listings: v.hide_from_listings === true,
-    sticky: typeof v.sticky === 'boolean' ? v.sticky : v.sticky === -1,
-    featured: v.featured === true,
-    categories: termsOf(post, 'categories', related, o),
-    tags: termsOf(post, 'tags', related, o),
-    venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
-    organizer: organizers,
-  };
-  record.custom_fields = [];
+  // Every field but the stored ones sent as they are (slug, all_day, hide_from_listings, featured).
+  const record = assemble(
+    eventRecord,
+    {
+      id: post.id,
+      global_id: gid,
+      global_id_lineage: [gid],
+      ...head,
+      rest_url: `${o.site.apiRoot}/events/${post.id}`,
+      title: renderedText(post, fields.title, 'title'),
+      description: renderedText(post, fields.description, 'text'),
+      excerpt: renderedText(post, fields.excerpt, 'text'),
+      image: serializeImage(typeof v.image === 'number' ? related.media.get(v.image) : undefined),
+      start_date: start,
+      start_date_details: detailsOf(start),
+      end_date: end,
+      end_date_details: detailsOf(end),
+      utc_start_date: utcStart,
+      utc_start_date_details: detailsOf(utcStart),
+      utc_end_date: utcEnd,
+      utc_end_date_details: detailsOf(utcEnd),
+      // Stored values as TEC prints them ('' when the row is missing); computed only where the mapping has none.
+      timezone: fields.timezone ? str(v.timezone) : o.site.timezone,
+      timezone_abbr: fields.timezone_abbr ? str(v.timezone_abbr) : abbrOf(start, zone),
+      cost,
+      cost_details,
+      // TEC falls back to the permalink when the row is missing; wp/v2 cannot tell missing from empty.
+      website: v.website ? escHtml(str(v.website)) : post.link,
+      show_map: fields.show_map ? v.show_map !== false : true,
+      show_map_link: fields.show_map_link ? v.show_map_link !== false : true,
+      sticky: typeof v.sticky === 'boolean' ? v.sticky : v.sticky === -1,
+      categories: termsOf(post, 'categories', related, o),
+      tags: termsOf(post, 'tags', related, o),
+      venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
+      organizer: organizers,
+      custom_fields: [],
+    },
+    v,
+  );
   // JSON-LD is built from the record as the caller sees it, so it never holds a blanked value.
-  const shown = o.context === 'write' || canSeeProtected(post, o.password) ? record : blankProtected(record);
-  return o.context === 'single' ? { ...shown, json_ld: jsonLdEvent(shown, zone) } : shown;
+  return forCaller(eventRecord, post, record, o, (shown) => jsonLdEvent(shown, zone));
 }

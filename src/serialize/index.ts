@@ -7,6 +7,6 @@ export { serializeImage } from './image.ts';
 export { jsonLdEvent, jsonLdOrganizer, jsonLdVenue } from './jsonld.ts';
 export { DATE_DETAIL_KEYS, EVENT_KEYS, ORGANIZER_KEYS, VENUE_KEYS } from './keys.ts';
 export { serializeOrganizer, serializeVenue } from './linked.ts';
-export { blankProtected, PASSWORD_PROTECTED_FIELDS } from './protect.ts';
+export { blankProtected, blanksOf } from './protect.ts';
 export { serializeTerm, type TermOptions } from './terms.ts';
 export type { Json, Related, SerializeOptions, SiteInfo } from './types.ts';

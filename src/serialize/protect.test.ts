@@ -1,24 +1,69 @@
-// Password blanking as TEC's remove_password_protected_content does it, at any depth.
+// Password blanking as TEC's remove_password_protected_content does it, read from the record descriptors.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blankProtected, PASSWORD_PROTECTED_FIELDS } from './protect.ts';
+import {
+  eventRecord,
+  keysOf,
+  organizerRecord,
+  type RecordDescriptor,
+  venueRecord,
+} from '../contract/records.ts';
+import { assemble, blankProtected, blanksOf, withSingleOnly } from './protect.ts';
 
-const PROTECTED = Object.keys(PASSWORD_PROTECTED_FIELDS);
+/** TEC 6.17 `Validator/Base.php::PASSWORD_PROTECTED_FIELDS` (contract §8), the oracle for the descriptors. */
+const TEC_PROTECTED = [
+  'description',
+  'excerpt',
+  'image',
+  'all_day',
+  'cost',
+  'cost_details',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
+  'ticketed',
+  'is_virtual',
+  'virtual_url',
+  'virtual_video_source',
+  'attendance',
+  'email',
+  'phone',
+  'stateprovince',
+  'zip',
+  'province',
+  'country',
+  'city',
+  'address',
+  'geo_lat',
+  'geo_lng',
+];
 
-function protectedValuesAt(value: unknown, found: Array<[string, unknown]> = []): Array<[string, unknown]> {
-  if (Array.isArray(value)) for (const v of value) protectedValuesAt(v, found);
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (PROTECTED.includes(k)) found.push([k, v]);
-      else protectedValuesAt(v, found);
-    }
-  }
-  return found;
-}
+describe('the blanked fields of each record', () => {
+  it.each<[RecordDescriptor, string[], string[]]>([
+    // A venue's or organizer's own name is a title, and titles stay visible (a deliberate difference: TEC's list
+    // holds `venue` and `organizer` for an event's links, so it blanks a protected venue's name too).
+    [eventRecord, [], []],
+    [venueRecord, ['venue'], ['state']],
+    [organizerRecord, ['organizer'], []],
+  ])('are TEC’s list as far as the record has the keys (%#)', (record, kept, added) => {
+    const expected = keysOf(record).filter(
+      (k) => (TEC_PROTECTED.includes(k) && !kept.includes(k)) || added.includes(k),
+    );
+    expect([...blanksOf(record).keys()]).toEqual(expected);
+  });
+});
 
 describe('blankProtected', () => {
   it('blanks the protected keys of an event and keeps title and dates', () => {
-    const out = blankProtected({
+    const out = blankProtected(eventRecord, {
       title: 'T',
       start_date: '2026-01-01 10:00:00',
       description: '<p>x</p>',
@@ -47,45 +92,91 @@ describe('blankProtected', () => {
     });
   });
 
-  // TEC blanks by key name, so a protected venue's own name (key `venue`) becomes [] too.
-  it('blanks nested venue fields but keeps the venue name, which is a title', () => {
-    const out = blankProtected([
-      { venue: 'Hall', address: 'a', geo_lat: 1.5, state: 'NY', json_ld: { address: {} } },
-    ]);
-    expect(out).toEqual([{ venue: 'Hall', address: '', geo_lat: 0, state: '', json_ld: { address: '' } }]);
-  });
-
-  it('blanks the venue and organizers linked from an event', () => {
-    expect(blankProtected({ venue: { id: 1, venue: 'Hall' }, organizer: [{ id: 2 }] })).toEqual({
-      venue: [],
-      organizer: [],
+  it("keeps a venue's name and blanks its address, state included", () => {
+    expect(blankProtected(venueRecord, { venue: 'Hall', address: 'a', state: 'NY', phone: '1' })).toEqual({
+      venue: 'Hall',
+      address: '',
+      state: '',
+      phone: '',
     });
   });
 
   it('does not share replacement objects between records', () => {
-    const [a, b] = [blankProtected({ tags: ['x'] }), blankProtected({ tags: ['y'] })];
-    (a.tags as unknown as string[]).push('mutated');
+    const [a, b] = [
+      blankProtected(eventRecord, { tags: ['x'] }),
+      blankProtected(eventRecord, { tags: ['y'] }),
+    ];
+    (a.tags as string[]).push('mutated');
     expect(b.tags).toEqual([]);
   });
 
-  it('leaves every protected key, at any depth, holding its blank value', () => {
-    const key = fc.oneof(fc.constantFrom(...PROTECTED, 'title', 'start_date'), fc.string());
-    const tree = fc.letrec((tie) => ({
-      node: fc.oneof(
-        { depthSize: 'small' },
-        fc.jsonValue({ maxDepth: 1 }),
-        fc.array(tie('node'), { maxLength: 3 }),
-        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
-      ),
-    })).node;
-    fc.assert(
-      fc.property(tree, (value) => {
-        for (const [k, v] of protectedValuesAt(blankProtected(value))) {
-          // A venue's or organizer's own name (a string) is kept: a deliberate difference from TEC.
-          if ((k === 'venue' || k === 'organizer') && typeof v === 'string') continue;
-          expect(v).toEqual(PASSWORD_PROTECTED_FIELDS[k]);
-        }
-      }),
+  it('leaves each blanked key holding its blank, every other key as it was, in the same order', () => {
+    for (const record of [eventRecord, venueRecord, organizerRecord]) {
+      const blanks = blanksOf(record);
+      const entries = fc.uniqueArray(fc.tuple(fc.constantFrom(...keysOf(record), 'other'), fc.jsonValue()), {
+        selector: ([k]) => k,
+        maxLength: 12,
+      });
+      fc.assert(
+        fc.property(entries, (pairs) => {
+          const value = Object.fromEntries(pairs);
+          const out = blankProtected(record, value);
+          expect(Object.keys(out)).toEqual(Object.keys(value));
+          for (const [k, v] of pairs) expect(out[k]).toEqual(blanks.has(k) ? blanks.get(k) : v);
+        }),
+      );
+    }
+  });
+});
+
+describe('assemble', () => {
+  it('orders by the descriptor, sends stored values as they are and leaves out single-only fields', () => {
+    const head = {
+      id: 4,
+      author: '1',
+      status: 'publish',
+      date: 'd',
+      date_utc: 'd',
+      modified: 'm',
+      modified_utc: 'm',
+    };
+    const out = assemble(
+      organizerRecord,
+      {
+        ...head,
+        url: 'u',
+        organizer: 'O',
+        description: '',
+        excerpt: '',
+        image: false,
+        global_id: 'g',
+        global_id_lineage: ['g'],
+      },
+      { email: 'a@b.c', phone: 12, website: null, slug: 'x' },
     );
+    expect(Object.keys(out)).toEqual(keysOf(organizerRecord).filter((k) => k in out));
+    expect(out).toMatchObject({ email: 'a@b.c', phone: '12', slug: 'x' });
+    // Organizer records drop empty values (PHP's array_filter): no website, no json_ld outside single reads.
+    expect(out).not.toHaveProperty('website');
+    expect(out).not.toHaveProperty('json_ld');
+  });
+
+  it('refuses a field that is neither stored nor computed, so a descriptor cannot outrun its serializer', () => {
+    expect(() => assemble(eventRecord, {}, {})).toThrow(/event\.id is neither stored nor computed/);
+  });
+
+  it('places a single-read field before the next key the record has', () => {
+    const venue = { venue: 'Hall', show_map: true, global_id: 'g' };
+    expect(Object.keys(withSingleOnly(venueRecord, venue, 'json_ld', {}))).toEqual([
+      'venue',
+      'json_ld',
+      'show_map',
+      'global_id',
+    ]);
+    expect(Object.keys(withSingleOnly(eventRecord, { id: 1, custom_fields: [] }, 'json_ld', {}))).toEqual([
+      'id',
+      'custom_fields',
+      'json_ld',
+    ]);
   });
 });

@@ -1,66 +1,82 @@
-// TEC's password blanking (§8): protected keys replaced wherever they occur, recursively; title and dates stay.
-
-/**
- * TEC 6.17 `Validator/Base.php::PASSWORD_PROTECTED_FIELDS` with its replacement values (TEC writes the string
- * `'null'` to mean a JSON null).
- */
-export const PASSWORD_PROTECTED_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({
-  description: '',
-  excerpt: '',
-  image: false,
-  all_day: null,
-  cost: '',
-  cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
-  website: '',
-  show_map: null,
-  show_map_link: null,
-  hide_from_listings: null,
-  sticky: null,
-  featured: null,
-  categories: [],
-  tags: [],
-  venue: [],
-  organizer: [],
-  custom_fields: [],
-  ticketed: null,
-  is_virtual: null,
-  virtual_url: '',
-  virtual_video_source: '',
-  attendance: { total_attendees: null, checked_in: null, not_checked_in: null },
-  email: '',
-  phone: '',
-  stateprovince: '',
-  // Not in TEC's list (which leaves a protected venue's state readable); blanked with the rest of the address.
-  state: '',
-  zip: '',
-  province: '',
-  country: '',
-  city: '',
-  address: '',
-  geo_lat: 0,
-  geo_lng: 0,
-});
+// TEC's password blanking (§8) and the record's key order, both read from the record's descriptor.
+import type { FieldDef, RecordDescriptor } from '../contract/records.ts';
+import type { WpPost } from '../wp/types.ts';
+import { canSeeProtected, phpEmpty } from './common.ts';
+import type { Json, SerializeOptions } from './types.ts';
 
 const fresh = (v: unknown): unknown => (v !== null && typeof v === 'object' ? structuredClone(v) : v);
 
+/** The keys a password blanks in this kind of record, with what it shows instead. */
+export const blanksOf = (record: RecordDescriptor): Map<string, unknown> =>
+  new Map(record.fields.filter((f) => f.blank !== undefined).map((f) => [f.key, f.blank]));
+
+const BLANKS = new WeakMap<RecordDescriptor, Map<string, unknown>>();
+
 /**
- * Returns a copy with every protected key blanked at any depth. Like TEC's `remove_password_protected_content`,
- * a protected key is replaced (not descended into) and every other object or array is descended into.
+ * A copy with every field the descriptor marks blanked (TEC's `remove_password_protected_content`); title and
+ * dates stay. Linked records inside (an event's venue and organizers) are blanked whole, as TEC does; a linked
+ * record serialized on its own is blanked by its own descriptor.
  */
-export function blankProtected<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => blankProtected(v)) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    // Deliberate difference: TEC's list holds `venue`/`organizer` (an event's links), so it also blanks a
-    // protected venue's or organizer's own name (a string). A name is a title, and titles stay visible.
-    if ((key === 'venue' || key === 'organizer') && typeof v === 'string') {
-      out[key] = v;
-      continue;
-    }
-    out[key] = Object.hasOwn(PASSWORD_PROTECTED_FIELDS, key)
-      ? fresh(PASSWORD_PROTECTED_FIELDS[key])
-      : blankProtected(v);
+export function blankProtected(record: RecordDescriptor, value: Json): Json {
+  let blanks = BLANKS.get(record);
+  if (!blanks) {
+    blanks = blanksOf(record);
+    BLANKS.set(record, blanks);
   }
-  return out as T;
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) out[key] = blanks.has(key) ? fresh(blanks.get(key)) : v;
+  return out;
+}
+
+/**
+ * The record in the descriptor's order: a value from `computed` where the serializer works one out, else the
+ * stored value read as is (text as a string, a flag true only when stored true). Fields sent in single reads only
+ * are left for `withSingleOnly`; with `dropEmpty`, empty values are left out as PHP's `array_filter` does.
+ */
+export function assemble(record: RecordDescriptor, computed: Json, stored: Record<string, unknown>): Json {
+  const out: Json = {};
+  for (const f of record.fields) {
+    if (f.singleOnly) continue;
+    const value = Object.hasOwn(computed, f.key) ? computed[f.key] : plain(record, f, stored[f.key]);
+    if (record.dropEmpty && !f.keepEmpty && phpEmpty(value)) continue;
+    out[f.key] = value;
+  }
+  return out;
+}
+
+function plain(record: RecordDescriptor, f: FieldDef, v: unknown): unknown {
+  if (!f.stored) throw new Error(`${record.kind}.${f.key} is neither stored nor computed by its serializer`);
+  if (f.type.type === 'boolean') return v === true;
+  return v === null || v === undefined ? '' : String(v);
+}
+
+/** `record` with a single-read field (`json_ld`) set at its place in the descriptor's order. */
+export function withSingleOnly(record: RecordDescriptor, value: Json, key: string, v: unknown): Json {
+  const keys = record.fields.map((f) => f.key);
+  const after = keys.slice(keys.indexOf(key) + 1);
+  const before = after.find((k) => Object.hasOwn(value, k));
+  if (before === undefined) return { ...value, [key]: v };
+  const out: Json = {};
+  for (const [k, x] of Object.entries(value)) {
+    if (k === before) out[key] = v;
+    out[k] = x;
+  }
+  return out;
+}
+
+/**
+ * The record as this caller may see it, then (single reads) its JSON-LD built from that, so no protected value
+ * reaches `json_ld` when the record itself is blanked. Write answers go to the editor who just saved the post;
+ * TEC blanks only on reads.
+ */
+export function forCaller(
+  record: RecordDescriptor,
+  post: WpPost,
+  value: Json,
+  o: SerializeOptions,
+  jsonLd: (shown: Json) => Json,
+): Json {
+  const shown =
+    o.context === 'write' || canSeeProtected(post, o.password) ? value : blankProtected(record, value);
+  return o.context === 'single' ? withSingleOnly(record, shown, 'json_ld', jsonLd(shown)) : shown;
 }
