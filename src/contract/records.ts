@@ -47,11 +47,13 @@ export interface FieldDef<K extends string = string, T = unknown> {
 /** A write argument before it takes the field's description. */
 type Arg<T> = Omit<ArgDef<T>, 'description'>;
 
-/** A field; given `arg`, it is also a write argument described by `about`. */
-function field<const K extends string, T>(
-  d: Omit<FieldDef<K>, 'arg'> & { arg: Arg<T> },
-): FieldDef<K, T> & { arg: ArgDef<T> };
-function field<const K extends string>(d: Omit<FieldDef<K>, 'arg'>): FieldDef<K> & { arg?: undefined };
+/** A field; given `arg`, it is also a write argument described by `about`. Its key and `stored` stay in its type. */
+function field<const K extends string, T, S extends true | undefined = undefined>(
+  d: Omit<FieldDef<K>, 'arg' | 'stored'> & { arg: Arg<T>; stored?: S },
+): FieldDef<K, T> & { arg: ArgDef<T>; stored: S };
+function field<const K extends string, S extends true | undefined = undefined>(
+  d: Omit<FieldDef<K>, 'arg' | 'stored'> & { stored?: S },
+): FieldDef<K> & { arg?: undefined; stored: S };
 function field(d: Omit<FieldDef, 'arg'> & { arg?: Arg<unknown> }): FieldDef {
   return d.arg ? { ...d, arg: { ...d.arg, description: d.about } } : (d as FieldDef);
 }
@@ -455,3 +457,11 @@ export const keysOf = (record: RecordDescriptor): string[] => record.fields.map(
 /** The fields a site's mapping stores under their own names (optional in the mapping). */
 export const storedKeysOf = (record: RecordDescriptor): string[] =>
   record.fields.filter((f) => f.stored).map((f) => f.key);
+
+/** The free-text write fields (names, descriptions, addresses, contacts): strings with no format and no enum. */
+export const textFieldsOf = (record: RecordDescriptor): string[] =>
+  record.fields.filter((f) => f.arg?.type === 'string' && !f.arg.format && !f.arg.enum).map((f) => f.key);
+
+/** The boolean write fields. */
+export const flagsOf = (record: RecordDescriptor): string[] =>
+  record.fields.filter((f) => f.arg?.type === 'boolean').map((f) => f.key);

@@ -1,6 +1,7 @@
 // POST/PUT/PATCH/DELETE on venues and organizers: TEC's rules over wp/v2, with the caller's own credentials.
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
+import { flagsOf, organizerRecord, textFieldsOf, venueRecord } from '../contract/records.ts';
 import type { Deps } from '../deps.ts';
 import { publicationDate } from '../events/dates.ts';
 import { writeError } from '../events/upstream-errors.ts';
@@ -19,22 +20,14 @@ import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from 
 
 /** Text fields a write may carry per kind (besides status, author, dates, image and the flags). */
 export const TEXT_FIELDS: Record<LinkedKind, string[]> = {
-  venue: [
-    'venue',
-    'description',
-    'address',
-    'city',
-    'country',
-    'province',
-    'state',
-    'zip',
-    'phone',
-    'stateprovince',
-    'website',
-  ],
-  organizer: ['organizer', 'description', 'phone', 'website', 'email'],
+  venue: textFieldsOf(venueRecord),
+  organizer: textFieldsOf(organizerRecord),
 };
-const FLAGS = ['show_map', 'show_map_link'];
+/** The flags a write may carry per kind (a venue's map flags). */
+const FLAGS: Record<LinkedKind, string[]> = {
+  venue: flagsOf(venueRecord),
+  organizer: flagsOf(organizerRecord),
+};
 const US = new Set(['', 'US', 'USA', 'United States', 'United States of America']);
 
 /** TEC stores `_VenueStateProvince` as the State for US (or no) country, else the Province. Pure. */
@@ -56,7 +49,7 @@ export function valuesOf(
 ): Record<string, FieldValue> {
   const v: Record<string, FieldValue> = {};
   for (const f of TEXT_FIELDS[kind]) if (typeof a[f] === 'string') v[f] = a[f] as string;
-  if (kind === 'venue') for (const f of FLAGS) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
+  for (const f of FLAGS[kind]) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
   if (typeof a.author === 'number') v.author = a.author;
   // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
   if (a.status !== undefined || opts.create)

@@ -1,5 +1,6 @@
 // The declarative mapping format: which wp/v2 post field, meta key or taxonomy backs each calendar field.
 import { z } from 'zod';
+import { eventRecord, organizerRecord, type RecordDescriptor, venueRecord } from '../contract/records.ts';
 
 /**
  * How a stored value is written in WordPress and read back into the calendar record.
@@ -95,61 +96,38 @@ const postFields = {
   image: fo,
 };
 
-/** Event fields: each calendar field names its storage. Optional ones may be absent on a custom site. */
+/** The fields a record's descriptor stores under their own names, each optional (a custom site may lack them). */
+type StoredKeys<R extends RecordDescriptor> = Extract<R['fields'][number], { stored: true }>['key'];
+function storedOf<R extends RecordDescriptor>(record: R): Record<StoredKeys<R>, typeof fo> {
+  return Object.fromEntries(record.fields.filter((x) => x.stored).map((x) => [x.key, fo])) as Record<
+    StoredKeys<R>,
+    typeof fo
+  >;
+}
+
+/**
+ * Event fields: each calendar field names its storage. The descriptor's stored fields are optional; the post
+ * fields, the start and the end are required, and a few stored values are no record field of their own.
+ */
 export const eventFields = z
   .object({
+    ...storedOf(eventRecord),
     title: f,
     ...postFields,
-    parent: fo,
-    sticky: fo,
     start_date: f,
     end_date: f,
-    utc_start_date: fo,
-    utc_end_date: fo,
+    parent: fo,
     duration: fo,
-    timezone: fo,
-    timezone_abbr: fo,
-    all_day: fo,
-    hide_from_listings: fo,
-    featured: fo,
-    show_map: fo,
-    show_map_link: fo,
-    cost: fo,
     currency_symbol: fo,
     currency_code: fo,
     currency_position: fo,
-    website: fo,
-    venue: fo,
-    organizer: fo,
   })
   .strict();
 
-export const venueFields = z
-  .object({
-    venue: f,
-    ...postFields,
-    address: fo,
-    city: fo,
-    country: fo,
-    province: fo,
-    state: fo,
-    stateprovince: fo,
-    zip: fo,
-    phone: fo,
-    website: fo,
-    show_map: fo,
-    show_map_link: fo,
-  })
-  .strict();
+export const venueFields = z.object({ ...storedOf(venueRecord), venue: f, ...postFields }).strict();
 
 export const organizerFields = z
-  .object({
-    organizer: f,
-    ...postFields,
-    phone: fo,
-    website: fo,
-    email: fo,
-  })
+  .object({ ...storedOf(organizerRecord), organizer: f, ...postFields })
   .strict();
 
 export const mappingSchema = z
