@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
-import { ApiError } from './http/errors.ts';
+import { ApiError, upstreamFailed } from './http/errors.ts';
 import { IdempotencyStore } from './http/idempotency.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
@@ -209,8 +209,7 @@ async function prepare(
   });
   if (!found.root) {
     // A proxy in front of an overloaded or restarting WordPress answers 5xx pages: that passes; anything else is a fix.
-    if (found.status >= 500)
-      throw new ApiError('upstream_error', `WordPress answered HTTP ${found.status}.`, 502);
+    if (found.status >= 500) throw upstreamFailed(found.status);
     throw new ProbeError([
       `${config.upstreamUrl} answered HTTP ${found.status} but is neither a WordPress REST root nor a WordPress page naming one (Link rel="https://api.w.org/"): set UPSTREAM_URL to the REST root, e.g. https://example.com/wp-json.`,
     ]);

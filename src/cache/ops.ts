@@ -4,7 +4,13 @@ import express, { type Request, type Response } from 'express';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapter.ts';
-import { ApiError } from '../http/errors.ts';
+import {
+  badNotification,
+  badSignature,
+  needsAdministrator,
+  replayedNotification,
+  webhookDisabled,
+} from '../http/errors.ts';
 import { Readiness } from '../readiness.ts';
 import { PRIVATE_CACHE_CONTROL } from './entry.ts';
 import {
@@ -78,9 +84,8 @@ async function asOperator(
   };
   try {
     const caller = await deps.callers.resolve(ctx);
-    if (!caller) throw new ApiError('rest_forbidden', `${what} needs a WordPress administrator.`, 401);
-    if (caller.caps.manage_options !== true)
-      throw new ApiError('rest_forbidden', `${what} needs the manage_options capability.`, 403);
+    if (!caller) throw needsAdministrator(what, false);
+    if (caller.caps.manage_options !== true) throw needsAdministrator(what, true);
     await action();
   } catch (err) {
     res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
@@ -102,21 +107,16 @@ export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
       const requestId = randomUUID();
       try {
         if (!o.webhookSecret) {
-          throw new ApiError(
-            'gateway_webhook_disabled',
-            'Change notifications are off: set WEBHOOK_SECRET.',
-            404,
-          );
+          throw webhookDisabled();
         }
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const signature = req.get(SIGNATURE_HEADER);
         if (!verifySignature(raw, signature, o.webhookSecret)) {
-          throw new ApiError('gateway_bad_signature', `Missing or wrong ${SIGNATURE_HEADER}.`, 401);
+          throw badSignature(SIGNATURE_HEADER);
         }
         const parsed = parseNotification(raw, Math.floor(deps.now().getTime() / 1000), maxSkew);
-        if (!parsed.ok) throw new ApiError('gateway_bad_notification', parsed.reason, parsed.status);
-        if (!(await seen.first(signature!)))
-          throw new ApiError('gateway_replayed', 'This notification was already received.', 409);
+        if (!parsed.ok) throw badNotification(parsed.reason, parsed.status);
+        if (!(await seen.first(signature!))) throw replayedNotification();
         deps.metrics?.notification();
         const plan = planOf(parsed.notification, deps.mapping);
         // Answer first: WordPress sends from its own request, and the refetch below asks that same WordPress.

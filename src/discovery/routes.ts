@@ -3,7 +3,7 @@
 import { discoveryRoutes as c, NAMESPACE } from '../contract/discovery.ts';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { unknownNamespace } from '../http/errors.ts';
 import { type Binding, bind } from '../http/handler.ts';
 import { namespaceIndex } from './describe.ts';
 import { openApiDocument } from './openapi.ts';
@@ -19,7 +19,7 @@ export function discoveryBindings(deps: Deps, root: RootInfo): Binding[] {
     bind(c.index, async (i) => {
       // WordPress would describe another namespace here; this gateway serves only its own.
       if (i.args.namespace !== NAMESPACE) {
-        throw new ApiError('rest_invalid_namespace', 'The specified namespace could not be found.', 404);
+        throw unknownNamespace();
       }
       return { body: namespaceIndex(allContracts(), env(), restRootOf(i.site.apiRoot)) };
     }),

@@ -4,7 +4,7 @@ import { NAMESPACE } from '../contract/discovery.ts';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
 import { publicBase } from '../http/adapter.ts';
-import { ApiError } from '../http/errors.ts';
+import { badUpstreamAnswer } from '../http/errors.ts';
 import { describeRoutes } from './describe.ts';
 import type { RootInfo } from './root.ts';
 
@@ -36,11 +36,7 @@ export function siteIndexHandler(deps: Deps, root: RootInfo, publicUrl: string |
   return async (req: Request, res: Response): Promise<void> => {
     const upstream = await deps.wp.request<Json>({ path: '/', as: 'anonymous', language: root.lang });
     if (!upstream.body || typeof upstream.body !== 'object') {
-      throw new ApiError(
-        'upstream_bad_response',
-        'WordPress answered its index with something that is not an object.',
-        502,
-      );
+      throw badUpstreamAnswer('WordPress answered its index with something that is not an object.');
     }
     const base = publicBase(req, publicUrl);
     const env = { root, now: deps.now(), timezone: deps.site.timezone };

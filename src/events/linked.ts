@@ -2,7 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, invalidParams } from '../http/errors.ts';
+import { type ApiError, couldNot, invalidParams, notALinkedPost } from '../http/errors.ts';
 import { parseArgs } from '../http/parse-args.ts';
 import { findDuplicate, valuesOf } from '../linked/write.ts';
 import { type FieldValue, writeRecord } from '../mapping/codec.ts';
@@ -97,7 +97,7 @@ export async function resolveLinked(
   if (missing.length)
     throw invalidParams({ [kind]: `${kind} has no ${kind} with the id ${missing.join(', ')}.` });
   if (objectIds.some((id) => !Number.isInteger(id) || !known.has(id))) {
-    throw new ApiError('invalid-linked-post-id', `The ${kind} id is not a ${kind}.`, 400);
+    throw notALinkedPost(kind);
   }
   const ids: number[] = [];
   for (const item of items) {
@@ -119,14 +119,9 @@ async function createLinked(
 ): Promise<number> {
   const name = obj[NAME[kind]];
   if (name === undefined || name === null || String(name).trim() === '') {
-    throw new ApiError(
-      `could-not-create-${kind}`,
-      `The ${kind} could not be created: its name is missing.`,
-      400,
-      {
-        params: { [kind]: `Each new ${kind} needs its ${NAME[kind]}.` },
-      },
-    );
+    throw couldNot('create', kind, 'its name is missing', 400, {
+      params: { [kind]: `Each new ${kind} needs its ${NAME[kind]}.` },
+    });
   }
   // Nested records take the event's status rule: published for publishers, drafts otherwise.
   const values = nestedValues(deps, kind, obj, status === 'publish');
@@ -151,9 +146,7 @@ async function createLinked(
     // WordPress away is not an argument error: the write is refused as a whole (502/503/504).
     if (mayHaveWritten(err)) throw err;
     const e = err as ApiError;
-    throw new ApiError(`could-not-create-${kind}`, `The ${kind} could not be created: ${e.message}`, 400, {
-      params: { [kind]: e.message },
-    });
+    throw couldNot('create', kind, e.message, 400, { params: { [kind]: e.message } });
   });
   // The next duplicate check (another event of this write or the next one) must see it.
   deps.catalog.invalidate(kind, [res.body.id]);

@@ -5,7 +5,7 @@ import type { ArgsOf } from '../contract/args.ts';
 import type { listEventsArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { resolveListDates } from '../events/dates.ts';
-import { ApiError, invalidParams } from '../http/errors.ts';
+import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import type { IndexQuery } from '../index/query.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
@@ -133,11 +133,7 @@ export async function listEvents(
   };
   const result = index.query(q);
   if (page > 1 && result.ids.length === 0) {
-    throw new ApiError(
-      'event-archive-page-not-found',
-      'The requested event archive page does not exist',
-      404,
-    );
+    throw archivePageNotFound('event');
   }
   const posts = (
     await readPage(deps, ctx, 'event', result.ids, {

@@ -1,17 +1,21 @@
 // GET /events/{id} and /events/by-slug/{slug}: one event with TEC's access rules and error codes.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, invalidParams } from '../http/errors.ts';
+import {
+  ApiError,
+  eventGone,
+  eventNotAccessible,
+  eventNotFound,
+  invalidParams,
+  notAnEvent,
+  passwordProtected,
+} from '../http/errors.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { withStoredExcerpt } from './excerpt.ts';
 import { relatedOf } from './related.ts';
-
-/** TEC answers 400 for an id that exists but is not an event (a venue's, say); the gateway knows its venues and organizers. */
-export const notAnEvent = (id: number) =>
-  new ApiError('rest-invalid-event-id', `The post with ID ${id} is not an event.`, 400);
 
 async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
   const catalogs = deps.catalog;
@@ -21,9 +25,6 @@ async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promis
   }
   return false;
 }
-
-export const eventNotFound = (id: number) =>
-  new ApiError('rest-event-not-found', `The event with ID ${id} does not exist.`, 404);
 
 /** Resolves a slug to an event id through the index (any status); an unknown slug is a 400, as in TEC. */
 export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): Promise<number> {
@@ -58,18 +59,14 @@ export async function readEventPost(
         const plain = await readEventPost(deps, ctx, id, { ...opts, password: undefined });
         if (plain.content?.protected !== true) return plain;
       }
-      throw new ApiError('event-password-protected', 'The event is password protected.', 403);
+      throw passwordProtected();
     }
     if (err.status === 404) throw (await isLinkedPost(deps, ctx, id)) ? notAnEvent(id) : eventNotFound(id);
     if (err.status === 401 || err.status === 403) {
       if (await trashedForCaller(deps, ctx, id)) {
-        throw new ApiError(
-          'event-no-longer-available',
-          `The event with ID ${id} is no longer available.`,
-          403,
-        );
+        throw eventGone(id);
       }
-      throw new ApiError('event-not-accessible', `The event with ID ${id} is not accessible.`, 403);
+      throw eventNotAccessible(id);
     }
     throw err;
   }
@@ -115,11 +112,11 @@ export async function readEvent(
     index.get(id)?.hasExcerpt,
   );
   if (post.status === 'trash') {
-    throw new ApiError('event-no-longer-available', `The event with ID ${id} is no longer available.`, 403);
+    throw eventGone(id);
   }
   const content = post.content as { protected?: boolean; rendered?: string } | undefined;
   if (content?.protected && !password && !edited) {
-    throw new ApiError('event-password-protected', 'The event is password protected.', 403);
+    throw passwordProtected();
   }
   const related = await relatedOf(deps, ctx, [post]);
   const unlock = edited ? (edited.password ?? password) : password;

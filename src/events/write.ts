@@ -4,7 +4,7 @@ import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseEventDates, publicationDate } from '../events/dates.ts';
-import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
+import { ApiError, eventInTrash, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -13,13 +13,13 @@ import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
+import { refusal } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
-import { eventNotFound, readEventPost } from './read.ts';
+import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
-import { writeError } from './upstream-errors.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
 
@@ -185,7 +185,7 @@ export async function createEvent(
       const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, title, payload);
       return respond(deps, ctx, site, res.body, 201);
     },
-    { map: (err) => writeError(err, true) },
+    { map: (err) => refusal(err, true) },
   );
 }
 
@@ -227,7 +227,7 @@ export async function updateEvent(
           deps.log.warn({ err: e, id }, 'restoring organizers failed'),
         );
       },
-      map: (err) => writeError(err, true),
+      map: (err) => refusal(err, true),
     },
   );
 }
@@ -271,13 +271,13 @@ export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInf
   await requireCaller(deps, ctx);
   const current = await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
     if (err instanceof ApiError && err.code === 'event-no-longer-available') {
-      throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+      throw eventInTrash(id);
     }
     if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
     throw err;
   });
   if (current.status === 'trash') {
-    throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+    throw eventInTrash(id);
   }
   try {
     const res = await deps.wp.request<WpPost>({
@@ -289,8 +289,8 @@ export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInf
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) throw eventNotFound(id);
     if (err instanceof ApiError && err.code === 'rest_already_trashed') {
-      throw new ApiError('event-is-in-trash', `The event with ID ${id} is already in the trash.`, 410);
+      throw eventInTrash(id);
     }
-    throw writeError(err, true);
+    throw refusal(err, true);
   }
 }

@@ -9,7 +9,16 @@ import type { Credentials, RequestContext } from '../context.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
-import { ApiError, invalidParams, missingParams, noRoute } from './errors.ts';
+import {
+  ApiError,
+  internalError,
+  invalidJson,
+  invalidParams,
+  missingParams,
+  noRoute,
+  tooLarge,
+  unreadable,
+} from './errors.ts';
 import type { Binding } from './handler.ts';
 import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
 import { parseArgs } from './parse-args.ts';
@@ -83,17 +92,11 @@ export function sendError(res: Response, err: ApiError): void {
 export function toApiError(err: unknown, log: Logger, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { type?: string; status?: number } | null;
-  if (e?.type === 'entity.parse.failed')
-    return new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400);
-  if (e?.type === 'entity.too.large')
-    return new ApiError('rest_request_too_large', 'The request body is too large.', 413);
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-    return new ApiError('rest_bad_request', 'The request could not be read.', e.status);
-  }
+  if (e?.type === 'entity.parse.failed') return invalidJson();
+  if (e?.type === 'entity.too.large') return tooLarge();
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return unreadable(e.status);
   log.error({ err, requestId }, 'unexpected error');
-  return new ApiError('internal_error', 'The gateway failed to answer this request.', 500, {
-    request_id: requestId,
-  });
+  return internalError(requestId);
 }
 
 /** The body's fields, for writes only: a GET or HEAD body is ignored (it must never change a read's answer). */

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SharedRedis } from '../cache/redis.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, idempotencyInProgress, idempotencyKeyReused, invalidParams } from './errors.ts';
 
 /** What a write answered, as replayed to a retry. */
 export interface StoredResult {
@@ -82,9 +82,7 @@ export class IdempotencyStore {
 /** A key as the header carries it: 1–255 visible ASCII characters (the IETF draft's and Stripe's limits). */
 export function checkKey(raw: string): string {
   if (!/^[\x21-\x7e]{1,255}$/.test(raw)) {
-    throw new ApiError('rest_invalid_param', 'Invalid parameter(s): Idempotency-Key', 400, {
-      params: { 'Idempotency-Key': 'Must be 1 to 255 visible ASCII characters.' },
-    });
+    throw invalidParams({ 'Idempotency-Key': 'Idempotency-Key must be 1 to 255 visible ASCII characters.' });
   }
   return raw;
 }
@@ -106,19 +104,10 @@ export async function onceFor(
   const seen = await store.claim(key, fp);
   if (seen !== 'claimed') {
     if (seen.fp !== fp) {
-      throw new ApiError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used for a different request.',
-        422,
-      );
+      throw idempotencyKeyReused();
     }
     if (!seen.result) {
-      throw new ApiError(
-        'idempotency_in_progress',
-        'A request with this Idempotency-Key is still being processed; retry in a moment.',
-        409,
-        { retry_after: 1 },
-      );
+      throw idempotencyInProgress();
     }
     return { ...seen.result, headers: { ...seen.result.headers, 'Idempotent-Replayed': 'true' } };
   }

@@ -2,7 +2,7 @@
 // what it returns, so no part of the gateway can see parameters another part does not.
 import type { IncomingMessage } from 'node:http';
 import qs from 'qs';
-import { ApiError } from './errors.ts';
+import { type ApiError, tooManyQueryParams } from './errors.ts';
 
 /** As many parameters as PHP keeps (`max_input_vars`); a longer query is refused rather than cut short. */
 export const MAX_QUERY_PARAMS = 1000;
@@ -10,12 +10,7 @@ export const MAX_QUERY_PARAMS = 1000;
 export type ParsedQuery = Record<string, unknown>;
 
 /** Too many parameters: refused whole, since any cut would make two readers of one request disagree. */
-export const tooManyParams = (): ApiError =>
-  new ApiError(
-    'rest_too_many_params',
-    `The query string has more than ${MAX_QUERY_PARAMS} parameters; the gateway reads at most ${MAX_QUERY_PARAMS}.`,
-    400,
-  );
+export const tooManyParams = (): ApiError => tooManyQueryParams(MAX_QUERY_PARAMS);
 
 /**
  * Parses a query string as WordPress's PHP would (`a[]=1&a[]=2`, `a[b]=1`), with prototype keys dropped, and

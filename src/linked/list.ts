@@ -4,7 +4,7 @@ import type { LinkedKind, linkedListArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { postListResult, readPage } from '../events/page.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
-import { ApiError, invalidParams } from '../http/errors.ts';
+import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import type { LinkedFacets } from './catalog.ts';
 import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
@@ -93,11 +93,7 @@ export async function listLinked(
   const totalPages = Math.ceil(total / perPage);
   const ids = matches.slice((page - 1) * perPage, page * perPage).map((x) => x.id);
   if (page > 1 && ids.length === 0) {
-    throw new ApiError(
-      `${kind}-archive-page-not-found`,
-      `The requested ${kind} archive page does not exist`,
-      404,
-    );
+    throw archivePageNotFound(kind);
   }
   const posts = await readPage(deps, ctx, kind, ids, {
     statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,

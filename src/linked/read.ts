@@ -2,7 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, invalidParams } from '../http/errors.ts';
+import { ApiError, invalidParams, linkedNotAccessible } from '../http/errors.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeOrganizer, serializeVenue } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
@@ -10,12 +10,6 @@ import type { WpMedia, WpPost } from '../wp/types.ts';
 import type { LinkedFacets } from './catalog.ts';
 
 export const PLURAL: Record<LinkedKind, string> = { venue: 'venues', organizer: 'organizers' };
-const LABEL: Record<LinkedKind, string> = { venue: 'venue', organizer: 'organizer' };
-
-export const notAccessible = (kind: LinkedKind, id: number) =>
-  new ApiError(`${kind}-not-accessible`, `The ${LABEL[kind]} with ID ${id} is not accessible.`, 403);
-export const inTrash = (kind: LinkedKind, id: number) =>
-  new ApiError(`${kind}-is-in-trash`, `The ${LABEL[kind]} with ID ${id} is already in the trash.`, 410);
 
 const restPath = (deps: Deps, kind: LinkedKind, id?: number) =>
   `/wp/v2/${deps.mapping[kind].restBase}${id === undefined ? '' : `/${id}`}`;
@@ -103,7 +97,7 @@ export async function readPost(
     ).body;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (err.status === 401 || err.status === 403) throw notAccessible(kind, id);
+    if (err.status === 401 || err.status === 403) throw linkedNotAccessible(kind, id);
     if (err.status === 404) throw invalidParams({ id: `id: no ${kind} with the id ${id}.` });
     throw err;
   }
@@ -164,7 +158,7 @@ export async function readLinked(
 ): Promise<Json> {
   await requireId(deps, ctx, kind, id);
   const post = await readPost(deps, ctx, kind, id, { password });
-  if (post.status !== 'publish' && !ctx.credentials) throw notAccessible(kind, id);
+  if (post.status !== 'publish' && !ctx.credentials) throw linkedNotAccessible(kind, id);
   const stored = (await deps.catalog.all(kind, ctx.language)).get(id);
   return serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'single', { password, stored });
 }

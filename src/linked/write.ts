@@ -4,19 +4,19 @@ import type { LinkedKind } from '../contract/linked.ts';
 import { flagsOf, organizerRecord, textFieldsOf, venueRecord } from '../contract/records.ts';
 import type { Deps } from '../deps.ts';
 import { publicationDate } from '../events/dates.ts';
-import { writeError } from '../events/upstream-errors.ts';
-import { ApiError, forbidden } from '../http/errors.ts';
+import { ApiError, couldNot, forbidden, linkedInTrash, linkedNotAccessible } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { type Caller, can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
+import { refusal } from '../wp/errors.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import type { LinkedFacets } from './catalog.ts';
-import { inTrash, mediaOf, notAccessible, readPost, requireId, serialize } from './read.ts';
+import { mediaOf, readPost, requireId, serialize } from './read.ts';
 
 /** Text fields a write may carry per kind (besides status, author, dates, image and the flags). */
 export const TEXT_FIELDS: Record<LinkedKind, string[]> = {
@@ -105,16 +105,10 @@ async function respond(
 }
 
 const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
-  const mapped = writeError(err, true);
-  // A refusal about one argument (an unknown author) is that argument's error; anything else is TEC's code.
-  const named =
-    mapped instanceof ApiError && Object.keys((mapped.data.params as object | undefined) ?? {}).length > 0;
-  if (mapped instanceof ApiError && mapped.status === 400 && mapped.code === 'rest_invalid_param' && !named) {
-    return new ApiError(
-      `could-not-${verb}-${kind}`,
-      `The ${kind} could not be ${verb}d: ${mapped.message}`,
-      400,
-    );
+  const mapped = refusal(err, true);
+  // A refusal about one argument (an unknown author) is that argument's error; one about none is TEC's code.
+  if (mapped instanceof ApiError && mapped.status === 400 && mapped.code !== 'rest_invalid_param') {
+    return couldNot(verb, kind, mapped.message);
   }
   return mapped;
 };
@@ -200,7 +194,7 @@ async function write<T>(
 /** The current post as its editor sees it; refusals are `rest_forbidden` (TEC checks `edit_post` first). */
 async function current(deps: Deps, ctx: RequestContext, kind: LinkedKind, id: number): Promise<WpPost> {
   return readPost(deps, ctx, kind, id, { context: 'edit' }).catch((err: unknown) => {
-    if (err instanceof ApiError && err.code === notAccessible(kind, id).code) throw forbidden(true);
+    if (err instanceof ApiError && err.code === linkedNotAccessible(kind, id).code) throw forbidden(true);
     throw err;
   });
 }
@@ -255,7 +249,7 @@ export async function deleteLinked(
   await requireId(deps, ctx, kind, id);
   await requireCaller(deps, ctx);
   const post = await current(deps, ctx, kind, id);
-  if (post.status === 'trash') throw inTrash(kind, id);
+  if (post.status === 'trash') throw linkedInTrash(kind, id);
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
@@ -265,10 +259,10 @@ export async function deleteLinked(
     return await respond(deps, ctx, site, kind, res.body, 200);
   } catch (err) {
     if (err instanceof ApiError && (err.code === 'rest_already_trashed' || err.status === 410))
-      throw inTrash(kind, id);
+      throw linkedInTrash(kind, id);
     if (err instanceof ApiError && err.status >= 500) {
-      throw new ApiError(`could-not-delete-${kind}`, `The ${kind} could not be deleted.`, 500);
+      throw couldNot('delete', kind, undefined, 500);
     }
-    throw writeError(err, true);
+    throw refusal(err, true);
   }
 }

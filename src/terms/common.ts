@@ -118,24 +118,6 @@ export async function requireTermWriter(deps: Deps, ctx: RequestContext, tax: Ta
   if (caller.caps[META_TERM_CAPS[manage] ?? manage] !== true) throw forbidden(true);
 }
 
-/**
- * WordPress's refusals in TEC's words: permission → rest_forbidden (401 anonymous, 403 logged in); an unknown
- * term → 400 rest_invalid_param; other 400s keep their code (term_exists with data.term_id, rest_term_invalid…).
- */
-export function termError(err: unknown, loggedIn: boolean): unknown {
-  if (!(err instanceof ApiError)) return err;
-  if (/^rest_cannot_|^rest_forbidden/.test(err.code) || err.status === 401 || err.status === 403) {
-    return forbidden(loggedIn);
-  }
-  if (err.status === 404 && err.code === 'rest_term_invalid')
-    return invalidParams({ id: 'id: no term with this id.' });
-  if (err.status === 400) {
-    const { status: _s, upstream: _u, ...data } = err.data;
-    return new ApiError(err.code, err.message, 400, data);
-  }
-  return err;
-}
-
 /** The gateway's public REST root (`…/wp-json`): WordPress's own links are rewritten onto it (it proxies wp/v2). */
 export function publicLinks(deps: Deps, apiRoot: string, links: unknown): unknown {
   const from = deps.wp.options.baseUrl;

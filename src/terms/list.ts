@@ -7,8 +7,9 @@ import { ApiError, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
+import { refusal } from '../wp/errors.ts';
 import type { WpTerm } from '../wp/types.ts';
-import { requireTerm, resolveRefs, taxonomyOf, termError, termPath } from './common.ts';
+import { requireTerm, resolveRefs, taxonomyOf, termPath } from './common.ts';
 
 /** The parsed list arguments (categories add `parent`). */
 export interface TermListArgs {
@@ -137,5 +138,5 @@ function listError(err: unknown, loggedIn: boolean): unknown {
         : { query: err.message };
     return invalidParams(named);
   }
-  return termError(err, loggedIn);
+  return refusal(err, loggedIn);
 }

@@ -6,9 +6,10 @@ import type { HandlerResult } from '../http/handler.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
+import { refusal } from '../wp/errors.ts';
 import type { WpTerm } from '../wp/types.ts';
 import { newUndo, undoing } from '../write/undo.ts';
-import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termError, termPath } from './common.ts';
+import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termPath } from './common.ts';
 
 /** The parsed write arguments (categories add `parent`). */
 export interface TermWriteArgs {
@@ -46,7 +47,7 @@ export async function readTerm(
     });
     return { body: singleBody(deps, kind, site, res.body, true) };
   } catch (err) {
-    throw termError(err, loggedIn(ctx));
+    throw refusal(err, loggedIn(ctx));
   }
 }
 
@@ -100,7 +101,7 @@ export async function createTerm(
             ...asCaller(ctx),
           }),
         ),
-      { map: (err) => termError(err, loggedIn(ctx)) },
+      { map: (err) => refusal(err, loggedIn(ctx)) },
     );
     const location = res.headers.get('location');
     return {
@@ -133,7 +134,7 @@ export async function updateTerm(
     });
     return { body: singleBody(deps, kind, site, res.body, true) };
   } catch (err) {
-    throw termError(err, loggedIn(ctx));
+    throw refusal(err, loggedIn(ctx));
   } finally {
     deps.terms.invalidate(tax);
   }
@@ -159,7 +160,7 @@ export async function deleteTerm(
     });
     return { body: singleBody(deps, kind, site, res.body.previous, false) };
   } catch (err) {
-    throw termError(err, loggedIn(ctx));
+    throw refusal(err, loggedIn(ctx));
   } finally {
     deps.terms.invalidate(tax);
   }

@@ -1,7 +1,7 @@
 // Who the caller is upstream (id, roles, capabilities), resolved with their own credentials and cached briefly.
 import { LRUCache } from 'lru-cache';
 import type { RequestContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, credentialsRejected } from '../http/errors.ts';
 import type { WpClient } from './client.ts';
 import type { WpUser } from './types.ts';
 
@@ -38,7 +38,7 @@ export class CallerResolver {
       return { id: res.body.id, roles: res.body.roles ?? [], caps: res.body.capabilities ?? {} };
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        throw new ApiError('incorrect_password', 'The provided credentials were rejected by WordPress.', 401);
+        throw credentialsRejected();
       }
       throw err;
     }

@@ -1,7 +1,7 @@
 // The WordPress client: wp/v2 calls through @wordpress/api-fetch, credentials and options per call.
 import apiFetchModule from '@wordpress/api-fetch';
 import type { Credentials, RequestContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import { badUpstreamAnswer, misconfigured } from '../http/errors.ts';
 import { mapUpstreamError, upstreamUnavailable } from './errors.ts';
 import { UpstreamLimiter } from './limiter.ts';
 import type { WpErrorBody } from './types.ts';
@@ -99,8 +99,7 @@ export class WpClient {
   private authHeaders(as: As): Record<string, string> {
     if (as === 'anonymous') return {};
     if (as === 'service') {
-      if (!this.serviceHeader)
-        throw new ApiError('gateway_misconfigured', 'No service credential configured.', 500);
+      if (!this.serviceHeader) throw misconfigured();
       return { Authorization: this.serviceHeader };
     }
     const c = as.credentials;
@@ -167,23 +166,14 @@ export class WpClient {
     // A body cut off (WordPress died while sending it) or missing is no answer: what the write did is unknown.
     const text = await response.text().catch(() => undefined);
     if (text === undefined || (text === '' && response.ok && response.status !== 204)) {
-      throw new ApiError('upstream_bad_response', "WordPress's answer was cut off.", 502, {
-        upstream_status: response.status,
-      });
+      throw badUpstreamAnswer("WordPress's answer was cut off.", response.status);
     }
     let body: unknown = null;
     if (text) {
       try {
         body = JSON.parse(text);
       } catch {
-        throw new ApiError(
-          'upstream_bad_response',
-          'WordPress answered with something that is not JSON.',
-          502,
-          {
-            upstream_status: response.status,
-          },
-        );
+        throw badUpstreamAnswer('WordPress answered with something that is not JSON.', response.status);
       }
     }
     if (!response.ok) throw mapUpstreamError(response.status, body as WpErrorBody | null);

@@ -1,22 +1,27 @@
-// Maps what WordPress (or the network) answered into the gateway's one error type.
-import { ApiError } from '../http/errors.ts';
+// What WordPress (or the network) answered, in the gateway's one error type: carried over as WordPress said it,
+// and, for calls made for a caller, put in TEC's words. The constructors themselves are the table in http/errors.ts.
+import {
+  ApiError,
+  aborted,
+  forbidden,
+  fromWordPress,
+  invalidParams,
+  upstreamFailed,
+  upstreamTimeout,
+  upstreamUnreachable,
+} from '../http/errors.ts';
 import type { WpErrorBody } from './types.ts';
 
 /** A WordPress error keeps its code, message and status; data other than status is kept as well. */
 export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiError {
   if (body && typeof body.code === 'string') {
     const { status: _s, ...rest } = body.data ?? {};
-    return new ApiError(body.code, body.message ?? 'WordPress refused the request.', status, {
+    return fromWordPress(body.code, body.message ?? 'WordPress refused the request.', status, {
       ...rest,
       upstream: true,
     });
   }
-  if (status >= 500) {
-    return new ApiError('upstream_error', `WordPress failed with HTTP ${status}.`, 502, {
-      upstream_status: status,
-    });
-  }
-  return new ApiError('upstream_error', `WordPress answered HTTP ${status}.`, status, { upstream: true });
+  return upstreamFailed(status);
 }
 
 /**
@@ -24,9 +29,49 @@ export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiE
  * only: it tells an outsider how the upstream is reached.
  */
 export function upstreamUnavailable(err: unknown, timedOut: boolean): ApiError {
-  if (timedOut) return new ApiError('upstream_timeout', 'WordPress did not answer in time.', 504);
-  if ((err as Error | null)?.name === 'AbortError') {
-    return new ApiError('request_aborted', 'The request was aborted.', 499);
+  if (timedOut) return upstreamTimeout();
+  if ((err as Error | null)?.name === 'AbortError') return aborted();
+  return upstreamUnreachable();
+}
+
+const PERMISSION = /^rest_cannot_|^rest_forbidden/;
+
+/** The argument a WordPress refusal is about, for refusals that name none (`rest_invalid_author`). */
+const PARAM_OF_CODE: Readonly<Record<string, string>> = {
+  rest_invalid_author: 'author',
+  rest_invalid_date: 'date',
+  rest_invalid_featured_media: 'image',
+  rest_invalid_term_id: 'categories',
+  rest_post_invalid_page_number: 'page',
+};
+
+/** `data.params` of a refusal: WordPress's own, else the argument its code is about, with its message. */
+export function paramsOf(err: ApiError): Record<string, string> {
+  const own = err.data.params;
+  if (own && typeof own === 'object' && !Array.isArray(own) && Object.keys(own).length > 0) {
+    return Object.fromEntries(Object.entries(own).map(([k, v]) => [k, String(v)]));
   }
-  return new ApiError('upstream_unavailable', 'WordPress cannot be reached.', 503);
+  const name = PARAM_OF_CODE[err.code];
+  return name ? { [name]: err.message } : {};
+}
+
+/**
+ * WordPress's refusal of a call made for a caller (a write, a term read), in TEC's words, the same for events,
+ * venues, organizers and terms: a permission refusal is `rest_forbidden` (401 anonymous, 403 signed in); an
+ * unknown term id is a 400 about `id`; a 400 about one argument is `rest_invalid_param` naming it (WordPress's
+ * code kept in `data.upstream_code`); a 400 about none keeps WordPress's code and data (`term_exists` with its
+ * `term_id`), which a venue or organizer write turns into TEC's `could-not-…`. Anything else passes unchanged.
+ */
+export function refusal(err: unknown, loggedIn: boolean): unknown {
+  if (!(err instanceof ApiError)) return err;
+  if (PERMISSION.test(err.code) || err.status === 401 || err.status === 403) {
+    return forbidden(loggedIn, err.message || undefined);
+  }
+  if (err.status === 404 && err.code === 'rest_term_invalid')
+    return invalidParams({ id: 'id: no term with this id.' });
+  if (err.status !== 400 || err.code === 'rest_invalid_param') return err;
+  const params = paramsOf(err);
+  if (Object.keys(params).length > 0) return invalidParams(params, { upstream_code: err.code });
+  const { status: _s, upstream: _u, ...data } = err.data;
+  return fromWordPress(err.code, err.message, 400, data);
 }

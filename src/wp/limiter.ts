@@ -1,5 +1,5 @@
 // Bounds the WordPress calls in flight: a spike of cold URLs queues, then is refused, instead of taking the site down.
-import { ApiError } from '../http/errors.ts';
+import { type ApiError, aborted, upstreamBusy } from '../http/errors.ts';
 
 export interface LimiterOptions {
   /** Calls in flight at most. */
@@ -14,15 +14,6 @@ interface Waiter {
   start: () => void;
   fail: (err: ApiError) => void;
 }
-
-/** The refusal: 503 with a retry hint the adapter sends as `Retry-After`. */
-export const upstreamBusy = (): ApiError =>
-  new ApiError(
-    'upstream_busy',
-    'WordPress is busy: too many requests are waiting for it. Try again in a moment.',
-    503,
-    { retry_after: 1 },
-  );
 
 export class UpstreamLimiter {
   readonly #o: LimiterOptions;
@@ -77,7 +68,7 @@ export class UpstreamLimiter {
           reject(err);
         },
       };
-      const onAbort = () => waiter.fail(new ApiError('request_aborted', 'The request was aborted.', 499));
+      const onAbort = () => waiter.fail(aborted());
       if (!opts.patient) timer = setTimeout(() => waiter.fail(upstreamBusy()), this.#o.waitMs);
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiting.push(waiter);

@@ -1,0 +1,84 @@
+// The one error table: nothing else builds an error, every rest_invalid_param names its parameter, and WordPress's
+// refusals reach callers in the same words from every resource.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { refusal } from '../wp/errors.ts';
+import { fromWordPress, invalidParams } from './errors.ts';
+
+const SRC = new URL('..', import.meta.url).pathname;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sources(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+describe('the error table', () => {
+  it('is the only place that builds an ApiError or writes an error code a caller sees as rest_invalid_param', () => {
+    const outside = sources(SRC).filter((p) => !p.endsWith(join('http', 'errors.ts')));
+    expect(outside.length).toBeGreaterThan(100);
+    const builders = outside.filter((p) => /new ApiError\(/.test(readFileSync(p, 'utf8')));
+    const literals = outside.filter((p) => /['"`]rest_invalid_param['"`]/.test(readFileSync(p, 'utf8')));
+    expect(builders.map((p) => p.slice(SRC.length))).toEqual([]);
+    // Comparisons with the code are fine; building one is not: each place below only reads it.
+    for (const p of literals) expect(readFileSync(p, 'utf8')).not.toMatch(/code: ['"`]rest_invalid_param/);
+  });
+
+  it('refuses an invalid-parameter error that names no parameter', () => {
+    expect(() => invalidParams({})).toThrow(/needs the parameter/);
+    expect(invalidParams({ page: 'page must be …' }).toJSON()).toEqual({
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): page',
+      data: { status: 400, params: { page: 'page must be …' } },
+    });
+  });
+});
+
+describe('refusal: WordPress refusals in TEC words, for every resource', () => {
+  const wp = (code: string, status: number, data: Record<string, unknown> = {}) =>
+    fromWordPress(code, `WordPress says ${code}`, status, { upstream: true, ...data });
+
+  it.each([
+    ['rest_cannot_create', 403, true, { code: 'rest_forbidden', status: 403 }],
+    ['rest_cannot_create', 401, false, { code: 'rest_forbidden', status: 401 }],
+    ['rest_forbidden', 403, false, { code: 'rest_forbidden', status: 401 }],
+  ])('%s (HTTP %i, signed in: %s) is rest_forbidden', (code, status, loggedIn, expected) => {
+    expect(refusal(wp(code, status), loggedIn)).toMatchObject(expected);
+  });
+
+  it('names the argument a refusal is about, keeping WordPress’s code in details', () => {
+    const out = refusal(wp('rest_invalid_author', 400), true);
+    expect(out).toMatchObject({
+      code: 'rest_invalid_param',
+      status: 400,
+      data: {
+        params: { author: 'WordPress says rest_invalid_author' },
+        details: { upstream_code: 'rest_invalid_author' },
+      },
+    });
+    expect(refusal(wp('rest_whatever', 400, { params: { slug: 'taken' } }), true)).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { slug: 'taken' } },
+    });
+  });
+
+  it('keeps a refusal about no one argument as WordPress said it, without the upstream marker', () => {
+    const out = refusal(wp('term_exists', 400, { term_id: 12 }), true);
+    expect(out).toMatchObject({ code: 'term_exists', status: 400, data: { status: 400, term_id: 12 } });
+    expect((out as { data: object }).data).not.toHaveProperty('upstream');
+  });
+
+  it('turns an unknown term id into an error about id, and passes everything else', () => {
+    expect(refusal(wp('rest_term_invalid', 404), false)).toMatchObject({
+      code: 'rest_invalid_param',
+      data: { params: { id: expect.any(String) } },
+    });
+    const down = wp('upstream_error', 502);
+    expect(refusal(down, true)).toBe(down);
+    const plain = new Error('not ours');
+    expect(refusal(plain, true)).toBe(plain);
+  });
+});
