@@ -316,28 +316,28 @@ export interface components {
             values?: (string | number)[];
         };
         Term: {
-            /** @description The term id. */
+            /** @description The event category term id. */
             id?: number;
-            /** @description The term name. */
+            /** @description How many events have the term. */
+            count?: number;
+            /** @description The event category description. */
+            description?: string;
+            /** @description The event category name. */
             name?: string;
-            /** @description The term slug. */
+            /** @description The event category slug. */
             slug?: string;
             /** @description The taxonomy. */
             taxonomy?: string;
-            /** @description The term description. */
-            description?: string;
-            /** @description The parent term id (categories), 0 for none. */
+            /** @description The parent event category id (0 for none). */
             parent?: number;
-            /** @description How many posts have the term. */
-            count?: number;
+            /** @description The term meta, or an empty list. */
+            meta?: Record<string, never> | unknown[];
             /** @description The term archive URL. */
             url?: string;
+            /** @description This term, its list and its parent in the API. */
             urls?: {
-                /** @description This term. */
                 self?: string;
-                /** @description The term list. */
                 collection?: string;
-                /** @description The parent term. */
                 up?: string;
             };
         };
@@ -4394,34 +4394,34 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event category name. */
-                    name: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
                 "application/json": {
-                    /** @description The event category name. */
-                    name: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
             };
         };
@@ -4524,34 +4524,34 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
                 "application/json": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
             };
         };
@@ -4598,34 +4598,34 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
                 "application/json": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
             };
         };
@@ -4716,34 +4716,34 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
                 "application/json": {
-                    /** @description The event category name. */
-                    name?: string;
                     /** @description The event category description. */
                     description?: string;
+                    /** @description The event category name. */
+                    name?: string;
                     /** @description The event category slug. */
                     slug?: string;
+                    /** @description The parent event category id (0 for none). */
+                    parent?: number;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
-                    /** @description The parent event category id. */
-                    parent?: number;
                 };
             };
         };
@@ -4862,10 +4862,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event tag name. */
-                    name: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -4875,10 +4875,10 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event tag name. */
-                    name: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -4988,10 +4988,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -5001,10 +5001,10 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -5058,10 +5058,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -5071,10 +5071,10 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -5172,10 +5172,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**
@@ -5185,10 +5185,10 @@ export interface operations {
                     multilang_language?: "en" | "es";
                 };
                 "application/json": {
-                    /** @description The event tag name. */
-                    name?: string;
                     /** @description The event tag description. */
                     description?: string;
+                    /** @description The event tag name. */
+                    name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
                     /**

@@ -6,13 +6,15 @@ import { openApiDocument } from '../discovery/openapi.ts';
 import { eventFields, type Mapping, organizerFields, venueFields } from '../mapping/schema.ts';
 import { serializeEvent } from '../serialize/event.ts';
 import { serializeOrganizer, serializeVenue } from '../serialize/linked.ts';
-import { opts, post, TEC_MAPPING } from '../serialize/test-fixtures.ts';
+import { serializeTerm } from '../serialize/terms.ts';
+import { opts, post, SITE, TEC_MAPPING } from '../serialize/test-fixtures.ts';
 import type { Json } from '../serialize/types.ts';
 import type { MetaValue, WpPost } from '../wp/types.ts';
 import { eventWriteArgs } from './events.ts';
 import { allContracts } from './index.ts';
 import { linkedWriteArgs } from './linked.ts';
-import { keysOf, RECORDS, type RecordDescriptor } from './records.ts';
+import { categoryRecord, keysOf, RECORDS, type RecordDescriptor, tagRecord } from './records.ts';
+import { termWriteArgs } from './terms.ts';
 
 type Kind = keyof typeof RECORDS;
 const KINDS = Object.keys(RECORDS) as Kind[];
@@ -115,4 +117,45 @@ describe.each(KINDS)('the %s descriptor', (kind) => {
     }
     expect(serialize(kind, fullPost(kind, TEC_MAPPING, { password: 'pw' }), 'pw')).toEqual(open);
   });
+});
+
+describe.each([
+  ['categories', categoryRecord],
+  ['tags', tagRecord],
+] as const)('the %s descriptor', (kind, record) => {
+  it('gives the write arguments and the list and single item', () => {
+    for (const create of [true, false]) {
+      const args = termWriteArgs(kind, create) as Record<
+        string,
+        { description: unknown; required?: boolean }
+      >;
+      const withArgs = record.fields.filter((f) => f.arg);
+      expect(Object.keys(args).filter((k) => k !== 'multilang_language')).toEqual(withArgs.map((f) => f.key));
+      for (const f of withArgs) {
+        expect(args[f.key]?.description).toEqual(f.about);
+        expect(args[f.key]?.required === true).toBe(create && f.onCreate?.required === true);
+      }
+    }
+    const term = {
+      id: 3,
+      name: 'Jazz',
+      slug: 'jazz',
+      description: '',
+      taxonomy: 'tribe_events_cat',
+      parent: 1,
+      link: 'u',
+      count: 2,
+    };
+    const item = serializeTerm(term, kind, { site: SITE, embedded: false });
+    expect(Object.keys(item)).toEqual(keysOf(record));
+  });
+});
+
+it('gives /doc its Term schema from the category descriptor', () => {
+  const doc = openApiDocument(
+    allContracts(),
+    { root: { lang: 'en', secondary: false }, now: new Date(0), timezone: 'UTC', stable: true },
+    'https://example.test/wp-json/calendar/events/v1',
+  ) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+  expect(Object.keys(doc.components.schemas.Term?.properties ?? {})).toEqual(keysOf(categoryRecord));
 });

@@ -11,6 +11,7 @@ import {
   WHY,
 } from './args.ts';
 import { idPath, language, page, perPage } from './common.ts';
+import { categoryRecord, tagRecord, writeArgsOf } from './records.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
 
 export type TermKind = 'categories' | 'tags';
@@ -130,23 +131,10 @@ function parentArg(where: 'query' | 'body'): ArgDef<number> {
   );
 }
 
-const text = (en: string, es: string, required = false): ArgDef<string> => ({
-  type: 'string',
-  in: 'body',
-  required,
-  description: { en, es },
-  schema: nonEmptyString,
-});
-
-export function termWriteArgs(kind: TermKind, create: boolean) {
-  const one = NAMES[kind].one;
-  const args = {
-    name: text(`The ${one.en} name.`, `El nombre de la ${one.es}.`, create),
-    description: text(`The ${one.en} description.`, `La descripción de la ${one.es}.`),
-    slug: text(`The ${one.en} slug.`, `El slug de la ${one.es}.`),
-    multilang_language: language,
-  };
-  return kind === 'categories' ? { ...args, parent: parentArg('body') } : args;
+/** The write arguments: the term record's write fields. */
+export function termWriteArgs<K extends TermKind>(kind: K, create: boolean) {
+  const record = kind === 'categories' ? categoryRecord : tagRecord;
+  return { ...writeArgsOf(record, create), multilang_language: language };
 }
 
 function termRoutes(kind: TermKind) {

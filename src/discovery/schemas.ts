@@ -1,5 +1,5 @@
 // components.schemas of /doc: TEC's record shapes as this gateway emits them (types as really sent, §2, §9.4).
-import { RECORDS, type RecordDescriptor } from '../contract/records.ts';
+import { categoryRecord, RECORDS, type RecordDescriptor } from '../contract/records.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -34,17 +34,6 @@ const parts: Record<string, Schema> = {
     currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] },
     values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
   }),
-  Term: obj({
-    id: int('The term id.'),
-    name: str('The term name.'),
-    slug: str('The term slug.'),
-    taxonomy: str('The taxonomy.'),
-    description: str('The term description.'),
-    parent: int('The parent term id (categories), 0 for none.'),
-    count: int('How many posts have the term.'),
-    url: str('The term archive URL.'),
-    urls: obj({ self: str('This term.'), collection: str('The term list.'), up: str('The parent term.') }),
-  }),
   Image: obj({
     url: str('The full-size image URL.'),
     id: int('The attachment id.'),
@@ -64,12 +53,17 @@ const parts: Record<string, Schema> = {
 };
 
 /** The document's component schemas: the records' from their descriptors, in the root's language. */
-export const componentSchemas = (lang: string): Record<string, Schema> => ({
-  ...parts,
-  ...Object.fromEntries(
-    Object.values(RECORDS).map((record) => [record.component, recordSchema(record, lang)]),
-  ),
-});
+export const componentSchemas = (lang: string): Record<string, Schema> => {
+  const { ImageSize, CostDetails, ...rest } = parts;
+  const records = Object.values(RECORDS).map((record) => [record.component, recordSchema(record, lang)]);
+  return {
+    ImageSize: ImageSize!,
+    CostDetails: CostDetails!,
+    Term: recordSchema(categoryRecord, lang),
+    ...rest,
+    ...Object.fromEntries(records),
+  };
+};
 
 /** The response body of one path: a record, a list envelope, or something generic. */
 export function responseSchema(path: string, single: boolean): Schema {

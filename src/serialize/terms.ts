@@ -1,5 +1,7 @@
 // TEC's term objects: embedded in events (WP_Term fields + urls) and the /categories, /tags list form.
+import { categoryRecord, tagRecord } from '../contract/records.ts';
 import type { WpTerm } from '../wp/types.ts';
+import { assemble } from './protect.ts';
 import type { Json, SiteInfo } from './types.ts';
 
 export interface TermOptions {
@@ -40,18 +42,21 @@ export function serializeTerm(term: WpTerm, kind: 'categories' | 'tags', o: Term
       urls,
     };
   }
-  const out: Json = {
-    id: term.id,
-    count: term.count ?? 0,
-    description: term.description ?? '',
-    name: term.name,
-    slug: term.slug,
-    taxonomy,
-  };
-  if (kind === 'categories') out.parent = parent;
   const meta = term.meta;
-  out.meta = meta && !Array.isArray(meta) && Object.keys(meta).length > 0 ? meta : [];
-  out.url = term.link;
-  out.urls = urls;
-  return out;
+  return assemble(
+    kind === 'categories' ? categoryRecord : tagRecord,
+    {
+      id: term.id,
+      count: term.count ?? 0,
+      description: term.description ?? '',
+      name: term.name,
+      slug: term.slug,
+      taxonomy,
+      parent,
+      meta: meta && !Array.isArray(meta) && Object.keys(meta).length > 0 ? meta : [],
+      url: term.link,
+      urls,
+    },
+    {},
+  );
 }
