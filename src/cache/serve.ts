@@ -4,14 +4,19 @@ import { makeEntry } from './entry.ts';
 import { sendEntry } from './http.ts';
 import { cacheKey } from './key.ts';
 import type { CacheSource, ResponseCache } from './response-cache.ts';
-import { kindOfRoute, recordTags, tag, tagsOfBody } from './tags.ts';
+import { kindOfRoute, tag } from './tags.ts';
 
 /** What a handler returned (the adapter's HandlerResult, repeated here to keep this folder standalone). */
 export interface RouteResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  cache?: { tags: string[] };
 }
+
+/** The tags a handler said its answer carries; a route that says none is dropped with its kind's list. */
+export const tagsOf = (route: string, r: RouteResult): string[] =>
+  r.cache?.tags ?? [tag.list(kindOfRoute(route))];
 
 export interface CachedRead {
   route: string;
@@ -64,24 +69,10 @@ export async function serveCached(
     const entry = makeEntry(JSON.stringify(r.body), {
       status,
       headers: r.headers,
-      tags: tagsOfBody(read.route, r.body),
+      tags: tagsOf(read.route, r),
     });
     return { entry, store: status === 200 };
   });
   sendEntry(req, res, entry, { policy: cache.policy, shared });
   return source;
-}
-
-/**
- * Tags a write touched: the written record's own tags (event, its venue, organizers and terms), the list of its
- * kind, and the lists of the linked kinds (a nested venue created with an event is a new venue).
- */
-export function writeTags(route: string, body: unknown): string[] {
-  const out = recordTags(body);
-  out.add(tag.list(kindOfRoute(route)));
-  for (const t of [...out]) {
-    const kind = t.split(':')[0]!;
-    if (kind === 'venue' || kind === 'organizer' || kind === 'term') out.add(tag.list(kind));
-  }
-  return [...out].sort();
 }

@@ -1,7 +1,14 @@
-// Tags of response bodies and writes: every record a response shows, so a change to any of them drops it.
+// Tags of answers and writes, as the routes declare what they answer: every record an answer shows, so a change to
+// any of them drops it; and every resource route declares it.
 import { describe, expect, it } from 'vitest';
-import { writeTags } from './serve.ts';
-import { kindOfRoute, tagsOfBody } from './tags.ts';
+import { venueRoutes } from '../contract/linked.ts';
+import type { Deps } from '../deps.ts';
+import { eventBindings } from '../events/routes.ts';
+import { type Binding, bind } from '../http/handler.ts';
+import { linkedBindings } from '../linked/routes.ts';
+import { termBindings } from '../terms/routes.ts';
+import { tagsOf } from './serve.ts';
+import { kindOfRoute, readTags, writeTags } from './tags.ts';
 
 const event = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -13,20 +20,10 @@ const event = (id: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('kindOfRoute', () => {
-  it.each([
-    ['events.list', 'event'],
-    ['venues.read', 'venue'],
-    ['organizers.list', 'organizer'],
-    ['categories.list', 'category'],
-  ])('%s serves %s records', (route, kind) => {
-    expect(kindOfRoute(route)).toBe(kind);
-  });
-});
-
-describe('tagsOfBody', () => {
+describe('readTags', () => {
   it('tags a list with its list tag and every event, venue, organizer and term shown', () => {
-    expect(tagsOfBody('events.list', { events: [event(1), event(2, { venue: [] })], total: 2 })).toEqual([
+    const body = { events: [event(1), event(2, { venue: [] })], total: 2 };
+    expect(readTags({ kind: 'event', list: 'events' }, body)).toEqual([
       'event:1',
       'event:2',
       'list:event',
@@ -38,28 +35,41 @@ describe('tagsOfBody', () => {
   });
 
   it('tags an empty list with its list tag, so a new event drops it', () => {
-    expect(tagsOfBody('events.list', { events: [], total: 0 })).toEqual(['list:event']);
+    expect(readTags({ kind: 'event', list: 'events' }, { events: [], total: 0 })).toEqual(['list:event']);
   });
 
-  it('tags a single event with its own records only', () => {
-    expect(tagsOfBody('events.read', event(3))).toContain('event:3');
-    expect(tagsOfBody('events.read', event(3))).not.toContain('list:event');
+  it('tags a single event with its own records only, whatever fields a password blanked', () => {
+    expect(readTags({ kind: 'event' }, event(3))).toContain('event:3');
+    expect(readTags({ kind: 'event' }, event(3))).not.toContain('list:event');
+    // A protected event's answer has no links left; it is still the event's.
+    expect(readTags({ kind: 'event' }, { id: 3, venue: [], organizer: [], all_day: null })).toEqual([
+      'event:3',
+    ]);
   });
 
   it.each([
-    ['venues.read', { id: 5, venue: 'Hall' }, ['venue:5']],
-    ['organizers.read', { id: 6, organizer: 'Ann' }, ['organizer:6']],
-    ['categories.read', { id: 9, taxonomy: 'tribe_events_cat', name: 'x' }, ['term:tribe_events_cat:9']],
-    ['venues.list', { venues: [{ id: 5, venue: 'Hall' }] }, ['list:event', 'list:venue', 'venue:5']],
-    ['discovery.root', { name: 'site' }, ['list:discovery']],
-  ])('tags %s bodies', (route, body, expected) => {
-    expect(tagsOfBody(route, body)).toEqual(expected);
+    [{ kind: 'venue' } as const, { id: 5, venue: 'Hall' }, ['venue:5']],
+    [{ kind: 'organizer' } as const, { id: 6, organizer: 'Ann' }, ['organizer:6']],
+    [
+      { kind: 'term' } as const,
+      { id: 9, taxonomy: 'tribe_events_cat', name: 'x' },
+      ['term:tribe_events_cat:9'],
+    ],
+    [
+      { kind: 'venue', list: 'venues' } as const,
+      { venues: [{ id: 5 }] },
+      ['list:event', 'list:venue', 'venue:5'],
+    ],
+    // The kind is the route's word, not the body's: a venue record without its name is still a venue.
+    [{ kind: 'venue' } as const, { id: 5 }, ['venue:5']],
+  ])('tags %o answers', (shows, body, expected) => {
+    expect(readTags(shows, body)).toEqual(expected);
   });
 });
 
 describe('writeTags', () => {
   it('invalidates the written event, its linked records and the lists of every kind touched', () => {
-    expect(writeTags('events.update', event(4))).toEqual([
+    expect(writeTags('event', event(4))).toEqual([
       'event:4',
       'list:event',
       'list:organizer',
@@ -72,7 +82,37 @@ describe('writeTags', () => {
     ]);
   });
 
-  it('invalidates at least the list of the route kind when the body names nothing', () => {
-    expect(writeTags('events.delete', { deleted: true })).toEqual(['list:event']);
+  it('invalidates at least the list of the kind when the body names nothing', () => {
+    expect(writeTags('event', { deleted: true })).toEqual(['list:event']);
+  });
+});
+
+describe('the routes', () => {
+  const deps = {} as Deps;
+  const bindings = [...eventBindings(deps), ...linkedBindings(deps), ...termBindings(deps)];
+
+  it('each say what they answer, listed under the key their list answers use', () => {
+    for (const b of bindings) {
+      expect(b.shows, b.contract.id).toBeDefined();
+      const [group, action] = b.contract.id.split('.');
+      expect(b.shows?.list, b.contract.id).toBe(action === 'list' ? group : undefined);
+      expect(b.shows?.kind).toBe(
+        group === 'categories' || group === 'tags' ? 'term' : kindOfRoute(b.contract.id),
+      );
+    }
+  });
+
+  it('give their results the tags, read tags on GET and write tags otherwise', async () => {
+    const input = {} as Parameters<Binding['handler']>[0];
+    const list = bind(venueRoutes.list, async () => ({ body: { venues: [{ id: 5 }] } }), {
+      shows: { kind: 'venue', list: 'venues' },
+    });
+    expect((await list.handler(input)).cache).toEqual({ tags: ['list:event', 'list:venue', 'venue:5'] });
+    const update = bind(venueRoutes.update, async () => ({ body: { id: 5, venue: 'Hall' } }), {
+      shows: { kind: 'venue' },
+    });
+    expect((await update.handler(input)).cache).toEqual({ tags: ['list:venue', 'venue:5'] });
+    // A route that declares nothing falls back to its kind's list.
+    expect(tagsOf('discovery.index', { body: {} })).toEqual(['list:discovery']);
   });
 });

@@ -1,4 +1,6 @@
-// Invalidation tags of a response body: what records it shows (events, venues, organizers, terms) and which lists.
+// Invalidation tags: which records (events, venues, organizers, terms) and which lists an answer shows. The route
+// says what its answers are (`Shows`: records of one kind, as a list or one record); nothing is guessed from a
+// body's shape.
 type Json = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -17,7 +19,15 @@ export const tag = {
   term: (taxonomy: string, id: number) => `term:${taxonomy}:${id}`,
 };
 
-/** The kind of record a route serves, from its contract id (`events.list` → `event`). */
+export type TaggedKind = 'event' | 'venue' | 'organizer' | 'term';
+
+/** What a route's answers show: records of `kind`, listed under `list` in a list answer, else one record. */
+export interface Shows {
+  kind: TaggedKind;
+  list?: string;
+}
+
+/** The kind of record a route serves, from its contract id (`events.list` → `event`): the tag of last resort. */
 export const kindOfRoute = (route: string): string =>
   route.split('.')[0]!.replace(/ies$/, 'y').replace(/s$/, '');
 
@@ -29,62 +39,54 @@ function termTags(terms: unknown, out: Set<string>): void {
   }
 }
 
-function linkedTags(kind: 'venue' | 'organizer', value: unknown, out: Set<string>): void {
-  for (const v of asList(value)) {
-    const id = idOf(v);
-    if (id !== undefined) out.add(kind === 'venue' ? tag.venue(id) : tag.organizer(id));
-  }
-}
-
-/** Tags of one record in the contract's shapes (event, venue, organizer or term). */
-export function recordTags(record: unknown, out: Set<string> = new Set()): Set<string> {
-  const id = idOf(record);
-  if (id === undefined || !isObj(record)) return out;
-  if ('start_date' in record || 'all_day' in record) {
+/** The tags of one record of each kind: itself, and for an event what it links to. */
+const RECORD_TAGS: Record<TaggedKind, (record: Json, id: number, out: Set<string>) => void> = {
+  event: (r, id, out) => {
     out.add(tag.event(id));
-    linkedTags('venue', record.venue, out);
-    linkedTags('organizer', record.organizer, out);
-    termTags(record.categories, out);
-    termTags(record.tags, out);
-  } else if (typeof record.venue === 'string') {
-    out.add(tag.venue(id));
-  } else if (typeof record.organizer === 'string') {
-    out.add(tag.organizer(id));
-  } else if (typeof record.taxonomy === 'string') {
-    out.add(tag.term(record.taxonomy, id));
-  }
-  return out;
-}
-
-const LISTS: Record<string, string> = {
-  events: 'event',
-  venues: 'venue',
-  organizers: 'organizer',
-  categories: 'term',
-  tags: 'term',
+    for (const v of asList(r.venue)) if (idOf(v) !== undefined) out.add(tag.venue(idOf(v)!));
+    for (const o of asList(r.organizer)) if (idOf(o) !== undefined) out.add(tag.organizer(idOf(o)!));
+    termTags(r.categories, out);
+    termTags(r.tags, out);
+  },
+  venue: (_r, id, out) => out.add(tag.venue(id)),
+  organizer: (_r, id, out) => out.add(tag.organizer(id)),
+  term: (r, id, out) => {
+    if (typeof r.taxonomy === 'string') out.add(tag.term(r.taxonomy, id));
+  },
 };
 
+function recordTags(kind: TaggedKind, record: unknown, out: Set<string>): void {
+  const id = idOf(record);
+  if (id !== undefined && isObj(record)) RECORD_TAGS[kind](record, id, out);
+}
+
 /**
- * Tags of a whole response body. A list response (`{events: [...]}`) gets its list tag plus every record's tags, so
- * a change to any event shown, or any new event, drops it; a single record gets only its own tags (a new event does
- * not change another event's page). A body with no record in it falls back to the route kind's list tag.
+ * Tags of a read's answer. A list gets its list tag and every record's tags, so a change to any record shown, or
+ * any new one, drops it (venue, organizer and term lists depend on events too: counts, `only_with_upcoming`,
+ * `event` filters); one record gets only its own tags (a new event does not change another event's page).
  */
-export function tagsOfBody(route: string, body: unknown): string[] {
+export function readTags(shows: Shows, body: unknown): string[] {
   const out = new Set<string>();
-  if (isObj(body)) {
-    let listed = false;
-    for (const [field, kind] of Object.entries(LISTS)) {
-      const v = body[field];
-      if (Array.isArray(v) && !('id' in body)) {
-        listed = true;
-        out.add(tag.list(kind));
-        // Venue, organizer and term lists depend on events too (counts, `only_with_upcoming`, `event` filters).
-        if (kind !== 'event') out.add(tag.list('event'));
-        for (const r of v) recordTags(r, out);
-      }
-    }
-    if (!listed) recordTags(body, out);
+  if (shows.list !== undefined) {
+    out.add(tag.list(shows.kind));
+    if (shows.kind !== 'event') out.add(tag.list('event'));
+    for (const r of asList(isObj(body) ? body[shows.list] : undefined)) recordTags(shows.kind, r, out);
+  } else {
+    recordTags(shows.kind, body, out);
   }
-  if (out.size === 0) out.add(tag.list(kindOfRoute(route)));
+  return [...out].sort();
+}
+
+/**
+ * Tags a write touched: the written record's own tags (an event's venue, organizers and terms with it), the list
+ * of its kind, and the lists of the linked kinds (a nested venue created with an event is a new venue).
+ */
+export function writeTags(kind: TaggedKind, body: unknown): string[] {
+  const out = new Set<string>([tag.list(kind)]);
+  recordTags(kind, body, out);
+  for (const t of [...out]) {
+    const k = t.split(':')[0]!;
+    if (k === 'venue' || k === 'organizer' || k === 'term') out.add(tag.list(k));
+  }
   return [...out].sort();
 }

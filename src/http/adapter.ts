@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
-import { isShareable, serveCached, writeTags } from '../cache/serve.ts';
+import { isShareable, serveCached, tagsOf } from '../cache/serve.ts';
 import type { Credentials, RequestContext } from '../context.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
@@ -225,7 +225,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           : await run();
       // A successful write drops every cached answer that showed what it touched, before the caller hears back.
       if (opts.cache && method !== 'GET' && (result.status ?? 200) < 300) {
-        await opts.cache.invalidate(writeTags(match.contract.id, result.body));
+        await opts.cache.invalidate(tagsOf(match.contract.id, result));
       }
       res.status(result.status ?? 200);
       if (result.headers) res.set(result.headers);

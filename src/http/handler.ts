@@ -1,5 +1,6 @@
 // What a route handler receives and returns: data in, data out; the adapter writes HTTP.
 
+import { readTags, type Shows, writeTags } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf, ArgsShape } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
@@ -25,6 +26,8 @@ export interface HandlerResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** What the answer showed, for the response cache: the tags a change must drop it by (reads) or drops (writes). */
+  cache?: { tags: string[] };
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;
@@ -34,10 +37,27 @@ export interface Binding<S extends ArgsShape = ArgsShape> {
   handler: Handler<S>;
   /** `false` keeps a GET route out of the response cache (anonymous GETs are cached by default). */
   cache?: false;
+  /** What the route answers, which its results' cache tags follow from. */
+  shows?: Shows;
 }
 
+/**
+ * A contract bound to its handler. `shows` says what the route answers (records of one kind, listed or one), and
+ * the bound handler's results carry the cache tags that follow from it: read tags for GET routes, the tags a
+ * write touched for the others.
+ */
 export const bind = <S extends ArgsShape>(
   contract: RouteContract<S>,
   handler: Handler<S>,
-  options: { cache?: false } = {},
-): Binding => ({ contract, handler, ...options }) as unknown as Binding;
+  options: { cache?: false; shows?: Shows } = {},
+): Binding => {
+  const { shows } = options;
+  const write = !contract.methods.includes('GET');
+  const tagged: Handler<S> = shows
+    ? async (input) => {
+        const r = await handler(input);
+        return { ...r, cache: { tags: write ? writeTags(shows.kind, r.body) : readTags(shows, r.body) } };
+      }
+    : handler;
+  return { contract, handler: tagged, ...options } as unknown as Binding;
+};

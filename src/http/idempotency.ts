@@ -9,6 +9,8 @@ export interface StoredResult {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** The cache tags the write touched (a replay drops them again). */
+  cache?: { tags: string[] };
 }
 
 interface Record_ {
