@@ -11,10 +11,11 @@ import { resolveImage } from '../media/sideload.ts';
 import { splitCurrency } from '../serialize/cost.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
-import { type Caller, can } from '../wp/caller.ts';
+import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
+import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
@@ -22,12 +23,6 @@ import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
-
-async function requireCaller(deps: Deps, ctx: RequestContext): Promise<Caller> {
-  const caller = await deps.callers.resolve(ctx);
-  if (!caller) throw forbidden(false);
-  return caller;
-}
 
 /** ids, slugs or names; unknown names become new terms (recorded in `undo`); unknown numeric ids are skipped. */
 async function resolveTerms(
@@ -106,7 +101,7 @@ async function valuesOf(
     ...costValues(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
-  const canPublish = can(caller, site.caps.event ?? {}, 'publish_posts');
+  const canPublish = mayPublish(deps, caller);
   if (a.status !== undefined || !current) v.status = scaleStatus(a.status, canPublish);
 
   const datesSent = [a.start_date, a.end_date, a.all_day, a.timezone].some((x) => x !== undefined);
@@ -172,8 +167,7 @@ export async function createEvent(
   a: WriteArgs,
   body: Record<string, unknown>,
 ) {
-  const caller = await requireCaller(deps, ctx);
-  if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
+  const caller = await requireEditor(deps, ctx, 'event');
   const undo = newUndo(deps);
   return undoing(
     deps,

@@ -8,11 +8,12 @@ import { ApiError, couldNot, forbidden, linkedInTrash, linkedNotAccessible } fro
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
-import { type Caller, can } from '../wp/caller.ts';
+import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
+import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import type { LinkedFacets } from './catalog.ts';
@@ -85,12 +86,6 @@ export function findDuplicate(
   return matches.sort((p, q) => p.id - q.id)[0];
 }
 
-async function requireCaller(deps: Deps, ctx: RequestContext): Promise<Caller> {
-  const caller = await deps.callers.resolve(ctx);
-  if (!caller) throw forbidden(false);
-  return caller;
-}
-
 async function respond(
   deps: Deps,
   ctx: RequestContext,
@@ -120,10 +115,9 @@ export async function createLinked(
   kind: LinkedKind,
   a: Record<string, unknown>,
 ) {
-  const caller = await requireCaller(deps, ctx);
-  if (!can(caller, deps.site.caps[kind] ?? {}, 'edit_posts')) throw forbidden(true);
+  const caller = await requireEditor(deps, ctx, kind);
   // TEC scales venue and organizer statuses with the *event* post type's publish capability.
-  const canPublish = can(caller, deps.site.caps.event ?? {}, 'publish_posts');
+  const canPublish = mayPublish(deps, caller);
   const values = valuesOf(kind, a, {
     canPublish,
     create: true,
@@ -210,7 +204,7 @@ export async function updateLinked(
   await requireId(deps, ctx, kind, id);
   const caller = await requireCaller(deps, ctx);
   const post = await current(deps, ctx, kind, id);
-  const canPublish = can(caller, deps.site.caps.event ?? {}, 'publish_posts');
+  const canPublish = mayPublish(deps, caller);
   const values = valuesOf(kind, a, {
     canPublish,
     create: false,

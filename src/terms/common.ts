@@ -4,7 +4,7 @@ import type { TermKind } from '../contract/terms.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, forbidden, invalidParams } from '../http/errors.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
-import { can } from '../wp/caller.ts';
+import { requireEditor } from '../write/caller.ts';
 
 /** The mapping's taxonomy behind a kind; a mapping without it has no such terms (every id is unknown). */
 export function taxonomyOf(deps: Deps, kind: TermKind, name = 'id'): TaxonomySource {
@@ -111,9 +111,7 @@ async function manageCapOf(deps: Deps, tax: TaxonomySource): Promise<string> {
  * rule for tags (wp/v2 lets anyone who may assign tags create them).
  */
 export async function requireTermWriter(deps: Deps, ctx: RequestContext, tax: TaxonomySource): Promise<void> {
-  const caller = await deps.callers.resolve(ctx);
-  if (!caller) throw forbidden(false);
-  if (!can(caller, deps.site.caps.event ?? {}, 'edit_posts')) throw forbidden(true);
+  const caller = await requireEditor(deps, ctx, 'event');
   const manage = await manageCapOf(deps, tax);
   if (caller.caps[META_TERM_CAPS[manage] ?? manage] !== true) throw forbidden(true);
 }
