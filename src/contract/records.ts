@@ -194,27 +194,19 @@ const line = <const K extends string>(key: K, en: string, es: string) =>
   field({ key, about: { en, es }, type: s, blank: '', stored: true, arg: clearable });
 /** The map flags: a venue's kept when false and read loosely, an event's checked as booleans. */
 const showMap = (of: 'venue' | 'event') => {
-  const venue = of === 'venue';
-  const keep = venue ? { keepEmpty: true as const } : {};
+  const one = <const K extends string>(key: K, en: string, es: string) =>
+    field({
+      key,
+      about: { en, es },
+      type: b,
+      blank: null,
+      stored: true,
+      ...(of === 'venue' ? { keepEmpty: true as const } : {}),
+      arg: of === 'venue' ? flag : strictFlag(key),
+    });
   return [
-    field({
-      key: 'show_map',
-      about: { en: 'Whether to show a map.', es: 'Si se muestra un mapa.' },
-      type: b,
-      blank: null,
-      stored: true,
-      ...keep,
-      arg: venue ? flag : strictFlag('show_map'),
-    }),
-    field({
-      key: 'show_map_link',
-      about: { en: 'Whether to show a link to the map.', es: 'Si se muestra un enlace al mapa.' },
-      type: b,
-      blank: null,
-      stored: true,
-      ...keep,
-      arg: venue ? flag : strictFlag('show_map_link'),
-    }),
+    one('show_map', 'Whether to show a map.', 'Si se muestra un mapa.'),
+    one('show_map_link', 'Whether to show a link to the map.', 'Si se muestra un enlace al mapa.'),
   ] as const;
 };
 const jsonLd = (type: string) =>
@@ -228,53 +220,53 @@ const jsonLd = (type: string) =>
     singleOnly: true,
   });
 
-export const venueRecord = {
-  kind: 'venue',
-  component: 'Venue',
-  dropEmpty: true,
-  fields: [
-    id(VENUE),
+/** What a venue and an organizer start with: post fields, the name, texts and image (no excerpt or slug to write). */
+const linkedHead = <const K extends string>(key: K, n: Noun) =>
+  [
+    id(n),
     ...postHead,
-    named('venue', 'The venue name.', 'El nombre del lugar.'),
-    description(VENUE),
-    field({ key: 'excerpt', about: excerptAbout(VENUE), type: s, blank: '' }),
-    field({ key: 'slug', about: slugAbout(VENUE), type: s, stored: true }),
-    image('The venue image', 'La imagen del lugar'),
-    line('address', 'The venue street address.', 'La dirección del lugar.'),
-    line('city', 'The venue city.', 'La ciudad del lugar.'),
-    line('country', 'The venue country.', 'El país del lugar.'),
-    line('province', 'The venue province.', 'La provincia del lugar.'),
-    // Not in TEC's protected list (which leaves a protected venue's state readable); blanked with the address.
-    line('state', 'The venue state.', 'El estado del lugar.'),
-    line('zip', 'The venue ZIP or postal code.', 'El código postal del lugar.'),
-    line('phone', 'The venue phone number.', 'El teléfono del lugar.'),
-    website(VENUE),
-    line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
-    jsonLd('Place'),
-    ...showMap('venue'),
-    ...globalIds,
-  ],
-} as const satisfies RecordDescriptor;
+    named(key, `The ${n.en} name.`, `El nombre del ${n.es}.`),
+    description(n),
+    field({ key: 'excerpt', about: excerptAbout(n), type: s, blank: '' }),
+    field({ key: 'slug', about: slugAbout(n), type: s, stored: true }),
+    image(`The ${n.en} image`, `La imagen del ${n.es}`),
+  ] as const;
 
-export const organizerRecord = {
-  kind: 'organizer',
-  component: 'Organizer',
-  dropEmpty: true,
-  fields: [
-    id(ORGANIZER),
-    ...postHead,
-    named('organizer', 'The organizer name.', 'El nombre del organizador.'),
-    description(ORGANIZER),
-    field({ key: 'excerpt', about: excerptAbout(ORGANIZER), type: s, blank: '' }),
-    field({ key: 'slug', about: slugAbout(ORGANIZER), type: s, stored: true }),
-    image('The organizer image', 'La imagen del organizador'),
-    line('phone', 'The organizer phone number.', 'El teléfono del organizador.'),
-    website(ORGANIZER),
-    line('email', 'The organizer e-mail address.', 'El correo electrónico del organizador.'),
-    jsonLd('Organization'),
-    ...globalIds,
-  ],
-} as const satisfies RecordDescriptor;
+/** A venue or organizer record: the common head, its own fields, and the global ids last; empty values dropped. */
+const linkedRecord = <const K extends 'venue' | 'organizer', const F extends readonly FieldDef[]>(
+  kind: K,
+  component: string,
+  n: Noun,
+  own: F,
+) =>
+  ({
+    kind,
+    component,
+    dropEmpty: true,
+    fields: [...linkedHead(kind, n), ...own, ...globalIds] as const,
+  }) as const satisfies RecordDescriptor;
+
+export const venueRecord = linkedRecord('venue', 'Venue', VENUE, [
+  line('address', 'The venue street address.', 'La dirección del lugar.'),
+  line('city', 'The venue city.', 'La ciudad del lugar.'),
+  line('country', 'The venue country.', 'El país del lugar.'),
+  line('province', 'The venue province.', 'La provincia del lugar.'),
+  // Not in TEC's protected list (which leaves a protected venue's state readable); blanked with the address.
+  line('state', 'The venue state.', 'El estado del lugar.'),
+  line('zip', 'The venue ZIP or postal code.', 'El código postal del lugar.'),
+  line('phone', 'The venue phone number.', 'El teléfono del lugar.'),
+  website(VENUE),
+  line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
+  jsonLd('Place'),
+  ...showMap('venue'),
+]);
+
+export const organizerRecord = linkedRecord('organizer', 'Organizer', ORGANIZER, [
+  line('phone', 'The organizer phone number.', 'El teléfono del organizador.'),
+  website(ORGANIZER),
+  line('email', 'The organizer e-mail address.', 'El correo electrónico del organizador.'),
+  jsonLd('Organization'),
+]);
 
 /** A start or end as written: a required write argument. */
 const wallClock = <const K extends string>(key: K, en: string, es: string) =>
@@ -294,6 +286,16 @@ const terms = <const K extends string>(key: K, en: string, es: string) =>
     blank: [],
     arg: { ...termList(en, es), in: 'body', accepts: TERMS_ACCEPTS, shownDefault: 'null' },
   });
+
+/** A venue or organizers on an event write: ids, existing ones as `{id}`, or new ones by their fields. */
+const linkedArg = (component: 'VenueInput' | 'OrganizerInput'): Arg<unknown> => ({
+  type: 'array',
+  items: 'integer',
+  in: 'body',
+  accepts: linkedAccepts(component),
+  shownDefault: 'null',
+  schema: anyValue,
+});
 
 export const eventRecord = {
   kind: 'event',
@@ -396,14 +398,7 @@ export const eventRecord = {
       type: { oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
       blank: [],
       stored: true,
-      arg: {
-        type: 'array',
-        items: 'integer',
-        in: 'body',
-        accepts: linkedAccepts('VenueInput'),
-        shownDefault: 'null',
-        schema: anyValue,
-      },
+      arg: linkedArg('VenueInput'),
     }),
     field({
       key: 'organizer',
@@ -414,14 +409,7 @@ export const eventRecord = {
       type: { type: 'array', items: ref('Organizer') },
       blank: [],
       stored: true,
-      arg: {
-        type: 'array',
-        items: 'integer',
-        in: 'body',
-        accepts: linkedAccepts('OrganizerInput'),
-        shownDefault: 'null',
-        schema: anyValue,
-      },
+      arg: linkedArg('OrganizerInput'),
     }),
     field({
       key: 'custom_fields',
