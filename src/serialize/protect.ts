@@ -28,26 +28,50 @@ export function blankProtected(record: RecordDescriptor, value: Json): Json {
   return out;
 }
 
+interface Step {
+  key: string;
+  /** Left out when empty (records that drop empty values, fields not kept when empty). */
+  dropEmpty: boolean;
+  /** How a stored value is sent when the serializer works none out; absent, the serializer must work it out. */
+  plain?: (v: unknown) => unknown;
+}
+
+const PLANS = new WeakMap<RecordDescriptor, Step[]>();
+
+/** The descriptor's fields as steps, made once per descriptor (records are assembled on every cache miss). */
+function planOf(record: RecordDescriptor): Step[] {
+  let plan = PLANS.get(record);
+  if (plan) return plan;
+  plan = record.fields
+    .filter((f) => !f.singleOnly)
+    .map((f) => ({ key: f.key, dropEmpty: record.dropEmpty && !f.keepEmpty, plain: plainOf(f) }));
+  PLANS.set(record, plan);
+  return plan;
+}
+
+function plainOf(f: FieldDef): ((v: unknown) => unknown) | undefined {
+  if (!f.stored) return undefined;
+  if (f.type.type === 'boolean') return (v) => v === true;
+  return (v) => (v === null || v === undefined ? '' : String(v));
+}
+
 /**
  * The record in the descriptor's order: a value from `computed` where the serializer works one out, else the
- * stored value read as is (text as a string, a flag true only when stored true). Fields sent in single reads only
+ * stored value read as is (text as a string, a flag true only when stored true). A field neither stored nor in
+ * `computed` is missing from the record (records.test.ts holds that every serializer sends every field). Fields sent in single reads only
  * are left for `withSingleOnly`; with `dropEmpty`, empty values are left out as PHP's `array_filter` does.
  */
 export function assemble(record: RecordDescriptor, computed: Json, stored: Record<string, unknown>): Json {
   const out: Json = {};
-  for (const f of record.fields) {
-    if (f.singleOnly) continue;
-    const value = Object.hasOwn(computed, f.key) ? computed[f.key] : plain(record, f, stored[f.key]);
-    if (record.dropEmpty && !f.keepEmpty && phpEmpty(value)) continue;
-    out[f.key] = value;
+  for (const step of planOf(record)) {
+    // A field only the serializer works out is taken as it is (left out when undefined, as JSON would, e.g. no
+    // permalink yet); a stored one is sent as stored unless the serializer works it out.
+    const own = computed[step.key];
+    const value = own !== undefined || !step.plain ? own : step.plain(stored[step.key]);
+    if (value === undefined || (step.dropEmpty && phpEmpty(value))) continue;
+    out[step.key] = value;
   }
   return out;
-}
-
-function plain(record: RecordDescriptor, f: FieldDef, v: unknown): unknown {
-  if (!f.stored) throw new Error(`${record.kind}.${f.key} is neither stored nor computed by its serializer`);
-  if (f.type.type === 'boolean') return v === true;
-  return v === null || v === undefined ? '' : String(v);
 }
 
 /** `record` with a single-read field (`json_ld`) set at its place in the descriptor's order. */
