@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { venueRoutes } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { eventBindings } from '../events/routes.ts';
-import { type Binding, bind } from '../http/handler.ts';
+import { type Binding, bind, showsOf } from '../http/handler.ts';
 import { linkedBindings } from '../linked/routes.ts';
 import { termBindings } from '../terms/routes.ts';
 import { tagsOf } from './serve.ts';
@@ -91,12 +91,13 @@ describe('the routes', () => {
   const deps = {} as Deps;
   const bindings = [...eventBindings(deps), ...linkedBindings(deps), ...termBindings(deps)];
 
-  it('each say what they answer, listed under the key their list answers use', () => {
+  it('each say what they return, listed under the key their list answers use', () => {
     for (const b of bindings) {
-      expect(b.shows, b.contract.id).toBeDefined();
+      const shows = showsOf(b.contract.returns);
+      expect(shows, b.contract.id).toBeDefined();
       const [group, action] = b.contract.id.split('.');
-      expect(b.shows?.list, b.contract.id).toBe(action === 'list' ? group : undefined);
-      expect(b.shows?.kind).toBe(
+      expect(shows?.list, b.contract.id).toBe(action === 'list' ? group : undefined);
+      expect(shows?.kind).toBe(
         group === 'categories' || group === 'tags' ? 'term' : kindOfRoute(b.contract.id),
       );
     }
@@ -104,13 +105,9 @@ describe('the routes', () => {
 
   it('give their results the tags, read tags on GET and write tags otherwise', async () => {
     const input = {} as Parameters<Binding['handler']>[0];
-    const list = bind(venueRoutes.list, async () => ({ body: { venues: [{ id: 5 }] } }), {
-      shows: { kind: 'venue', list: 'venues' },
-    });
+    const list = bind(venueRoutes.list, async () => ({ body: { venues: [{ id: 5 }] } }));
     expect((await list.handler(input)).cache).toEqual({ tags: ['list:event', 'list:venue', 'venue:5'] });
-    const update = bind(venueRoutes.update, async () => ({ body: { id: 5, venue: 'Hall' } }), {
-      shows: { kind: 'venue' },
-    });
+    const update = bind(venueRoutes.update, async () => ({ body: { id: 5, venue: 'Hall' } }));
     expect((await update.handler(input)).cache).toEqual({ tags: ['list:venue', 'venue:5'] });
     // A route that declares nothing falls back to its kind's list.
     expect(tagsOf('discovery.index', { body: {} })).toEqual(['list:discovery']);

@@ -964,19 +964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        events?: components["schemas"]["Event"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
@@ -2300,19 +2288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        venues?: components["schemas"]["Venue"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "application/json": components["schemas"]["Venue"];
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
@@ -3472,19 +3448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        organizers?: components["schemas"]["Organizer"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "application/json": components["schemas"]["Organizer"];
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
@@ -4432,19 +4396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        categories?: components["schemas"]["Term"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "application/json": components["schemas"]["Term"];
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
@@ -4896,19 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tags?: components["schemas"]["Term"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "application/json": components["schemas"]["Term"];
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */

@@ -26,6 +26,9 @@ export const eventWriteArgs = (create: boolean) => ({
   multilang_language: language,
 });
 
+/** Every route but the list answers (or wrote) one event. */
+const one = { record: eventRecord };
+
 export const eventRoutes = {
   list: route({
     id: 'events.list',
@@ -37,6 +40,7 @@ export const eventRoutes = {
       es: 'Devuelve los eventos que cumplen la consulta.',
     },
     args: listEventsArgs,
+    returns: { record: eventRecord, list: 'events' },
   }),
   create: route({
     id: 'events.create',
@@ -45,6 +49,7 @@ export const eventRoutes = {
     methods: CREATABLE,
     summary: { en: 'Creates an event.', es: 'Crea un evento.' },
     args: eventWriteArgs(true),
+    returns: one,
   }),
   read: route({
     id: 'events.read',
@@ -53,6 +58,7 @@ export const eventRoutes = {
     methods: READABLE,
     summary: { en: 'Returns one event.', es: 'Devuelve un evento.' },
     args: { id: idArg, password: passwordArg, multilang_language: language },
+    returns: one,
   }),
   update: route({
     id: 'events.update',
@@ -64,6 +70,7 @@ export const eventRoutes = {
       es: 'Actualiza los campos enviados de un evento.',
     },
     args: { id: idArg, ...eventWriteArgs(false), password: passwordArg },
+    returns: one,
   }),
   delete: route({
     id: 'events.delete',
@@ -72,6 +79,7 @@ export const eventRoutes = {
     methods: DELETABLE,
     summary: { en: 'Moves an event to the trash.', es: 'Mueve un evento a la papelera.' },
     args: { id: idArg, password: passwordArg, multilang_language: language },
+    returns: one,
   }),
   readBySlug: route({
     id: 'events.readBySlug',
@@ -80,6 +88,7 @@ export const eventRoutes = {
     methods: READABLE,
     summary: { en: 'Returns one event by its slug.', es: 'Devuelve un evento por su slug.' },
     args: { slug: slugArg, multilang_language: language },
+    returns: one,
   }),
   updateBySlug: route({
     id: 'events.updateBySlug',
@@ -88,6 +97,7 @@ export const eventRoutes = {
     methods: EDITABLE,
     summary: { en: 'Updates an event found by its slug.', es: 'Actualiza un evento encontrado por su slug.' },
     args: { ...eventWriteArgs(false), slug: slugArg },
+    returns: one,
   }),
   deleteBySlug: route({
     id: 'events.deleteBySlug',
@@ -99,5 +109,6 @@ export const eventRoutes = {
       es: 'Mueve a la papelera un evento encontrado por su slug.',
     },
     args: { slug: slugArg, multilang_language: language },
+    returns: one,
   }),
 };

@@ -98,6 +98,9 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
   const slug = slugPath({ en: `The ${n.en} slug.`, es: `El slug del ${n.es}.` });
   const byId = { pattern: `${base}/(?P<id>\\d+)`, path: `${base}/{id}` };
   const bySlug = { pattern: `${base}/by-slug/(?P<slug>[^/]+)`, path: `${base}/by-slug/{slug}` };
+  const record = kind === 'venue' ? venueRecord : organizerRecord;
+  // Every route but the list answers (or wrote) one record.
+  const one = { record };
   return {
     list: route({
       id: `${n.enPlural}.list`,
@@ -109,6 +112,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
         es: `Devuelve los ${n.esPlural} que cumplen la consulta.`,
       },
       args: linkedListArgs(kind),
+      returns: { record, list: n.enPlural },
     }),
     create: route({
       id: `${n.enPlural}.create`,
@@ -120,6 +124,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
         es: `Crea un ${n.es} (o devuelve uno idéntico existente).`,
       },
       args: linkedWriteArgs(kind, true),
+      returns: one,
     }),
     read: route({
       id: `${n.enPlural}.read`,
@@ -127,6 +132,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
       methods: READABLE,
       summary: { en: `Returns one ${n.en}.`, es: `Devuelve un ${n.es}.` },
       args: { id, multilang_language: language },
+      returns: one,
     }),
     update: route({
       id: `${n.enPlural}.update`,
@@ -137,6 +143,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
         es: `Actualiza los campos enviados de un ${n.es}.`,
       },
       args: { id, ...linkedWriteArgs(kind, false) },
+      returns: one,
     }),
     delete: route({
       id: `${n.enPlural}.delete`,
@@ -144,6 +151,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
       methods: DELETABLE,
       summary: { en: `Moves a ${n.en} to the trash.`, es: `Mueve un ${n.es} a la papelera.` },
       args: { id, multilang_language: language },
+      returns: one,
     }),
     readBySlug: route({
       id: `${n.enPlural}.readBySlug`,
@@ -151,6 +159,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
       methods: READABLE,
       summary: { en: `Returns one ${n.en} by its slug.`, es: `Devuelve un ${n.es} por su slug.` },
       args: { slug, multilang_language: language },
+      returns: one,
     }),
     updateBySlug: route({
       id: `${n.enPlural}.updateBySlug`,
@@ -161,6 +170,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
         es: `Actualiza un ${n.es} encontrado por su slug.`,
       },
       args: { slug, ...linkedWriteArgs(kind, false) },
+      returns: one,
     }),
     deleteBySlug: route({
       id: `${n.enPlural}.deleteBySlug`,
@@ -171,6 +181,7 @@ function linkedRoutes(kind: LinkedKind): Record<string, RouteContract<ArgsShape>
         es: `Mueve a la papelera un ${n.es} encontrado por su slug.`,
       },
       args: { slug, multilang_language: language },
+      returns: one,
     }),
   };
 }

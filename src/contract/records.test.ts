@@ -86,7 +86,15 @@ describe.each(KINDS)('the %s descriptor', (kind) => {
         'https://example.test/wp-json/calendar/events/v1',
       ) as {
         components: { schemas: Record<string, { properties: Record<string, { description: string }> }> };
-        paths: Record<string, { post: { requestBody: { content: Record<string, { schema: Json }> } } }>;
+        paths: Record<
+          string,
+          {
+            post: {
+              requestBody: { content: Record<string, { schema: Json }> };
+              responses: Record<string, { content: Record<string, { schema: Json }> }>;
+            };
+          }
+        >;
       };
       const schema = doc.components.schemas[record.component];
       expect(Object.keys(schema?.properties ?? {})).toEqual(keysOf(record));
@@ -96,6 +104,10 @@ describe.each(KINDS)('the %s descriptor', (kind) => {
         properties: Record<string, unknown>;
       };
       for (const f of withArgs) expect(body.properties, f.key).toHaveProperty(f.key);
+      // A create answers the record it made, not a list.
+      expect(doc.paths[path]?.post.responses['201']?.content['application/json']?.schema).toEqual({
+        $ref: `#/components/schemas/${record.component}`,
+      });
     }
   });
 

@@ -1,5 +1,6 @@
 // A contract route: a plain object (pattern, methods, args, summary); handlers are bound elsewhere.
 import type { ArgsShape, Described } from './args.ts';
+import type { RecordDescriptor } from './records.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -18,6 +19,16 @@ export interface RouteContract<S extends ArgsShape = ArgsShape> {
   methods: readonly Method[];
   summary: Described;
   args: S;
+  /**
+   * What a successful answer holds: records of one kind, as a list under `list` (with TEC's paging fields) or one
+   * record (reads and writes alike). /doc's response schema and the cache's tags come from it. Absent: no record.
+   */
+  returns?: Returns;
+}
+
+export interface Returns {
+  record: RecordDescriptor;
+  list?: string;
 }
 
 export const route = <S extends ArgsShape>(r: RouteContract<S>): RouteContract<S> => r;

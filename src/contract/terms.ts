@@ -143,6 +143,9 @@ function termRoutes(kind: TermKind) {
   const base = `/${kind}`;
   const single = `/${kind}/(?P<id>\\d+)`;
   const path = `/${kind}/{id}`;
+  const record = kind === 'categories' ? categoryRecord : tagRecord;
+  // Every route but the list answers (or wrote) one term.
+  const oneTerm = { record };
   return {
     list: route({
       id: `${kind}.list`,
@@ -154,6 +157,7 @@ function termRoutes(kind: TermKind) {
         es: `Devuelve las ${many.es} que cumplen la consulta.`,
       },
       args: listTermsArgs(kind),
+      returns: { record, list: kind },
     }),
     create: route({
       id: `${kind}.create`,
@@ -162,6 +166,7 @@ function termRoutes(kind: TermKind) {
       methods: CREATABLE,
       summary: { en: `Creates an ${one.en}.`, es: `Crea una ${one.es}.` },
       args: termWriteArgs(kind, true),
+      returns: oneTerm,
     }),
     read: route({
       id: `${kind}.read`,
@@ -170,6 +175,7 @@ function termRoutes(kind: TermKind) {
       methods: READABLE,
       summary: { en: `Returns one ${one.en}.`, es: `Devuelve una ${one.es}.` },
       args: { id, multilang_language: language },
+      returns: oneTerm,
     }),
     update: route({
       id: `${kind}.update`,
@@ -181,6 +187,7 @@ function termRoutes(kind: TermKind) {
         es: `Actualiza los campos enviados de una ${one.es}.`,
       },
       args: { id, ...termWriteArgs(kind, false) },
+      returns: oneTerm,
     }),
     delete: route({
       id: `${kind}.delete`,
@@ -189,6 +196,7 @@ function termRoutes(kind: TermKind) {
       methods: DELETABLE,
       summary: { en: `Deletes an ${one.en} permanently.`, es: `Borra una ${one.es} para siempre.` },
       args: { id, multilang_language: language },
+      returns: oneTerm,
     }),
   } satisfies Record<string, RouteContract>;
 }

@@ -131,7 +131,7 @@ function operation(c: RouteContract, method: Method, path: string, env: Describe
   op.responses = {
     [created ? '201' : '200']: {
       description: say(c.summary, env.root),
-      content: { 'application/json': { schema: responseSchema(path, single) } },
+      content: { 'application/json': { schema: responseSchema(c.returns) } },
     },
     default: ERROR_RESPONSE,
   };

@@ -1,5 +1,6 @@
 // components.schemas of /doc: TEC's record shapes as this gateway emits them (types as really sent, §2, §9.4).
 import { categoryRecord, RECORDS, type RecordDescriptor } from '../contract/records.ts';
+import type { Returns } from '../contract/route.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -65,21 +66,13 @@ export const componentSchemas = (lang: string): Record<string, Schema> => {
   };
 };
 
-/** The response body of one path: a record, a list envelope, or something generic. */
-export function responseSchema(path: string, single: boolean): Schema {
-  const kind = path.split('/')[1] ?? '';
-  const record: Record<string, string> = {
-    events: 'Event',
-    venues: 'Venue',
-    organizers: 'Organizer',
-    categories: 'Term',
-    tags: 'Term',
-  };
-  const name = record[kind];
-  if (!name) return { type: 'object' };
-  if (single) return ref(name);
+/** The response body of a route: what its contract says it returns (a record, or a list envelope of them). */
+export function responseSchema(returns: Returns | undefined): Schema {
+  if (!returns) return { type: 'object' };
+  const record = ref(returns.record.component);
+  if (returns.list === undefined) return record;
   return obj({
-    [kind]: { type: 'array', items: ref(name) },
+    [returns.list]: { type: 'array', items: record },
     rest_url: str('This page.'),
     next_rest_url: str('The next page, when it has results.'),
     previous_rest_url: str('The previous page.'),

@@ -9,45 +9,26 @@ import { createEvent, deleteEvent, updateEvent } from './write.ts';
 /** TEC reads `context` from the raw request (it is no declared argument). */
 const contextEdit = (raw: Record<string, unknown>): boolean => raw.context === 'edit';
 
-/** Every route but the list answers (or wrote) one event. */
-const one = { shows: { kind: 'event' } } as const;
-
 export function eventBindings(deps: Deps): Binding[] {
   return [
-    bind(c.list, (i) => listEvents(deps, i), { shows: { kind: 'event', list: 'events' } }),
-    bind(c.create, async (i) => createEvent(deps, i.ctx, i.site, i.args, i.body), one),
-    bind(
-      c.read,
-      async (i) => ({
-        body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
-      }),
-      one,
-    ),
-    bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body), one),
-    bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!), one),
-    bind(
-      c.readBySlug,
-      async (i) => {
-        const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-        return { body: await readEvent(deps, i.ctx, i.site, id, undefined) };
-      },
-      one,
-    ),
-    bind(
-      c.updateBySlug,
-      async (i) => {
-        const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-        return updateEvent(deps, i.ctx, i.site, id, i.args, i.body);
-      },
-      one,
-    ),
-    bind(
-      c.deleteBySlug,
-      async (i) => {
-        const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-        return deleteEvent(deps, i.ctx, i.site, id);
-      },
-      one,
-    ),
+    bind(c.list, (i) => listEvents(deps, i)),
+    bind(c.create, async (i) => createEvent(deps, i.ctx, i.site, i.args, i.body)),
+    bind(c.read, async (i) => ({
+      body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
+    })),
+    bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body)),
+    bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!)),
+    bind(c.readBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return { body: await readEvent(deps, i.ctx, i.site, id, undefined) };
+    }),
+    bind(c.updateBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return updateEvent(deps, i.ctx, i.site, id, i.args, i.body);
+    }),
+    bind(c.deleteBySlug, async (i) => {
+      const id = await idOfSlug(deps, i.ctx, i.params.slug!);
+      return deleteEvent(deps, i.ctx, i.site, id);
+    }),
   ];
 }

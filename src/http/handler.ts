@@ -3,7 +3,7 @@
 import { readTags, type Shows, writeTags } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf, ArgsShape } from '../contract/args.ts';
-import type { RouteContract } from '../contract/route.ts';
+import type { Returns, RouteContract } from '../contract/route.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 
 export interface HandlerInput<S extends ArgsShape> {
@@ -37,21 +37,25 @@ export interface Binding<S extends ArgsShape = ArgsShape> {
   handler: Handler<S>;
   /** `false` keeps a GET route out of the response cache (anonymous GETs are cached by default). */
   cache?: false;
-  /** What the route answers, which its results' cache tags follow from. */
-  shows?: Shows;
+}
+
+/** The cache's word for what a contract says its route returns (categories and tags are terms). */
+export function showsOf(returns: Returns | undefined): Shows | undefined {
+  if (!returns) return undefined;
+  const kind = returns.record.kind;
+  return { kind: kind === 'categories' || kind === 'tags' ? 'term' : kind, list: returns.list };
 }
 
 /**
- * A contract bound to its handler. `shows` says what the route answers (records of one kind, listed or one), and
- * the bound handler's results carry the cache tags that follow from it: read tags for GET routes, the tags a
- * write touched for the others.
+ * A contract bound to its handler. The bound handler's results carry the cache tags that follow from what the
+ * contract says the route returns: read tags for GET routes, the tags a write touched for the others.
  */
 export const bind = <S extends ArgsShape>(
   contract: RouteContract<S>,
   handler: Handler<S>,
-  options: { cache?: false; shows?: Shows } = {},
+  options: { cache?: false } = {},
 ): Binding => {
-  const { shows } = options;
+  const shows = showsOf(contract.returns);
   const write = !contract.methods.includes('GET');
   const tagged: Handler<S> = shows
     ? async (input) => {

@@ -6,14 +6,12 @@ import { listTerms } from './list.ts';
 import { createTerm, deleteTerm, readTerm, type TermWriteArgs, updateTerm } from './single.ts';
 
 function bindingsOf(deps: Deps, kind: TermKind, c: TermRoutes): Binding[] {
-  // Every route but the list answers (or wrote) one term.
-  const one = { shows: { kind: 'term' } } as const;
   return [
-    bind(c.list, (i) => listTerms(deps, kind, i), { shows: { kind: 'term', list: kind } }),
-    bind(c.create, (i) => createTerm(deps, kind, i.ctx, i.site, i.args as TermWriteArgs), one),
-    bind(c.read, (i) => readTerm(deps, kind, i.ctx, i.site, i.args.id!), one),
-    bind(c.update, (i) => updateTerm(deps, kind, i.ctx, i.site, i.args.id!, i.args as TermWriteArgs), one),
-    bind(c.delete, (i) => deleteTerm(deps, kind, i.ctx, i.site, i.args.id!), one),
+    bind(c.list, (i) => listTerms(deps, kind, i)),
+    bind(c.create, (i) => createTerm(deps, kind, i.ctx, i.site, i.args as TermWriteArgs)),
+    bind(c.read, (i) => readTerm(deps, kind, i.ctx, i.site, i.args.id!)),
+    bind(c.update, (i) => updateTerm(deps, kind, i.ctx, i.site, i.args.id!, i.args as TermWriteArgs)),
+    bind(c.delete, (i) => deleteTerm(deps, kind, i.ctx, i.site, i.args.id!)),
   ];
 }
 
