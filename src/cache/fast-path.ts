@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
+import { mayCarryCredentials } from '../http/credentials.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { sendEntry } from './http.ts';
 import type { ResponseCache } from './response-cache.ts';
@@ -43,7 +44,7 @@ export function fastServe(
 ): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const h = req.headers;
-  if (h.authorization !== undefined || h.cookie !== undefined || h['x-wp-nonce'] !== undefined) return false;
+  if (mayCarryCredentials(h)) return false;
   const key = cache.aliases.lookup(req);
   if (key === undefined) return false;
   const entry = cache.peek(key);

@@ -3,7 +3,8 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { audienceOf, credentialsOf, sendError, toApiError } from '../http/adapter.ts';
+import { sendError, toApiError } from '../http/adapter.ts';
+import { audienceOf, credentialsOf } from '../http/credentials.ts';
 import {
   badNotification,
   badSignature,

@@ -1,14 +1,15 @@
 // Wires contract routes to express: matches WordPress-style route regexes, parses args, writes responses.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
 import { isShareable, serveCached, tagsOf } from '../cache/serve.ts';
-import type { Credentials, RequestContext } from '../context.ts';
+import type { RequestContext } from '../context.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
+import { audienceOf, credentialsOf } from './credentials.ts';
 import {
   ApiError,
   internalError,
@@ -22,7 +23,7 @@ import {
 import type { Binding } from './handler.ts';
 import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
 import { parseArgs } from './parse-args.ts';
-import { decodeSegment, queryOf, queryOrEmpty } from './query.ts';
+import { decodeSegment, queryOf } from './query.ts';
 
 export interface ApiRootOptions {
   /** Where the namespace is mounted, e.g. `/wp-json/calendar/events/v1`. */
@@ -46,20 +47,6 @@ export interface ApiRootOptions {
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
 
-export function credentialsOf(req: Request): Credentials | undefined {
-  const auth = req.get('authorization');
-  if (auth && /^basic\s+/i.test(auth)) {
-    const decoded = Buffer.from(auth.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
-    const user = decoded.split(':')[0] ?? '';
-    return { kind: 'basic', header: auth, user };
-  }
-  const wpnonce = queryOrEmpty(req)._wpnonce;
-  const nonce = req.get('x-wp-nonce') ?? (typeof wpnonce === 'string' ? wpnonce : undefined);
-  const cookie = req.get('cookie');
-  if (nonce && cookie && /wordpress_logged_in_/.test(cookie)) return { kind: 'cookie', cookie, nonce };
-  return undefined;
-}
-
 /** A Host header that is a host name or address with an optional port, and nothing else. */
 const SANE_HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
@@ -73,14 +60,6 @@ export const publicBase = (req: Request, publicUrl: string | undefined): string 
   const host = req.get('host') ?? '';
   return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
 };
-
-export const audienceOf = (c: Credentials | undefined): string =>
-  c
-    ? `user:${createHash('sha256')
-        .update(c.kind === 'basic' ? c.header : `${c.cookie}\n${c.nonce}`)
-        .digest('hex')
-        .slice(0, 24)}`
-    : 'anonymous';
 
 export function sendError(res: Response, err: ApiError): void {
   // A refusal that passes by itself (WordPress busy) says when to come back.

@@ -1,6 +1,6 @@
 // One log line and one metric per request that reached express: route, status, duration, cache source, caller kind.
 import type { NextFunction, Request, Response } from 'express';
-import { credentialsOf } from '../http/adapter.ts';
+import { credentialsOf } from '../http/credentials.ts';
 import type { Logger } from '../log.ts';
 import type { AnswerSource, Metrics } from './metrics.ts';
 
