@@ -1,4 +1,4 @@
-// One descriptor per record kind (event, venue, organizer): each field once, in TEC's emission order (§2.1–2.3).
+// One descriptor per record kind (event, venue, organizer, category, tag): each field once, in TEC's emission order.
 //
 // A field says its response key and JSON type, its description (en/es, for the argument and the response alike),
 // what a password-protected record shows instead (§8), whether the site's mapping stores it under the same name,
