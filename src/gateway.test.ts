@@ -167,3 +167,38 @@ describe('start-up and shutdown', () => {
     }
   });
 });
+
+describe('a trash WordPress fails', () => {
+  it("is TEC's could-not-delete-… (500) for events and venues alike; WordPress out of reach is not", async () => {
+    const site = host();
+    const wp = wordpress(site);
+    const g = started(await startGateway(configFor(`${site}/wp-json`)));
+    const api = `${g.url}/wp-json/calendar/events/v1`;
+    const auth = { Authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}` };
+    const { events } = (await (await fetch(`${api}/events?per_page=1`)).json()) as {
+      events: Array<{ id: number }>;
+    };
+    const { venues } = (await (await fetch(`${api}/venues?per_page=1`)).json()) as {
+      venues: Array<{ id: number }>;
+    };
+    let status = 500;
+    const failing = (rest: string) =>
+      // api-fetch sends DELETE as POST with X-HTTP-Method-Override, as WordPress clients do.
+      http.post(`${site}/wp-json/wp/v2/${rest}/:id`, ({ request }) => {
+        if (request.headers.get('x-http-method-override') !== 'DELETE') return;
+        return HttpResponse.json(
+          { code: 'rest_cannot_delete', message: 'The post cannot be deleted.' },
+          { status },
+        );
+      });
+    wp.server.use(failing('tribe_events'), failing('tribe_venue'));
+    const del = async (path: string) => {
+      const r = await fetch(`${api}${path}`, { method: 'DELETE', headers: auth });
+      return { status: r.status, code: ((await r.json()) as { code: string }).code };
+    };
+    expect(await del(`/events/${events[0]!.id}`)).toEqual({ status: 500, code: 'could-not-delete-event' });
+    expect(await del(`/venues/${venues[0]!.id}`)).toEqual({ status: 500, code: 'could-not-delete-venue' });
+    status = 503;
+    expect((await del(`/events/${events[0]!.id}`)).code).not.toBe('could-not-delete-event');
+  });
+});

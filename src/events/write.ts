@@ -4,7 +4,7 @@ import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseEventDates, publicationDate } from '../events/dates.ts';
-import { ApiError, eventInTrash, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
+import { ApiError, couldNot, eventInTrash, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -13,7 +13,7 @@ import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
-import { refusal } from '../wp/errors.ts';
+import { refusal, trashFailed } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
@@ -285,6 +285,7 @@ export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInf
     if (err instanceof ApiError && err.code === 'rest_already_trashed') {
       throw eventInTrash(id);
     }
+    if (trashFailed(err)) throw couldNot('delete', 'event', undefined, 500);
     throw refusal(err, true);
   }
 }

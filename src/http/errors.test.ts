@@ -3,8 +3,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { refusal } from '../wp/errors.ts';
-import { fromWordPress, invalidParams } from './errors.ts';
+import { refusal, trashFailed } from '../wp/errors.ts';
+import {
+  fromWordPress,
+  invalidParams,
+  upstreamFailed,
+  upstreamTimeout,
+  upstreamUnreachable,
+} from './errors.ts';
 
 const SRC = new URL('..', import.meta.url).pathname;
 
@@ -45,7 +51,9 @@ describe('refusal: WordPress refusals in TEC words, for every resource', () => {
     ['rest_cannot_create', 403, true, { code: 'rest_forbidden', status: 403 }],
     ['rest_cannot_create', 401, false, { code: 'rest_forbidden', status: 401 }],
     ['rest_forbidden', 403, false, { code: 'rest_forbidden', status: 401 }],
-  ])('%s (HTTP %i, signed in: %s) is rest_forbidden', (code, status, loggedIn, expected) => {
+    // WordPress's own failure under a permission-like code is not a refusal.
+    ['rest_cannot_delete', 500, true, { code: 'rest_cannot_delete', status: 500 }],
+  ])('%s (HTTP %i, signed in: %s) → %o', (code, status, loggedIn, expected) => {
     expect(refusal(wp(code, status), loggedIn)).toMatchObject(expected);
   });
 
@@ -80,5 +88,18 @@ describe('refusal: WordPress refusals in TEC words, for every resource', () => {
     expect(refusal(down, true)).toBe(down);
     const plain = new Error('not ours');
     expect(refusal(plain, true)).toBe(plain);
+  });
+});
+
+describe('trashFailed: when a trash is TEC\u2019s could-not-delete', () => {
+  it.each([
+    [fromWordPress('rest_cannot_delete', 'The post cannot be deleted.', 500, {}), true],
+    [upstreamFailed(500), true],
+    [upstreamFailed(502), true],
+    [upstreamTimeout(), false],
+    [upstreamUnreachable(), false],
+    [fromWordPress('rest_forbidden', 'no', 403, {}), false],
+  ])('%o → %s', (err, expected) => {
+    expect(trashFailed(err)).toBe(expected);
   });
 });

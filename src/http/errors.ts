@@ -111,10 +111,13 @@ export const linkedInTrash = (kind: LinkedKind, id: number): ApiError =>
 export const notALinkedPost = (kind: LinkedKind): ApiError =>
   new ApiError('invalid-linked-post-id', `The ${kind} id is not a ${kind}.`, 400);
 
-/** `could-not-create-venue` and its kin: a write WordPress refused for a reason no one argument explains. */
+/**
+ * `could-not-create-venue` and its kin: a write WordPress refused for a reason no one argument explains, or a
+ * trash that failed (`could-not-delete-event`, 500).
+ */
 export const couldNot = (
   verb: 'create' | 'update' | 'delete',
-  kind: LinkedKind,
+  kind: 'event' | LinkedKind,
   why: string | undefined,
   status = 400,
   extra: Record<string, unknown> = {},

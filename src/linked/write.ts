@@ -10,7 +10,7 @@ import { resolveImage } from '../media/sideload.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
-import { refusal } from '../wp/errors.ts';
+import { refusal, trashFailed } from '../wp/errors.ts';
 import { draftSlug } from '../wp/slug.ts';
 import type { WpPost } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
@@ -254,9 +254,7 @@ export async function deleteLinked(
   } catch (err) {
     if (err instanceof ApiError && (err.code === 'rest_already_trashed' || err.status === 410))
       throw linkedInTrash(kind, id);
-    if (err instanceof ApiError && err.status >= 500) {
-      throw couldNot('delete', kind, undefined, 500);
-    }
+    if (trashFailed(err)) throw couldNot('delete', kind, undefined, 500);
     throw refusal(err, true);
   }
 }

@@ -64,7 +64,8 @@ export function paramsOf(err: ApiError): Record<string, string> {
  */
 export function refusal(err: unknown, loggedIn: boolean): unknown {
   if (!(err instanceof ApiError)) return err;
-  if (PERMISSION.test(err.code) || err.status === 401 || err.status === 403) {
+  // A `rest_cannot_…` that WordPress answers with 500 is its own failure (a trash that did not happen), not a refusal.
+  if ((PERMISSION.test(err.code) && err.status < 500) || err.status === 401 || err.status === 403) {
     return forbidden(loggedIn, err.message || undefined);
   }
   if (err.status === 404 && err.code === 'rest_term_invalid')
@@ -75,3 +76,10 @@ export function refusal(err: unknown, loggedIn: boolean): unknown {
   const { status: _s, upstream: _u, ...data } = err.data;
   return fromWordPress(err.code, err.message, 400, data);
 }
+
+/**
+ * WordPress itself failed a trash (it answered 500, or a 5xx page): TEC's `could-not-delete-…` (500). WordPress out
+ * of reach or too slow (503, 504) is not: the caller is told so, and may retry.
+ */
+export const trashFailed = (err: unknown): boolean =>
+  err instanceof ApiError && (err.status === 500 || err.code === 'upstream_error');
