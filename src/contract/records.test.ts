@@ -3,6 +3,8 @@
 // test: adding one to a descriptor is all it takes (plus its storage in a site's mapping file).
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../discovery/openapi.ts';
+import { parseArgs } from '../http/parse-args.ts';
+import { valuesOf } from '../linked/write.ts';
 import { eventFields, type Mapping, organizerFields, venueFields } from '../mapping/schema.ts';
 import { serializeEvent } from '../serialize/event.ts';
 import { serializeOrganizer, serializeVenue } from '../serialize/linked.ts';
@@ -13,7 +15,7 @@ import type { MetaValue, WpPost } from '../wp/types.ts';
 import { eventWriteArgs } from './events.ts';
 import { allContracts } from './index.ts';
 import { linkedWriteArgs } from './linked.ts';
-import { categoryRecord, keysOf, RECORDS, type RecordDescriptor, tagRecord } from './records.ts';
+import { categoryRecord, keysOf, RECORDS, type RecordDescriptor, sentAsIsOf, tagRecord } from './records.ts';
 import { termWriteArgs } from './terms.ts';
 
 type Kind = keyof typeof RECORDS;
@@ -170,4 +172,31 @@ it('gives /doc its Term schema from the category descriptor', () => {
     'https://example.test/wp-json/calendar/events/v1',
   ) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
   expect(Object.keys(doc.components.schemas.Term?.properties ?? {})).toEqual(keysOf(categoryRecord));
+});
+
+describe.each(['venue', 'organizer'] as const)('a %s write', (kind) => {
+  it('stores every field the descriptor marks as stored as sent', () => {
+    const record: RecordDescriptor = RECORDS[kind];
+    const sent = sentAsIsOf(record);
+    const sample = (type: string, key: string) =>
+      type === 'boolean'
+        ? false
+        : type === 'integer'
+          ? 3
+          : key === 'website'
+            ? 'https://x.test'
+            : `sent ${key}`;
+    const body = Object.fromEntries(
+      record.fields.filter((f) => sent.includes(f.key)).map((f) => [f.key, sample(f.arg!.type, f.key)]),
+    );
+    const parsed = parseArgs(linkedWriteArgs(kind, false), body);
+    expect(parsed.ok).toBe(true);
+    const v = valuesOf(kind, (parsed as { args: Record<string, unknown> }).args, {
+      canPublish: true,
+      create: false,
+      timezone: 'UTC',
+      now: new Date(0),
+    });
+    for (const key of sent) expect(v[key], key).toEqual(body[key]);
+  });
 });

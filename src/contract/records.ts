@@ -39,6 +39,11 @@ export interface FieldDef<K extends string = string, T = unknown> {
   arg?: ArgDef<T>;
   /** What the argument adds on create (required, a default). */
   onCreate?: Partial<ArgDef>;
+  /**
+   * The write handler works the stored value out from the argument (a status scaled, dates normalised, an image
+   * uploaded, linked records and terms resolved, a slug only when sent). Without it the argument is stored as sent.
+   */
+  byHandler?: true;
   /** Sent in single reads only (`json_ld`). */
   singleOnly?: true;
   /** Kept when empty where the record drops empty values (venue and organizer records, PHP's `array_filter`). */
@@ -125,7 +130,7 @@ const postHead = [
     type: s,
     arg: { type: 'integer', in: 'body', schema: integer('author') },
   }),
-  field({ key: 'status', about: postStatus.description, type: s, arg: postStatus }),
+  field({ key: 'status', about: postStatus.description, type: s, arg: postStatus, byHandler: true }),
   field({
     key: 'date',
     about: {
@@ -134,12 +139,14 @@ const postHead = [
     },
     type: s,
     arg: time,
+    byHandler: true,
   }),
   field({
     key: 'date_utc',
     about: { en: 'The publication date in UTC.', es: 'La fecha de publicación en UTC.' },
     type: s,
     arg: time,
+    byHandler: true,
   }),
   field({
     key: 'modified',
@@ -179,6 +186,7 @@ const image = (en: string, es: string) =>
     type: imageOrFalse,
     blank: false,
     arg: { type: 'string', in: 'body', accepts: IMAGE_ACCEPTS, schema: anyString, format: 'image' },
+    byHandler: true,
   });
 const website = (n: Noun) =>
   field({
@@ -270,7 +278,7 @@ export const organizerRecord = linkedRecord('organizer', 'Organizer', ORGANIZER,
 
 /** A start or end as written: a required write argument. */
 const wallClock = <const K extends string>(key: K, en: string, es: string) =>
-  field({ key, about: { en, es }, type: s, arg: time, onCreate: { required: true } });
+  field({ key, about: { en, es }, type: s, arg: time, onCreate: { required: true }, byHandler: true });
 /** A start or end in UTC: stored, computed when the mapping has none. */
 const utcClock = <const K extends string>(key: K, en: string, es: string) =>
   field({ key, about: { en, es }, type: s, stored: true });
@@ -285,6 +293,7 @@ const terms = <const K extends string>(key: K, en: string, es: string) =>
     type: { type: 'array', items: ref('Term') },
     blank: [],
     arg: { ...termList(en, es), in: 'body', accepts: TERMS_ACCEPTS, shownDefault: 'null' },
+    byHandler: true,
   });
 
 /** A venue or organizers on an event write: ids, existing ones as `{id}`, or new ones by their fields. */
@@ -313,7 +322,7 @@ export const eventRecord = {
     named('title', 'The event title.', 'El título del evento.'),
     description(EVENT),
     field({ key: 'excerpt', about: excerptAbout(EVENT), type: s, blank: '', arg: text }),
-    field({ key: 'slug', about: slugAbout(EVENT), type: s, stored: true, arg: text }),
+    field({ key: 'slug', about: slugAbout(EVENT), type: s, stored: true, arg: text, byHandler: true }),
     image('The featured image', 'La imagen destacada'),
     field({
       key: 'all_day',
@@ -322,6 +331,7 @@ export const eventRecord = {
       blank: null,
       stored: true,
       arg: strictFlag('all_day'),
+      byHandler: true,
       onCreate: { default: false },
     }),
     wallClock(
@@ -345,6 +355,7 @@ export const eventRecord = {
       type: s,
       stored: true,
       arg: { type: 'string', in: 'body', schema: anyString, format: 'timezone' },
+      byHandler: true,
     }),
     field({
       key: 'timezone_abbr',
@@ -365,6 +376,7 @@ export const eventRecord = {
       blank: '',
       stored: true,
       arg: { type: 'string', untyped: true, in: 'body', schema: anyValue },
+      byHandler: true,
     }),
     field({
       key: 'cost_details',
@@ -399,6 +411,7 @@ export const eventRecord = {
       blank: [],
       stored: true,
       arg: linkedArg('VenueInput'),
+      byHandler: true,
     }),
     field({
       key: 'organizer',
@@ -410,6 +423,7 @@ export const eventRecord = {
       blank: [],
       stored: true,
       arg: linkedArg('OrganizerInput'),
+      byHandler: true,
     }),
     field({
       key: 'custom_fields',
@@ -521,6 +535,6 @@ export const storedKeysOf = (record: RecordDescriptor): string[] =>
 export const textFieldsOf = (record: RecordDescriptor): string[] =>
   record.fields.filter((f) => f.arg?.type === 'string' && !f.arg.format && !f.arg.enum).map((f) => f.key);
 
-/** The boolean write fields. */
-export const flagsOf = (record: RecordDescriptor): string[] =>
-  record.fields.filter((f) => f.arg?.type === 'boolean').map((f) => f.key);
+/** The write fields stored as sent (the handler works out the others, `byHandler`). */
+export const sentAsIsOf = (record: RecordDescriptor): string[] =>
+  record.fields.filter((f) => f.arg && !f.byHandler).map((f) => f.key);

@@ -2,6 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
+import { eventRecord, sentAsIsOf } from '../contract/records.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseEventDates, publicationDate } from '../events/dates.ts';
 import { ApiError, couldNot, eventInTrash, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
@@ -23,6 +24,9 @@ import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
+
+/** What an event write stores as sent (title, texts, author, website, flags); the rest is worked out below. */
+const SENT = sentAsIsOf(eventRecord);
 
 /** ids, slugs or names; unknown names become new terms (recorded in `undo`); unknown numeric ids are skipped. */
 async function resolveTerms(
@@ -87,17 +91,9 @@ async function valuesOf(
   undo: Undo,
 ): Promise<Record<string, unknown>> {
   const { mapping, site } = deps;
+  const sent = a as Record<string, FieldValue | undefined>;
   const v: Record<string, FieldValue | undefined> = {
-    title: a.title,
-    description: a.description,
-    excerpt: a.excerpt,
-    author: a.author,
-    website: a.website,
-    show_map: a.show_map,
-    show_map_link: a.show_map_link,
-    hide_from_listings: a.hide_from_listings,
-    sticky: a.sticky,
-    featured: a.featured,
+    ...Object.fromEntries(SENT.map((k) => [k, sent[k]])),
     ...costValues(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;

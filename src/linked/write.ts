@@ -1,7 +1,7 @@
 // POST/PUT/PATCH/DELETE on venues and organizers: TEC's rules over wp/v2, with the caller's own credentials.
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
-import { flagsOf, organizerRecord, textFieldsOf, venueRecord } from '../contract/records.ts';
+import { organizerRecord, sentAsIsOf, textFieldsOf, venueRecord } from '../contract/records.ts';
 import type { Deps } from '../deps.ts';
 import { publicationDate } from '../events/dates.ts';
 import { ApiError, couldNot, forbidden, linkedInTrash, linkedNotAccessible } from '../http/errors.ts';
@@ -24,10 +24,10 @@ export const TEXT_FIELDS: Record<LinkedKind, string[]> = {
   venue: textFieldsOf(venueRecord),
   organizer: textFieldsOf(organizerRecord),
 };
-/** The flags a write may carry per kind (a venue's map flags). */
-const FLAGS: Record<LinkedKind, string[]> = {
-  venue: flagsOf(venueRecord),
-  organizer: flagsOf(organizerRecord),
+/** What a write stores as sent per kind: names, texts, addresses, contacts, flags, author. */
+const SENT: Record<LinkedKind, string[]> = {
+  venue: sentAsIsOf(venueRecord),
+  organizer: sentAsIsOf(organizerRecord),
 };
 const US = new Set(['', 'US', 'USA', 'United States', 'United States of America']);
 
@@ -49,9 +49,8 @@ export function valuesOf(
   },
 ): Record<string, FieldValue> {
   const v: Record<string, FieldValue> = {};
-  for (const f of TEXT_FIELDS[kind]) if (typeof a[f] === 'string') v[f] = a[f] as string;
-  for (const f of FLAGS[kind]) if (typeof a[f] === 'boolean') v[f] = a[f] as boolean;
-  if (typeof a.author === 'number') v.author = a.author;
+  // The arguments are parsed already: each is of its field's type.
+  for (const f of SENT[kind]) if (a[f] !== undefined && a[f] !== null) v[f] = a[f] as FieldValue;
   // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
   if (a.status !== undefined || opts.create)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
