@@ -64,7 +64,9 @@ const names = Object.keys(trees[0]!);
 const samples = trees.map(() => Object.fromEntries(names.map((n) => [n, [] as number[]])));
 for (const tree of trees) for (const n of names) microsPer(tree[n]!); // warm-up
 for (let r = 0; r < ROUNDS; r++) {
-  for (const n of names) trees.forEach((tree, i) => samples[i]![n]!.push(microsPer(tree[n]!)));
+  for (const n of names) {
+    for (let i = 0; i < trees.length; i++) samples[i]![n]!.push(microsPer(trees[i]![n]!));
+  }
   process.stderr.write(`round ${r + 1}/${ROUNDS}\r`);
 }
 process.stderr.write('\n');
