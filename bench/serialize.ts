@@ -1,6 +1,6 @@
 // Cost of building TEC records (the serializers every cache miss runs), for this tree and any other checkouts
 // named on the command line, measured side by side in alternating rounds:
-//   git worktree add /tmp/before <commit> && node bench/serialize.ts /tmp/before
+//   git worktree add ../before <commit> && node bench/serialize.ts ../before
 // Prints the median microseconds per record of each kind and context, and each tree's ratio to the first.
 import { resolve } from 'node:path';
 import { median } from './lib.ts';
