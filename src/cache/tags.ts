@@ -10,6 +10,8 @@ const idOf = (v: unknown): number | undefined => {
   return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
 };
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+/** The ids of one linked record or a list of them (an event's `venue`, `organizer`). */
+const idsOf = (v: unknown): number[] => asList(v).flatMap((x) => idOf(x) ?? []);
 
 export const tag = {
   list: (kind: string) => `list:${kind}`,
@@ -43,8 +45,8 @@ function termTags(terms: unknown, out: Set<string>): void {
 const RECORD_TAGS: Record<TaggedKind, (record: Json, id: number, out: Set<string>) => void> = {
   event: (r, id, out) => {
     out.add(tag.event(id));
-    for (const v of asList(r.venue)) if (idOf(v) !== undefined) out.add(tag.venue(idOf(v)!));
-    for (const o of asList(r.organizer)) if (idOf(o) !== undefined) out.add(tag.organizer(idOf(o)!));
+    for (const id of idsOf(r.venue)) out.add(tag.venue(id));
+    for (const id of idsOf(r.organizer)) out.add(tag.organizer(id));
     termTags(r.categories, out);
     termTags(r.tags, out);
   },

@@ -527,10 +527,6 @@ export function writeArgsOf<R extends RecordDescriptor>(record: R, create: boole
 /** The keys of a record kind in TEC's order (`json_ld` included: single reads end or carry it there). */
 export const keysOf = (record: RecordDescriptor): string[] => record.fields.map((f) => f.key);
 
-/** The fields a site's mapping stores under their own names (optional in the mapping). */
-export const storedKeysOf = (record: RecordDescriptor): string[] =>
-  record.fields.filter((f) => f.stored).map((f) => f.key);
-
 /** The free-text write fields (names, descriptions, addresses, contacts): strings with no format and no enum. */
 export const textFieldsOf = (record: RecordDescriptor): string[] =>
   record.fields.filter((f) => f.arg?.type === 'string' && !f.arg.format && !f.arg.enum).map((f) => f.key);

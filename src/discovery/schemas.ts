@@ -22,49 +22,46 @@ function recordSchema(record: RecordDescriptor, lang: string): Schema {
   return obj(properties);
 }
 
-const parts: Record<string, Schema> = {
-  ImageSize: obj({
-    width: int('Width in pixels.'),
-    height: int('Height in pixels.'),
-    'mime-type': str('The mime type.'),
-    url: str('The URL of this size.'),
-  }),
-  CostDetails: obj({
-    currency_symbol: str('The currency symbol.'),
-    currency_code: str('The ISO currency code.'),
-    currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] },
-    values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
-  }),
-  Image: obj({
-    url: str('The full-size image URL.'),
-    id: int('The attachment id.'),
-    extension: str('The file extension.'),
-    width: int('Width in pixels.'),
-    height: int('Height in pixels.'),
-    sizes: { type: 'object', additionalProperties: ref('ImageSize') },
-  }),
-  DateDetails: obj({
-    year: str('Zero-padded year.'),
-    month: str('Zero-padded month.'),
-    day: str('Zero-padded day.'),
-    hour: str('Zero-padded hour.'),
-    minutes: str('Zero-padded minutes.'),
-    seconds: str('Zero-padded seconds.'),
-  }),
-};
+const imageSize = obj({
+  width: int('Width in pixels.'),
+  height: int('Height in pixels.'),
+  'mime-type': str('The mime type.'),
+  url: str('The URL of this size.'),
+});
+const costDetails = obj({
+  currency_symbol: str('The currency symbol.'),
+  currency_code: str('The ISO currency code.'),
+  currency_position: { type: 'string', enum: ['prefix', 'postfix', ''] },
+  values: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
+});
+const image = obj({
+  url: str('The full-size image URL.'),
+  id: int('The attachment id.'),
+  extension: str('The file extension.'),
+  width: int('Width in pixels.'),
+  height: int('Height in pixels.'),
+  sizes: { type: 'object', additionalProperties: ref('ImageSize') },
+});
+const dateDetails = obj({
+  year: str('Zero-padded year.'),
+  month: str('Zero-padded month.'),
+  day: str('Zero-padded day.'),
+  hour: str('Zero-padded hour.'),
+  minutes: str('Zero-padded minutes.'),
+  seconds: str('Zero-padded seconds.'),
+});
 
-/** The document's component schemas: the records' from their descriptors, in the root's language. */
-export const componentSchemas = (lang: string): Record<string, Schema> => {
-  const { ImageSize, CostDetails, ...rest } = parts;
-  const records = Object.values(RECORDS).map((record) => [record.component, recordSchema(record, lang)]);
-  return {
-    ImageSize: ImageSize!,
-    CostDetails: CostDetails!,
-    Term: recordSchema(categoryRecord, lang),
-    ...rest,
-    ...Object.fromEntries(records),
-  };
-};
+/** The document's component schemas in TEC's order; the records' from their descriptors, in the root's language. */
+export const componentSchemas = (lang: string): Record<string, Schema> => ({
+  ImageSize: imageSize,
+  CostDetails: costDetails,
+  Term: recordSchema(categoryRecord, lang),
+  Image: image,
+  DateDetails: dateDetails,
+  ...Object.fromEntries(
+    Object.values(RECORDS).map((record) => [record.component, recordSchema(record, lang)]),
+  ),
+});
 
 /** The response body of a route: what its contract says it returns (a record, or a list envelope of them). */
 export function responseSchema(returns: Returns | undefined): Schema {

@@ -104,17 +104,3 @@ export function postHead(post: WpPost, author: unknown): Json {
     url: post.link,
   };
 }
-
-/**
- * A copy of `record` with `key` set just before `before` (at the end when `before` is absent): for `json_ld`, which
- * is built from the record as the caller will see it (protected fields already blanked) but sits mid-record.
- */
-export function insertBefore(record: Json, before: string, key: string, value: unknown): Json {
-  if (!Object.hasOwn(record, before)) return { ...record, [key]: value };
-  const out: Json = {};
-  for (const [k, v] of Object.entries(record)) {
-    if (k === before) out[key] = value;
-    out[k] = v;
-  }
-  return out;
-}

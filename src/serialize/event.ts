@@ -62,16 +62,14 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
   });
   const utcStart = str(v.utc_start_date) || utcOf(start, zone);
   const utcEnd = str(v.utc_end_date) || utcOf(end, zone);
-  const { id: _id, ...head } = postHead(post, v.author);
 
   // Every field but the stored ones sent as they are (slug, all_day, hide_from_listings, featured).
   const record = assemble(
     eventRecord,
     {
-      id: post.id,
+      ...postHead(post, v.author),
       global_id: gid,
       global_id_lineage: [gid],
-      ...head,
       rest_url: `${o.site.apiRoot}/events/${post.id}`,
       title: renderedText(post, fields.title, 'title'),
       description: renderedText(post, fields.description, 'text'),

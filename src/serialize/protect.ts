@@ -10,24 +10,6 @@ const fresh = (v: unknown): unknown => (v !== null && typeof v === 'object' ? st
 export const blanksOf = (record: RecordDescriptor): Map<string, unknown> =>
   new Map(record.fields.filter((f) => f.blank !== undefined).map((f) => [f.key, f.blank]));
 
-const BLANKS = new WeakMap<RecordDescriptor, Map<string, unknown>>();
-
-/**
- * A copy with every field the descriptor marks blanked (TEC's `remove_password_protected_content`); title and
- * dates stay. Linked records inside (an event's venue and organizers) are blanked whole, as TEC does; a linked
- * record serialized on its own is blanked by its own descriptor.
- */
-export function blankProtected(record: RecordDescriptor, value: Json): Json {
-  let blanks = BLANKS.get(record);
-  if (!blanks) {
-    blanks = blanksOf(record);
-    BLANKS.set(record, blanks);
-  }
-  const out: Json = {};
-  for (const [key, v] of Object.entries(value)) out[key] = blanks.has(key) ? fresh(blanks.get(key)) : v;
-  return out;
-}
-
 interface Step {
   key: string;
   /** Left out when empty (records that drop empty values, fields not kept when empty). */
@@ -36,15 +18,21 @@ interface Step {
   plain?: (v: unknown) => unknown;
 }
 
-const PLANS = new WeakMap<RecordDescriptor, Step[]>();
+/** What assembling and blanking a kind of record needs, made once per descriptor (every cache miss uses it). */
+interface Plan {
+  steps: Step[];
+  blanks: Map<string, unknown>;
+}
 
-/** The descriptor's fields as steps, made once per descriptor (records are assembled on every cache miss). */
-function planOf(record: RecordDescriptor): Step[] {
+const PLANS = new WeakMap<RecordDescriptor, Plan>();
+
+function planOf(record: RecordDescriptor): Plan {
   let plan = PLANS.get(record);
   if (plan) return plan;
-  plan = record.fields
+  const steps = record.fields
     .filter((f) => !f.singleOnly)
     .map((f) => ({ key: f.key, dropEmpty: record.dropEmpty && !f.keepEmpty, plain: plainOf(f) }));
+  plan = { steps, blanks: blanksOf(record) };
   PLANS.set(record, plan);
   return plan;
 }
@@ -56,14 +44,27 @@ function plainOf(f: FieldDef): ((v: unknown) => unknown) | undefined {
 }
 
 /**
+ * A copy with every field the descriptor marks blanked (TEC's `remove_password_protected_content`); title and
+ * dates stay. Linked records inside (an event's venue and organizers) are blanked whole, as TEC does; a linked
+ * record serialized on its own is blanked by its own descriptor.
+ */
+export function blankProtected(record: RecordDescriptor, value: Json): Json {
+  const { blanks } = planOf(record);
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) out[key] = blanks.has(key) ? fresh(blanks.get(key)) : v;
+  return out;
+}
+
+/**
  * The record in the descriptor's order: a value from `computed` where the serializer works one out, else the
  * stored value read as is (text as a string, a flag true only when stored true). A field neither stored nor in
- * `computed` is missing from the record (records.test.ts holds that every serializer sends every field). Fields sent in single reads only
- * are left for `withSingleOnly`; with `dropEmpty`, empty values are left out as PHP's `array_filter` does.
+ * `computed` is missing from the record (records.test.ts holds that every serializer sends every field). Fields
+ * sent in single reads only are left for `withSingleOnly`; with `dropEmpty`, empty values are left out as PHP's
+ * `array_filter` does.
  */
 export function assemble(record: RecordDescriptor, computed: Json, stored: Record<string, unknown>): Json {
   const out: Json = {};
-  for (const step of planOf(record)) {
+  for (const step of planOf(record).steps) {
     // A field only the serializer works out is taken as it is (left out when undefined, as JSON would, e.g. no
     // permalink yet); a stored one is sent as stored unless the serializer works it out.
     const own = computed[step.key];
@@ -74,16 +75,12 @@ export function assemble(record: RecordDescriptor, computed: Json, stored: Recor
   return out;
 }
 
-/** `record` with a single-read field (`json_ld`) set at its place in the descriptor's order. */
+/** `value` (an assembled record) with a single-read field (`json_ld`) set at its place in the descriptor's order. */
 export function withSingleOnly(record: RecordDescriptor, value: Json, key: string, v: unknown): Json {
-  const keys = record.fields.map((f) => f.key);
-  const after = keys.slice(keys.indexOf(key) + 1);
-  const before = after.find((k) => Object.hasOwn(value, k));
-  if (before === undefined) return { ...value, [key]: v };
   const out: Json = {};
-  for (const [k, x] of Object.entries(value)) {
-    if (k === before) out[key] = v;
-    out[k] = x;
+  for (const f of record.fields) {
+    if (f.key === key) out[key] = v;
+    else if (Object.hasOwn(value, f.key)) out[f.key] = value[f.key];
   }
   return out;
 }
