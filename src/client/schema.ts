@@ -441,6 +441,13 @@ export interface components {
             sticky?: boolean;
             /** @description Featured on the site. */
             featured?: boolean;
+            /**
+             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+             * @enum {string}
+             */
+            event_status?: "scheduled" | "canceled" | "postponed";
+            /** @description Why the event was canceled or postponed, as shown to visitors. */
+            event_status_reason?: string;
             /** @description Category ids, slugs or names. */
             categories?: components["schemas"]["Term"][];
             /** @description Tag ids, slugs or names. */
@@ -880,6 +887,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -941,6 +955,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1087,6 +1108,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1145,6 +1173,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1247,6 +1282,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1305,6 +1347,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1451,6 +1500,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1509,6 +1565,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1653,6 +1716,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1709,6 +1779,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1809,6 +1886,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -1865,6 +1949,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -2009,6 +2100,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */
@@ -2065,6 +2163,13 @@ export interface operations {
                     sticky?: boolean;
                     /** @description Featured on the site. */
                     featured?: boolean;
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string;
                     /** @description Category ids, slugs or names. */
                     categories?: (number | string)[] | string;
                     /** @description Tag ids, slugs or names. */

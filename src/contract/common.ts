@@ -74,6 +74,13 @@ export const time = (
   ...extra,
 });
 
+/** A string that must be one of `values` (an enum argument); the message lists them. */
+export const oneOfStrings = (values: readonly string[]): z.ZodType<string> =>
+  z
+    .unknown()
+    .refine((v) => typeof v === 'string' && values.includes(v), `must be one of: ${values.join(', ')}.`)
+    .transform(String);
+
 export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'] as const;
 
 /** The `status` body field of events, venues and organizers: one registered post status. */
@@ -82,13 +89,7 @@ export const postStatus: ArgDef<string> = {
   in: 'body',
   enum: POST_STATUSES,
   description: { en: 'The post status.', es: 'El estado de publicación.' },
-  schema: z
-    .unknown()
-    .refine(
-      (v) => typeof v === 'string' && (POST_STATUSES as readonly string[]).includes(v),
-      `must be one of: ${POST_STATUSES.join(', ')}.`,
-    )
-    .transform(String),
+  schema: oneOfStrings(POST_STATUSES),
 };
 
 /** A boolean argument, parsed as WordPress does (`rest_sanitize_boolean`). */

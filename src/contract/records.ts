@@ -17,7 +17,7 @@ import {
   timeValue,
   WHY,
 } from './args.ts';
-import { IMAGE_ACCEPTS, linkedAccepts, postStatus, TERMS_ACCEPTS, termList } from './common.ts';
+import { IMAGE_ACCEPTS, linkedAccepts, oneOfStrings, postStatus, TERMS_ACCEPTS, termList } from './common.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -296,6 +296,15 @@ const terms = <const K extends string>(key: K, en: string, es: string) =>
     byHandler: true,
   });
 
+/** TEC's event statuses (`_tribe_events_status`); an event without one is scheduled. */
+export const EVENT_STATUSES = ['scheduled', 'canceled', 'postponed'] as const;
+const eventStatusArg: Arg<string> = {
+  type: 'string',
+  in: 'body',
+  enum: EVENT_STATUSES,
+  schema: oneOfStrings(EVENT_STATUSES),
+};
+
 /** A venue or organizers on an event write: ids, existing ones as `{id}`, or new ones by their fields. */
 const linkedArg = (component: 'VenueInput' | 'OrganizerInput'): Arg<unknown> => ({
   type: 'array',
@@ -399,6 +408,27 @@ export const eventRecord = {
     eventFlag('hide_from_listings', 'Hide the event from listings.', 'Ocultar el evento de los listados.'),
     eventFlag('sticky', 'Sticky in calendar views.', 'Fijo en las vistas del calendario.'),
     eventFlag('featured', 'Featured on the site.', 'Destacado en el sitio.'),
+    field({
+      key: 'event_status',
+      about: {
+        en: "Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).",
+        es: 'Si el evento se celebra como estaba previsto: scheduled, canceled o postponed (el estado de TEC).',
+      },
+      type: { type: 'string', enum: EVENT_STATUSES },
+      stored: true,
+      arg: eventStatusArg,
+    }),
+    field({
+      key: 'event_status_reason',
+      about: {
+        en: 'Why the event was canceled or postponed, as shown to visitors.',
+        es: 'Por qué se canceló o aplazó el evento, tal como se muestra a los visitantes.',
+      },
+      type: s,
+      blank: '',
+      stored: true,
+      arg: clearable,
+    }),
     terms('categories', 'Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.'),
     terms('tags', 'Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.'),
     field({

@@ -1,5 +1,5 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
-import { eventRecord } from '../contract/records.ts';
+import { EVENT_STATUSES, eventRecord } from '../contract/records.ts';
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
 import { escHtml, globalId, postHead, renderedText } from './common.ts';
@@ -37,6 +37,10 @@ function costRows(post: WpPost, o: SerializeOptions): string[] {
   const v = readField(post, src);
   return v === null || v === '' ? [] : [String(v)];
 }
+
+/** The stored status as one of TEC's; no row, an empty one or an unknown value is a scheduled event. */
+const eventStatusOf = (v: unknown): string =>
+  (EVENT_STATUSES as readonly unknown[]).includes(v) ? String(v) : 'scheduled';
 
 export function serializeEvent(post: WpPost, related: Related, o: SerializeOptions): Json {
   const fields = o.mapping.event.fields;
@@ -93,6 +97,7 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
       show_map: fields.show_map ? v.show_map !== false : true,
       show_map_link: fields.show_map_link ? v.show_map_link !== false : true,
       sticky: typeof v.sticky === 'boolean' ? v.sticky : v.sticky === -1,
+      event_status: eventStatusOf(v.event_status),
       categories: termsOf(post, 'categories', related, o),
       tags: termsOf(post, 'tags', related, o),
       venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,

@@ -75,6 +75,26 @@ const strip = (o: Json): Json => {
   return rest;
 };
 
+/** TEC's event statuses as schema.org's `EventStatusType`. */
+const SCHEMA_STATUS: Record<string, string> = {
+  scheduled: 'https://schema.org/EventScheduled',
+  canceled: 'https://schema.org/EventCancelled',
+  postponed: 'https://schema.org/EventPostponed',
+};
+
+/**
+ * `eventStatus` from the record's `event_status`, and the attendance mode from the same record: an event held at a
+ * venue is attended there (TEC's offline mode); without a venue nothing says where it is attended, so no mode is
+ * claimed (TEC claims offline for every event).
+ */
+function statusOf(event: Json, venue: Json | undefined): Json {
+  const located = Boolean(venue && typeof venue === 'object' && venue.id);
+  return {
+    eventAttendanceMode: located ? 'https://schema.org/OfflineEventAttendanceMode' : undefined,
+    eventStatus: SCHEMA_STATUS[String(event.event_status)] ?? SCHEMA_STATUS.scheduled,
+  };
+}
+
 /** An event record (with its nested venue/organizers already serialised) → schema.org `Event`. */
 export function jsonLdEvent(event: Json, tz: string): Json {
   const venue = Array.isArray(event.venue) ? (event.venue[0] as Json | undefined) : (event.venue as Json);
@@ -95,8 +115,7 @@ export function jsonLdEvent(event: Json, tz: string): Json {
       : undefined;
   return withoutEmpty({
     ...base('Event', event, 'title'),
-    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-    eventStatus: 'https://schema.org/EventScheduled',
+    ...statusOf(event, venue),
     startDate: isoIn(String(event.start_date), tz),
     endDate: isoIn(String(event.end_date), tz),
     location: venue && typeof venue === 'object' && venue.id ? strip(jsonLdVenue(venue)) : undefined,

@@ -50,7 +50,8 @@ describe('the blanked fields of each record', () => {
   it.each<[RecordDescriptor, string[], string[]]>([
     // A venue's or organizer's own name is a title, and titles stay visible (a deliberate difference: TEC's list
     // holds `venue` and `organizer` for an event's links, so it blanks a protected venue's name too).
-    [eventRecord, [], []],
+    // The status reason is ours (TEC's REST sends no status): free text, blanked like the description.
+    [eventRecord, [], ['event_status_reason']],
     [venueRecord, ['venue'], ['state']],
     [organizerRecord, ['organizer'], []],
   ])('are TEC’s list as far as the record has the keys (%#)', (record, kept, added) => {

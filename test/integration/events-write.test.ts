@@ -320,6 +320,54 @@ describe('update', () => {
   });
 });
 
+describe('event status', () => {
+  const ld = (r: EventRecord) => r.json_ld as Json;
+
+  it('is scheduled when none was set, in the record and its JSON-LD', async () => {
+    const ev = await fx.event(base('Status default', 20));
+    const read = (await call<EventRecord>(t, 'GET', `/events/${ev.id}`)).body;
+    expect(read.event_status).toBe('scheduled');
+    expect(read.event_status_reason).toBe('');
+    expect(ld(read).eventStatus).toBe('https://schema.org/EventScheduled');
+  });
+
+  it('stores a cancellation with its reason, shown in the record, the list and the JSON-LD', async () => {
+    const res = await post('/events', {
+      ...base('Status canceled', 21),
+      event_status: 'canceled',
+      event_status_reason: `Storm ${tok}`,
+    });
+    expect(res.status).toBe(201);
+    fx.ids.push(res.body.id);
+    expect(res.body.event_status).toBe('canceled');
+    expect(res.body.event_status_reason).toBe(`Storm ${tok}`);
+    const read = (await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body;
+    expect(read.event_status).toBe('canceled');
+    expect(ld(read).eventStatus).toBe('https://schema.org/EventCancelled');
+    const q = new URLSearchParams({ search: `canceled ${tok}`, start_date: day(21), end_date: day(22) });
+    const list = await call<{ events: EventRecord[] }>(t, 'GET', `/events?${q}`);
+    expect(list.body.events.map((e) => [e.id, e.event_status])).toEqual([[res.body.id, 'canceled']]);
+  });
+
+  it('changes on update alone, keeping the other fields, and postponed is EventPostponed', async () => {
+    const ev = await fx.event({ ...base('Status upd', 22), event_status: 'canceled', featured: true });
+    const res = await call<EventRecord>(t, 'PATCH', `/events/${ev.id}`, {
+      as: 'admin',
+      body: { event_status: 'postponed' },
+    });
+    expect(res.status).toBe(200);
+    const read = (await call<EventRecord>(t, 'GET', `/events/${ev.id}`)).body;
+    expect([read.event_status, read.featured]).toEqual(['postponed', true]);
+    expect(ld(read).eventStatus).toBe('https://schema.org/EventPostponed');
+  });
+
+  it("refuses a status that is not TEC's with 400 naming event_status", async () => {
+    const res = await post('/events', { ...base('Status bad', 23), event_status: 'cancelled' });
+    expectError(res, 400, 'rest_invalid_param');
+    expect(Object.keys((res.body.data as Json).params as Json)).toEqual(['event_status']);
+  });
+});
+
 describe('delete', () => {
   it('moves an event to the trash with 200, then answers 410 event-is-in-trash', async () => {
     const ev = await fx.event(base('Deleted', 22));
