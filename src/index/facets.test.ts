@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Mapping, mappingSchema } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
-import { facetsOf, indexFieldsOf, indexQueryOf, plainText } from './facets.ts';
+import { facetsOf, indexFieldsOf, indexQueryOf } from './facets.ts';
 
 const load = (name: string): Mapping =>
   mappingSchema.parse(
@@ -165,18 +165,5 @@ describe('indexFieldsOf', () => {
       context: 'edit',
       status: 'publish,future,draft,pending,private,trash',
     });
-  });
-});
-
-describe('plainText', () => {
-  it.each([
-    ['<p>a</p><p>b</p>', ' a  b '],
-    ['al<strong>so</strong>', 'also'],
-    ['x<br/>y', 'x y'],
-    ['<script>alert(1)</script>ok', 'ok'],
-    ['<!-- wp:image {"id":3} -->pic', 'pic'],
-    ['&lt;tag&gt; &amp; &#8217; &#x41; &bogus;', '<tag> & ’ A &bogus;'],
-  ])('turns %j into %j', (html, text) => {
-    expect(plainText(html)).toBe(text);
   });
 });

@@ -1,10 +1,10 @@
 // A short-lived list of every venue's or organizer's facets (wp/v2 cannot search meta): lists page from it.
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
-import { plainText } from '../index/facets.ts';
 import { modifiedAfter } from '../index/sync.ts';
 import { type FieldValue, readRecord, wpFieldsOf } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
+import { plainText } from '../text/plain.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface LinkedFacets {
