@@ -2,6 +2,7 @@
 import type { ArgsOf } from '../contract/args.ts';
 import type { LinkedKind, linkedListArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
+import { eventQueryOf, VISIBILITY_ONLY } from '../events/filters.ts';
 import { postListResult, readPage } from '../events/page.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
 import { archivePageNotFound, invalidParams } from '../http/errors.ts';
@@ -61,8 +62,9 @@ export async function listLinked(
   ]);
   let only: Set<number> | undefined;
   let exclude: Set<number> | undefined;
-  // Events count for has_events / only_with_upcoming only when this caller may read them.
-  const events = await listVisibility(deps, ctx, 'event', undefined);
+  // Events count for has_events / only_with_upcoming only when this caller may read them: the events' own status
+  // filter says which (events/filters.ts), with no other list filter and no date window.
+  const { visibility: events } = await eventQueryOf(deps, ctx, {}, VISIBILITY_ONLY);
   if (a.event !== undefined) {
     const event = index.get(a.event);
     if (!event || !visibleTo(events)(event.status, event.author))
