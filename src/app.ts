@@ -1,5 +1,4 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
-import compression from 'compression';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
@@ -9,13 +8,22 @@ import { describeRoute } from './discovery/describe.ts';
 import { REFERENCE_PATH, referenceRouter } from './discovery/reference.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
-import { apiRouter, sendError, toApiError } from './http/adapter.ts';
+import { FORMATS } from './formats.ts';
+import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
-import { credentialsOf } from './http/credentials.ts';
+import type { Stage } from './http/exchange.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
+import { sendError, toApiError } from './http/respond.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
+import { authenticate } from './stages/authenticate.ts';
+import { cacheStage } from './stages/cache.ts';
+import { handle } from './stages/handle.ts';
+import { idempotencyStage } from './stages/idempotency.ts';
+import { invalidate } from './stages/invalidate.ts';
+import { parse } from './stages/parse.ts';
+import { render } from './stages/render.ts';
 
 export { NAMESPACE };
 
@@ -58,18 +66,13 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
   }
   const allowOrigin = opts.allowOrigin ?? originRule(undefined);
-  // Anonymous answers are stored and gzipped once (src/cache/http.ts); signed-in ones are made per request.
-  const signedInCompression = compression({
-    filter: (req, res) => credentialsOf(req) !== undefined && compression.filter(req, res),
-  });
+  const stages = requestPath(deps, bodies);
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
     app.use(root.rest, cors(allowOrigin));
     app.use(
       prefix,
-      signedInCompression,
-      ...bodies,
       apiRouter([...discoveryBindings(deps, info), ...bindings], {
         prefix,
         defaultLanguage: root.lang,
@@ -77,9 +80,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         home: deps.site.home,
         timezone: deps.site.timezone,
         log: deps.log,
-        cache: deps.cache,
-        idempotency: deps.idempotency,
-        authenticate: (ctx) => deps.callers.resolve(ctx),
+        stages,
         describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );
@@ -115,4 +116,23 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));
   });
   return app;
+}
+
+/**
+ * The request path of every route, as named stages (design.md): who the caller is and whether they may write; the
+ * shared cache for anonymous reads; the bytes of the answer; the tags a successful write drops; a retried write's
+ * first answer; the arguments; the handler. Each stage runs around the ones after it: the cache stores what render
+ * made, render turns whatever the arguments or the handler threw into WordPress's error body, and a retry under
+ * the same Idempotency-Key gets the first answer, a refusal of its arguments included, and drops its tags again.
+ */
+function requestPath(deps: Deps, bodies: express.RequestHandler[]): Stage[] {
+  return [
+    authenticate({ resolve: (ctx) => deps.callers.resolve(ctx), bodies }),
+    ...(deps.cache ? [cacheStage(deps.cache)] : []),
+    render(deps.log),
+    ...(deps.cache ? [invalidate(deps.cache)] : []),
+    ...(deps.idempotency ? [idempotencyStage(deps.idempotency)] : []),
+    parse(FORMATS),
+    handle,
+  ];
 }

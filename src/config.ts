@@ -72,6 +72,12 @@ export const configSchema = z.object({
     .int()
     .min(0)
     .default(86_400),
+  feedMaxEvents: z.coerce
+    .number({ message: 'must be a number of events' })
+    .int('must be a whole number of events')
+    .min(1, 'must be at least 1')
+    .max(100_000, 'must be at most 100000 (one answer holds them all)')
+    .default(1000),
   cacheMaxMb: z.coerce
     .number({ message: 'must be a number of megabytes' })
     .positive('must be more than 0')
@@ -164,6 +170,11 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning: 'how long a stale answer may stand in for a failing WordPress',
   },
   cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb', meaning: 'bytes the in-process tier may hold' },
+  feedMaxEvents: {
+    env: 'FEED_MAX_EVENTS',
+    flag: 'feed-max-events',
+    meaning: 'the most events one iCalendar feed (`/events.ics`) holds',
+  },
   webhookSecret: {
     env: 'WEBHOOK_SECRET',
     flag: 'webhook-secret',

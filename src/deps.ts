@@ -2,13 +2,13 @@
 
 import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
-import type { IdempotencyStore } from './http/idempotency.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { LinkedCatalog } from './linked/catalog.ts';
 import type { Logger } from './log.ts';
 import type { Mapping } from './mapping/schema.ts';
 import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
+import type { IdempotencyStore } from './stages/idempotency.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -39,6 +39,8 @@ export interface Deps {
   undo?: UndoJournal;
   /** Change-notification signatures already accepted (shared through Redis when configured). */
   replay?: ReplayGuard;
+  /** iCalendar feeds: the most events one holds, and how often subscribers should refresh (the cache's TTL). */
+  feed?: { maxEvents: number; refreshSeconds: number };
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
 }

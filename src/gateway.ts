@@ -14,13 +14,13 @@ import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
-import { IdempotencyStore } from './http/idempotency.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
+import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
@@ -277,6 +277,8 @@ async function prepare(
     }),
     now: opts.now ?? (() => new Date()),
     cache: caching.cache,
+    // Subscribers ask again as often as a cached answer stays fresh.
+    feed: { maxEvents: config.feedMaxEvents, refreshSeconds: config.cacheTtlSeconds },
   };
   if (caching.cache) {
     const records = new RecordCache(config.cacheTtlSeconds * 1000);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { publicBase } from './http/adapter.ts';
+import { publicBase } from './http/respond.ts';
 import type { Logger } from './log.ts';
 import { upstreamUnavailable } from './wp/errors.ts';
 

@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
 import { mayCarryCredentials } from '../http/credentials.ts';
+import { sendAnswer } from '../http/send.ts';
 import type { Metrics } from '../observe/metrics.ts';
-import { sendEntry } from './http.ts';
+import { sharedOf } from './entry.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /**
@@ -53,7 +54,7 @@ export function fastServe(
   const id = h['x-request-id'];
   if (typeof id === 'string' && id) res.setHeader('X-Request-Id', id.slice(0, 64));
   const extra = corsHeaders(h.origin, allowOrigin);
-  sendEntry(req, res, entry, { policy: cache.policy, shared: true, extra });
+  sendAnswer(req, res, entry, { shared: sharedOf(entry, cache.policy), extra });
   // Counted, not logged: a log line per hit would cost more than the hit (the key starts with its route id).
   metrics?.fastHit(key.slice(0, key.indexOf('|')));
   return true;

@@ -3,7 +3,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { sendError, toApiError } from '../http/adapter.ts';
+import { PRIVATE_CACHE_CONTROL } from '../http/answer.ts';
 import { audienceOf, credentialsOf } from '../http/credentials.ts';
 import {
   badNotification,
@@ -12,8 +12,8 @@ import {
   replayedNotification,
   webhookDisabled,
 } from '../http/errors.ts';
+import { sendError, toApiError } from '../http/respond.ts';
 import { Readiness } from '../readiness.ts';
-import { PRIVATE_CACHE_CONTROL } from './entry.ts';
 import {
   type Plan,
   parseNotification,

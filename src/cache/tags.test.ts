@@ -4,11 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { venueRoutes } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { eventBindings } from '../events/routes.ts';
-import { type Binding, bind, showsOf } from '../http/handler.ts';
 import { linkedBindings } from '../linked/routes.ts';
 import { termBindings } from '../terms/routes.ts';
-import { tagsOf } from './serve.ts';
-import { kindOfRoute, readTags, writeTags } from './tags.ts';
+import { answerTags, kindOfRoute, readTags, showsOf, writeTags } from './tags.ts';
 
 const event = (id: number, extra: Record<string, unknown> = {}) => ({
   id,
@@ -96,20 +94,23 @@ describe('the routes', () => {
       const shows = showsOf(b.contract.returns);
       expect(shows, b.contract.id).toBeDefined();
       const [group, action] = b.contract.id.split('.');
-      expect(shows?.list, b.contract.id).toBe(action === 'list' ? group : undefined);
+      // Feeds answer a calendar of the events a list or a read shows, listed under the list's key.
+      const listed = action === 'list' || action === 'feed' || action === 'read-feed';
+      expect(shows?.list, b.contract.id).toBe(listed ? group : undefined);
       expect(shows?.kind).toBe(
         group === 'categories' || group === 'tags' ? 'term' : kindOfRoute(b.contract.id),
       );
     }
   });
 
-  it('give their results the tags, read tags on GET and write tags otherwise', async () => {
-    const input = {} as Parameters<Binding['handler']>[0];
-    const list = bind(venueRoutes.list, async () => ({ body: { venues: [{ id: 5 }] } }));
-    expect((await list.handler(input)).cache).toEqual({ tags: ['list:event', 'list:venue', 'venue:5'] });
-    const update = bind(venueRoutes.update, async () => ({ body: { id: 5, venue: 'Hall' } }));
-    expect((await update.handler(input)).cache).toEqual({ tags: ['list:venue', 'venue:5'] });
+  it('give their answers the tags, read tags on GET and write tags otherwise', () => {
+    expect(answerTags(venueRoutes.list, false, { venues: [{ id: 5 }] })).toEqual([
+      'list:event',
+      'list:venue',
+      'venue:5',
+    ]);
+    expect(answerTags(venueRoutes.update, true, { id: 5, venue: 'Hall' })).toEqual(['list:venue', 'venue:5']);
     // A route that declares nothing falls back to its kind's list.
-    expect(tagsOf('discovery.index', { body: {} })).toEqual(['list:discovery']);
+    expect(answerTags({ id: 'discovery.index' }, false, {})).toEqual(['list:discovery']);
   });
 });

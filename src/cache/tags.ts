@@ -92,3 +92,27 @@ export function writeTags(kind: TaggedKind, body: unknown): string[] {
   }
   return [...out].sort();
 }
+
+/** The contract's word for what a route returns, as the tags see it (categories and tags are terms). */
+export function showsOf(returns: { record: { kind: string }; list?: string } | undefined): Shows | undefined {
+  if (!returns) return undefined;
+  const kind = returns.record.kind;
+  return {
+    kind: (kind === 'categories' || kind === 'tags' ? 'term' : kind) as TaggedKind,
+    list: returns.list,
+  };
+}
+
+/**
+ * The tags of an answer of a route: what a read showed, or what a write touched, from what the contract says the
+ * route returns. A route that says nothing is dropped with its kind's list.
+ */
+export function answerTags(
+  contract: { id: string; returns?: { record: { kind: string }; list?: string } },
+  write: boolean,
+  body: unknown,
+): string[] {
+  const shows = showsOf(contract.returns);
+  if (!shows) return [tag.list(kindOfRoute(contract.id))];
+  return write ? writeTags(shows.kind, body) : readTags(shows, body);
+}

@@ -94,6 +94,40 @@ export interface paths {
         patch: operations["events.updateBySlug.patch"];
         trace?: never;
     };
+    "/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns the events matching the query as an iCalendar feed (every match in the window, no paging). */
+        get: operations["events.feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns one event as an iCalendar file ("Add to calendar"). */
+        get: operations["events.read-feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/venues": {
         parameters: {
             query?: never;
@@ -2194,6 +2228,155 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description A WordPress error: `{code, message, data: {status}}`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The error code. */
+                        code: string;
+                        /** @description A readable message. */
+                        message: string;
+                        data: {
+                            /** @description The HTTP status. */
+                            status?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "events.feed": {
+        parameters: {
+            query?: {
+                /** @description Events that start on or after this date (default: start of yesterday or today, site time). */
+                start_date?: string;
+                /** @description Events that end on or before this date (default: two years from now). */
+                end_date?: string;
+                /** @description Events that start before this date. */
+                starts_before?: string;
+                /** @description Events that start after this date. */
+                starts_after?: string;
+                /** @description Events that end before this date. */
+                ends_before?: string;
+                /** @description Events that end after this date. */
+                ends_after?: string;
+                /** @description When false, dates cover whole days; when true, the given times are used exactly. */
+                strict_dates?: string;
+                /** @description Events whose title or description contains this text. */
+                search?: string;
+                /** @description Events in any of these event categories (ids or slugs). */
+                categories?: number[];
+                /** @description Events with any of these tags (ids or slugs). */
+                tags?: number[];
+                /** @description Events at any of these venue ids. */
+                venue?: number[];
+                /** @description Events by any of these organizer ids. */
+                organizer?: number[];
+                /** @description Only featured (true) or only not featured (false) events. */
+                featured?: boolean;
+                /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
+                status?: string;
+                /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
+                geoloc?: boolean;
+                /** @description Venue latitude; with geoloc_lng (needs an extension). */
+                geoloc_lat?: number;
+                /** @description Venue longitude; with geoloc_lat (needs an extension). */
+                geoloc_lng?: number;
+                /** @description Only events with these ids; date filters are then ignored. */
+                include?: number[];
+                /** @description Events whose parent is this event id. */
+                post_parent?: number;
+                /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
+                ticketed?: boolean;
+                /** @description The content language. */
+                multilang_language?: "en" | "es";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns the events matching the query as an iCalendar feed (every match in the window, no paging). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events?: components["schemas"]["Event"][];
+                        /** @description This page. */
+                        rest_url?: string;
+                        /** @description The next page, when it has results. */
+                        next_rest_url?: string;
+                        /** @description The previous page. */
+                        previous_rest_url?: string;
+                        /** @description How many items match. */
+                        total?: number;
+                        /** @description How many pages there are. */
+                        total_pages?: number;
+                    };
+                };
+            };
+            /** @description A WordPress error: `{code, message, data: {status}}`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The error code. */
+                        code: string;
+                        /** @description A readable message. */
+                        message: string;
+                        data: {
+                            /** @description The HTTP status. */
+                            status?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "events.read-feed": {
+        parameters: {
+            query?: {
+                /** @description The content language. */
+                multilang_language?: "en" | "es";
+            };
+            header?: never;
+            path: {
+                /** @description The event id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns one event as an iCalendar file ("Add to calendar"). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events?: components["schemas"]["Event"][];
+                        /** @description This page. */
+                        rest_url?: string;
+                        /** @description The next page, when it has results. */
+                        next_rest_url?: string;
+                        /** @description The previous page. */
+                        previous_rest_url?: string;
+                        /** @description How many items match. */
+                        total?: number;
+                        /** @description How many pages there are. */
+                        total_pages?: number;
+                    };
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */

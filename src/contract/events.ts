@@ -29,6 +29,12 @@ export const eventWriteArgs = (create: boolean) => ({
 /** Every route but the list answers (or wrote) one event. */
 const one = { record: eventRecord };
 
+/** The list's filters without paging: a feed holds every matching event in the window, up to its cap. */
+const { page: _page, per_page: _perPage, ...feedArgs } = listEventsArgs;
+
+/** Feeds answer the events a list or a read would, as an iCalendar feed. */
+const feed = { returns: { record: eventRecord, list: 'events' }, produces: 'ical' } as const;
+
 export const eventRoutes = {
   list: route({
     id: 'events.list',
@@ -110,5 +116,30 @@ export const eventRoutes = {
     },
     args: { slug: slugArg, multilang_language: language },
     returns: one,
+  }),
+  feed: route({
+    id: 'events.feed',
+    pattern: '/events\\.ics',
+    path: '/events.ics',
+    methods: READABLE,
+    summary: {
+      en: 'Returns the events matching the query as an iCalendar feed (every match in the window, no paging).',
+      es: 'Devuelve los eventos que cumplen la consulta como calendario iCalendar (todos, sin paginar).',
+    },
+    args: feedArgs,
+    ...feed,
+  }),
+  readFeed: route({
+    id: 'events.read-feed',
+    pattern: '/events/(?P<id>\\d+)\\.ics',
+    path: '/events/{id}.ics',
+    methods: READABLE,
+    summary: {
+      en: 'Returns one event as an iCalendar file ("Add to calendar").',
+      es: 'Devuelve un evento como archivo iCalendar («Añadir al calendario»).',
+    },
+    // Taken as the read takes it, documented nowhere (the spec documents it on the read, update and delete).
+    args: { id: idArg, password: { ...passwordArg, roots: 'none' }, multilang_language: language },
+    ...feed,
   }),
 };

@@ -3,6 +3,7 @@
 // test: adding one to a descriptor is all it takes (plus its storage in a site's mapping file).
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../discovery/openapi.ts';
+import { FORMATS } from '../formats.ts';
 import { parseArgs } from '../http/parse-args.ts';
 import { valuesOf } from '../linked/write.ts';
 import { eventFields, type Mapping, organizerFields, venueFields } from '../mapping/schema.ts';
@@ -189,7 +190,7 @@ describe.each(['venue', 'organizer'] as const)('a %s write', (kind) => {
     const body = Object.fromEntries(
       record.fields.filter((f) => sent.includes(f.key)).map((f) => [f.key, sample(f.arg!.type, f.key)]),
     );
-    const parsed = parseArgs(linkedWriteArgs(kind, false), body);
+    const parsed = parseArgs(linkedWriteArgs(kind, false), body, FORMATS);
     expect(parsed.ok).toBe(true);
     const v = valuesOf(kind, (parsed as { args: Record<string, unknown> }).args, {
       canPublish: true,

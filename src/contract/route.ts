@@ -24,7 +24,12 @@ export interface RouteContract<S extends ArgsShape = ArgsShape> {
    * record (reads and writes alike). /doc's response schema and the cache's tags come from it. Absent: no record.
    */
   returns?: Returns;
+  /** The representation of a successful answer; JSON unless said. Errors are always JSON. */
+  produces?: Produces;
 }
+
+/** The representations a route answers in: JSON, or an iCalendar feed of the records it returns. */
+export type Produces = 'json' | 'ical';
 
 export interface Returns {
   record: RecordDescriptor;

@@ -68,6 +68,9 @@ const PATH_ORDER = [
   '/events',
   '/events/{id}',
   '/events/by-slug/{slug}',
+  // Ours, after TEC's routes of the same records: the iCalendar feeds.
+  '/events.ics',
+  '/events/{id}.ics',
   '/venues',
   '/venues/{id}',
   '/venues/by-slug/{slug}',

@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 import { NAMESPACE } from '../contract/discovery.ts';
 import { allContracts } from '../contract/index.ts';
 import type { Deps } from '../deps.ts';
-import { publicBase } from '../http/adapter.ts';
 import { badUpstreamAnswer } from '../http/errors.ts';
+import { publicBase } from '../http/respond.ts';
 import { describeRoutes } from './describe.ts';
 import type { RootInfo } from './root.ts';
 

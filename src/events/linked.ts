@@ -2,6 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
+import { FORMATS } from '../formats.ts';
 import { type ApiError, couldNot, invalidParams, notALinkedPost } from '../http/errors.ts';
 import { parseArgs } from '../http/parse-args.ts';
 import { findDuplicate, valuesOf } from '../linked/write.ts';
@@ -61,7 +62,7 @@ function nestedValues(
   obj: Record<string, unknown>,
   canPublish: boolean,
 ): Record<string, FieldValue> {
-  const parsed = parseArgs(linkedWriteArgs(kind, false), obj);
+  const parsed = parseArgs(linkedWriteArgs(kind, false), obj, FORMATS);
   if (!parsed.ok) {
     const why =
       'missing' in parsed

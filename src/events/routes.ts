@@ -2,6 +2,7 @@
 import { eventRoutes as c } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { type Binding, bind } from '../http/handler.ts';
+import { eventFeed, eventsFeed } from './feed.ts';
 import { listEvents } from './list.ts';
 import { idOfSlug, readEvent } from './read.ts';
 import { createEvent, deleteEvent, updateEvent } from './write.ts';
@@ -30,5 +31,7 @@ export function eventBindings(deps: Deps): Binding[] {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);
       return deleteEvent(deps, i.ctx, i.site, id);
     }),
+    bind(c.feed, (i) => eventsFeed(deps, i.ctx, i.site, i.args)),
+    bind(c.readFeed, (i) => eventFeed(deps, i.ctx, i.site, i.args.id!, i.args.password)),
   ];
 }

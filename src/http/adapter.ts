@@ -1,29 +1,19 @@
-// Wires contract routes to express: matches WordPress-style route regexes, parses args, writes responses.
+// Wires contract routes to express: matches WordPress-style route regexes, runs the app's stages over the request
+// (src/app.ts composes them), and sends the answer they leave. OPTIONS is answered here, as WordPress describes a
+// route.
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import express from 'express';
-import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
-import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
-import { isShareable, serveCached, tagsOf } from '../cache/serve.ts';
-import type { RequestContext } from '../context.ts';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
-import type { AnswerSource } from '../observe/metrics.ts';
-import { audienceOf, credentialsOf } from './credentials.ts';
-import {
-  ApiError,
-  internalError,
-  invalidJson,
-  invalidParams,
-  missingParams,
-  noRoute,
-  tooLarge,
-  unreadable,
-} from './errors.ts';
+import { PRIVATE_CACHE_CONTROL, VARY } from './answer.ts';
+import { credentialsOf } from './credentials.ts';
+import { invalidParams, noRoute } from './errors.ts';
+import { compose, type Exchange, type Stage } from './exchange.ts';
 import type { Binding } from './handler.ts';
-import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
-import { parseArgs } from './parse-args.ts';
 import { decodeSegment, queryOf } from './query.ts';
+import { errorAnswer, publicBase, sendError, toApiError } from './respond.ts';
+import { sendAnswer } from './send.ts';
 
 export interface ApiRootOptions {
   /** Where the namespace is mounted, e.g. `/wp-json/calendar/events/v1`. */
@@ -34,54 +24,10 @@ export interface ApiRootOptions {
   home: string;
   timezone: string;
   log: Logger;
-  /** The response cache; absent, every request goes to the handlers. */
-  cache?: ResponseCache;
-  /** Keeps the answers of POSTs sent with an `Idempotency-Key` (absent: the header is ignored). */
-  idempotency?: IdempotencyStore;
-  /**
-   * Checks a signed-in caller's credentials with WordPress before any handler runs (401 `incorrect_password` when
-   * rejected), so a wrong password is refused everywhere, not only where a handler happens to ask upstream.
-   */
-  authenticate?: (ctx: RequestContext) => Promise<unknown>;
+  /** The stages a matched request runs through, in order (src/app.ts). */
+  stages: readonly Stage[];
   /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
-}
-
-/** A Host header that is a host name or address with an optional port, and nothing else. */
-const SANE_HOST =
-  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
-/**
- * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. A Host
- * that is not a plain host name (an injection attempt: `evil.example/x?`, quotes, spaces) is not echoed into links.
- */
-export const publicBase = (req: Request, publicUrl: string | undefined): string => {
-  if (publicUrl) return publicUrl;
-  const host = req.get('host') ?? '';
-  return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
-};
-
-export function sendError(res: Response, err: ApiError): void {
-  // A refusal that passes by itself (WordPress busy) says when to come back.
-  if (typeof err.data.retry_after === 'number') res.set('Retry-After', String(err.data.retry_after));
-  res.status(err.status).type('application/json').send(JSON.stringify(err.toJSON()));
-}
-
-/** Turns whatever was thrown into the WordPress error body; unexpected errors never leak a stack. */
-export function toApiError(err: unknown, log: Logger, requestId: string): ApiError {
-  if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number } | null;
-  if (e?.type === 'entity.parse.failed') return invalidJson();
-  if (e?.type === 'entity.too.large') return tooLarge();
-  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return unreadable(e.status);
-  log.error({ err, requestId }, 'unexpected error');
-  return internalError(requestId);
-}
-
-/** The body's fields, for writes only: a GET or HEAD body is ignored (it must never change a read's answer). */
-function bodyOf(req: Request, method: string): Record<string, unknown> {
-  if (method === 'GET') return {};
-  return req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
 }
 
 /** Path parameters decoded; a broken percent-encoding is the caller's error, named by its parameter. */
@@ -97,12 +43,20 @@ function pathParams(groups: Record<string, string> | undefined): Record<string, 
   return out;
 }
 
-/** The cache's name for where an answer came from, as metrics and logs name it. */
-const SOURCES: Record<CacheSource, AnswerSource> = { l1: 'memory', l2: 'redis', upstream: 'wordpress' };
+/** Sends what the stages left: a shared answer with its validator, anything else with this request's headers. */
+function send(x: Exchange): void {
+  if (!x.answer) throw new Error('the stages left no answer');
+  const extra: Record<string, string> = {};
+  if (x.method === 'GET' && !x.shared) extra.vary = VARY;
+  if (x.credentials) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
+  if (x.source) x.res.locals.cacheSource = x.source;
+  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra });
+}
 
 export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Router {
   const router = express.Router();
   const compiled = bindings.map((b) => ({ ...b, regex: compilePattern(b.contract.pattern) }));
+  const run = compose(opts.stages);
 
   /**
    * OPTIONS on a route, as WordPress answers it (also a browser's CORS preflight): 200, the route described, and
@@ -124,7 +78,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     res.type('application/json').send(JSON.stringify(body));
   };
 
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
+  router.use(async (req: Request, res: Response, next) => {
     const requestId = (req.get('x-request-id') ?? randomUUID()).slice(0, 64);
     res.set('X-Request-Id', requestId);
     const path = req.path.replace(/\/+$/, '') || '';
@@ -146,75 +100,36 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
+    const credentials = credentialsOf(req);
     try {
       const params = pathParams(groups);
-      const body = bodyOf(req, method);
-      // One parse for everything below: cache key, shareability, arguments, and what handlers read raw.
       const query = queryOf(req);
-      const raw = { ...query, ...body, ...params };
-      const credentials = credentialsOf(req);
       const base = publicBase(req, opts.publicUrl);
-      const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
-      const run = async () => {
-        const parsed = parseArgs(match.contract.args, raw);
-        if (!parsed.ok) {
-          if ('missing' in parsed) throw missingParams(parsed.missing);
-          throw invalidParams(Object.fromEntries(parsed.invalid.map((i) => [i.name, i.message])));
-        }
-        const lang =
-          (parsed.args as { multilang_language?: string }).multilang_language ?? opts.defaultLanguage;
-        const ctx: RequestContext = {
-          audience: audienceOf(credentials),
-          credentials,
-          language: lang,
-          requestId,
-          signal: controller.signal,
-        };
-        if (credentials) await opts.authenticate?.(ctx);
-        return match.handler({ args: parsed.args, params, body, ctx, site, raw });
+      const x: Exchange = {
+        req,
+        res,
+        binding: match,
+        method,
+        path,
+        requestId,
+        params,
+        query,
+        credentials,
+        site: { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` },
+        rootLanguage: opts.defaultLanguage,
+        signal: controller.signal,
+        // A GET or HEAD body is ignored: it must never change a read's answer. Writes read theirs after authenticate.
+        body: {},
+        raw: { ...query, ...params },
       };
-      const cache = match.cache === false ? undefined : opts.cache;
-      if (cache && isShareable(method, !credentials, raw)) {
-        // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3).
-        const read = {
-          route: match.contract.id,
-          params: raw,
-          language: opts.defaultLanguage,
-          base: site.apiRoot,
-        };
-        const source = await serveCached(cache, req, res, read, run, (err) => {
-          const e = err instanceof ApiError && err.status < 500 ? err : undefined;
-          return e && { status: e.status, body: e.toJSON() };
-        });
-        res.locals.cacheSource = SOURCES[source];
-        return;
-      }
-      const idem = method === 'POST' && opts.idempotency ? req.get('idempotency-key') : undefined;
-      const result =
-        idem !== undefined && opts.idempotency
-          ? await onceFor(
-              opts.idempotency,
-              `${audienceOf(credentials)}|${match.contract.id}|${checkKey(idem)}`,
-              fingerprintOf([method, path, body]),
-              async () => {
-                const r = await run();
-                return { ...r, status: r.status ?? 200 };
-              },
-            )
-          : await run();
-      // A successful write drops every cached answer that showed what it touched, before the caller hears back.
-      if (opts.cache && method !== 'GET' && (result.status ?? 200) < 300) {
-        await opts.cache.invalidate(tagsOf(match.contract.id, result));
-      }
-      res.status(result.status ?? 200);
-      if (result.headers) res.set(result.headers);
-      if (method === 'GET') res.set('Vary', VARY);
-      if (credentials) res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
-      res.type('application/json').send(JSON.stringify(result.body));
+      await run(x);
+      if (res.headersSent) return;
+      send(x);
     } catch (err) {
       if (res.headersSent) return;
-      if (credentialsOf(req)) res.set('Cache-Control', 'private, no-store');
-      sendError(res, toApiError(err, opts.log, requestId));
+      const answer = errorAnswer(toApiError(err, opts.log, requestId));
+      const extra = credentials ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
+      sendAnswer(req, res, answer, { extra });
     }
   });
   return router;

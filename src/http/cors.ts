@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 export const CORS_METHODS = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 /** WordPress exposes its totals and Link; TEC's own total headers are exposed as well. */
 export const CORS_EXPOSE = 'X-WP-Total, X-WP-TotalPages, Link, X-TEC-Total, X-TEC-TotalPages';
-/** WordPress's list, plus `Idempotency-Key` (safe retries of writes, src/http/idempotency.ts). */
+/** WordPress's list, plus `Idempotency-Key` (safe retries of writes, src/stages/idempotency.ts). */
 export const CORS_ALLOW_HEADERS =
   'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type, Idempotency-Key';
 

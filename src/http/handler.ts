@@ -1,9 +1,7 @@
-// What a route handler receives and returns: data in, data out; the adapter writes HTTP.
-
-import { readTags, type Shows, writeTags } from '../cache/tags.ts';
+// What a route handler receives and returns: data in, data out; the stages make it bytes and HTTP.
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf, ArgsShape } from '../contract/args.ts';
-import type { Returns, RouteContract } from '../contract/route.ts';
+import type { RouteContract } from '../contract/route.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 
 export interface HandlerInput<S extends ArgsShape> {
@@ -26,8 +24,6 @@ export interface HandlerResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** What the answer showed, for the response cache: the tags a change must drop it by (reads) or drops (writes). */
-  cache?: { tags: string[] };
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;
@@ -39,29 +35,9 @@ export interface Binding<S extends ArgsShape = ArgsShape> {
   cache?: false;
 }
 
-/** The cache's word for what a contract says its route returns (categories and tags are terms). */
-export function showsOf(returns: Returns | undefined): Shows | undefined {
-  if (!returns) return undefined;
-  const kind = returns.record.kind;
-  return { kind: kind === 'categories' || kind === 'tags' ? 'term' : kind, list: returns.list };
-}
-
-/**
- * A contract bound to its handler. The bound handler's results carry the cache tags that follow from what the
- * contract says the route returns: read tags for GET routes, the tags a write touched for the others.
- */
+/** A contract bound to its handler. */
 export const bind = <S extends ArgsShape>(
   contract: RouteContract<S>,
   handler: Handler<S>,
   options: { cache?: false } = {},
-): Binding => {
-  const shows = showsOf(contract.returns);
-  const write = !contract.methods.includes('GET');
-  const tagged: Handler<S> = shows
-    ? async (input) => {
-        const r = await handler(input);
-        return { ...r, cache: { tags: write ? writeTags(shows.kind, r.body) : readTags(shows, r.body) } };
-      }
-    : handler;
-  return { contract, handler: tagged, ...options } as unknown as Binding;
-};
+): Binding => ({ contract, handler, ...options }) as unknown as Binding;

@@ -1,9 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ArgDef, positiveInt, timeValue } from '../contract/args.ts';
+import { type ArgDef, type ArgsShape, positiveInt, timeValue } from '../contract/args.ts';
 import { eventWriteArgs, listEventsArgs } from '../contract/events.ts';
-import { parseArgs } from './parse-args.ts';
+import { FORMATS } from '../formats.ts';
+import { parseArgs as parseWith } from './parse-args.ts';
+
+/** The parser with the gateway's format checks, as the parse stage calls it. */
+const parseArgs = <S extends ArgsShape>(shape: S, raw: Record<string, unknown>) =>
+  parseWith(shape, raw, FORMATS);
 
 const d = { en: '', es: '' };
 

@@ -3,16 +3,12 @@
 // cache key, the shareability decision and the handler read what it returns) and of nested venue and organizer
 // objects on event writes.
 import { type ArgDef, type ArgFormat, type ArgsOf, type ArgsShape, INVALID, WHY } from '../contract/args.ts';
-import { parseTime } from '../events/dates/parse.ts';
-import { normaliseTimezone } from '../events/dates.ts';
-import { isImageArg } from '../media/sideload.ts';
 
-/** The checks behind the contract's formats, each given the schema's string result. */
-const FORMATS: Record<ArgFormat, (value: string) => boolean> = {
-  time: (v) => parseTime(v, 'UTC', new Date()) !== null,
-  timezone: (v) => v === '' || normaliseTimezone(v) !== null,
-  image: isImageArg,
-};
+/**
+ * The checks behind the contract's named formats, each given the schema's string result. They come from outside
+ * (src/formats.ts), so that the parser depends on no date or media code.
+ */
+export type FormatChecks = Record<ArgFormat, (value: string) => boolean>;
 
 export interface ArgIssue {
   name: string;
@@ -24,10 +20,14 @@ export function withName(name: string, message: string): string {
   return message.startsWith(name) || /^[A-Z]/.test(message) ? message : `${name} ${message}`;
 }
 
-function parseOne(def: ArgDef, value: unknown): { ok: true; value: unknown } | { ok: false; why: string } {
+function parseOne(
+  def: ArgDef,
+  value: unknown,
+  formats: FormatChecks,
+): { ok: true; value: unknown } | { ok: false; why: string } {
   const r = def.schema.safeParse(value);
   if (!r.success) return { ok: false, why: r.error.issues[0]?.message ?? INVALID };
-  if (def.format && !FORMATS[def.format](String(r.data))) return { ok: false, why: WHY[def.format] };
+  if (def.format && !formats[def.format](String(r.data))) return { ok: false, why: WHY[def.format] };
   return { ok: true, value: r.data };
 }
 
@@ -35,6 +35,7 @@ function parseOne(def: ArgDef, value: unknown): { ok: true; value: unknown } | {
 export function parseArgs<S extends ArgsShape>(
   shape: S,
   raw: Record<string, unknown>,
+  formats: FormatChecks,
 ): { ok: true; args: ArgsOf<S> } | { ok: false; missing: string[] } | { ok: false; invalid: ArgIssue[] } {
   const missing = Object.entries(shape)
     .filter(([name, def]) => def.required && (raw[name] === undefined || raw[name] === null))
@@ -48,7 +49,7 @@ export function parseArgs<S extends ArgsShape>(
       if (def.default !== undefined) out[name] = def.default;
       continue;
     }
-    const r = parseOne(def, value);
+    const r = parseOne(def, value, formats);
     if (r.ok) out[name] = r.value;
     else invalid.push({ name, message: withName(name, r.why) });
   }

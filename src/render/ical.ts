@@ -99,7 +99,7 @@ function timesOf(
 export function renderCalendar(events: readonly Json[], info: CalendarInfo): string {
   const cal = ical({
     prodId: { company: 'calendar-gateway', product: 'calendar/events/v1', language: 'EN' },
-    name: escapeText(info.name),
+    name: escapeText(text(info.name)),
     scale: 'gregorian',
     method: ICalCalendarMethod.PUBLISH,
     ttl: info.refreshSeconds > 0 ? info.refreshSeconds : null,

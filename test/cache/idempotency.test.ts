@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/http/errors.ts';
-import { IdempotencyStore, onceFor } from '../../src/http/idempotency.ts';
+import { IdempotencyStore, onceFor } from '../../src/stages/idempotency.ts';
 import { SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const { prefix, cleanup } = testPrefix();

@@ -125,6 +125,9 @@ describe('the document', () => {
       '/events',
       '/events/{id}',
       '/events/by-slug/{slug}',
+      // Ours: the iCalendar feeds, after TEC's event routes.
+      '/events.ics',
+      '/events/{id}.ics',
       '/venues',
       '/venues/{id}',
       '/venues/by-slug/{slug}',

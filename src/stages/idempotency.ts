@@ -2,7 +2,9 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SharedRedis } from '../cache/redis.ts';
-import { ApiError, idempotencyInProgress, idempotencyKeyReused, invalidParams } from './errors.ts';
+import { ApiError, idempotencyInProgress, idempotencyKeyReused, invalidParams } from '../http/errors.ts';
+import type { Exchange, Stage } from '../http/exchange.ts';
+import type { HandlerResult } from '../http/handler.ts';
 
 /** What a write answered, as replayed to a retry. */
 export interface StoredResult {
@@ -130,3 +132,29 @@ export async function onceFor(
   else await store.release(key);
   return result;
 }
+
+/**
+ * What an `Idempotency-Key` is held to: the method, path, query and body, so the same key with other arguments
+ * anywhere is a different request. `_wpnonce` is a credential, not an argument: a retry may carry a fresh one.
+ */
+function requestOf(x: Exchange): unknown[] {
+  const { _wpnonce, ...query } = x.query;
+  return [x.method, x.path, query, x.body];
+}
+
+/**
+ * Stage: a POST sent with an `Idempotency-Key` runs once per user and key. Keys are kept only for a user WordPress
+ * vouched for (authenticate), under their id however their credentials are spelt; anyone else's key is ignored.
+ */
+export const idempotencyStage =
+  (store: IdempotencyStore): Stage =>
+  async (x, next) => {
+    const header = x.method === 'POST' && x.user ? x.req.get('idempotency-key') : undefined;
+    if (header === undefined || !x.user) return next();
+    const key = `user:${x.user.id}|${x.binding.contract.id}|${checkKey(header)}`;
+    x.result = await onceFor(store, key, fingerprintOf(requestOf(x)), async () => {
+      await next();
+      const r = x.result as HandlerResult;
+      return { ...r, status: r.status ?? 200 };
+    });
+  };

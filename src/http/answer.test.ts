@@ -1,9 +1,10 @@
-// Entries and their HTTP rules: strong ETags over the bytes, If-None-Match matching, the 304 header list.
+// Answers and their HTTP rules: strong ETags over the bytes, If-None-Match matching, the 304 header list.
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, etagMatches, gzipOf, makeEntry, publicCacheControl, strongEtag } from './entry.ts';
-import { notModifiedHeaders } from './http.ts';
+import { makeEntry, publicCacheControl } from '../cache/entry.ts';
+import { acceptsGzip, etagMatches, gzipOf, strongEtag } from './answer.ts';
+import { notModifiedHeaders } from './send.ts';
 
 describe('strongEtag', () => {
   it('is equal for equal bytes and different for different bytes', () => {

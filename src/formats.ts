@@ -1,0 +1,12 @@
+// The checks behind the contract's named formats (`time`, `timezone`, `image`), given to the one argument parser.
+
+import { parseTime } from './events/dates/parse.ts';
+import { normaliseTimezone } from './events/dates.ts';
+import type { FormatChecks } from './http/parse-args.ts';
+import { isImageArg } from './media/sideload.ts';
+
+export const FORMATS: FormatChecks = {
+  time: (v) => parseTime(v, 'UTC', new Date()) !== null,
+  timezone: (v) => v === '' || normaliseTimezone(v) !== null,
+  image: isImageArg,
+};

@@ -1,0 +1,106 @@
+// An answer as bytes (status, headers, body and its strong ETag, made once) and the HTTP rules around it:
+// validators, the 304 header list, gzip made once per answer, Cache-Control and Vary.
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+
+export interface Answer {
+  /** The serialised body, exactly the bytes sent. */
+  body: Buffer;
+  /** Strong validator over `body`, quoted (`"…"`). */
+  etag: string;
+  status: number;
+  /** Response headers to send with it (content type, pagination totals, links…), lower-case names. */
+  headers: Record<string, string>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Strong ETag: a digest of the exact bytes, so equal bytes always validate, across instances too. */
+export const strongEtag = (body: Buffer): string =>
+  `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+
+/** The answer of these bytes; header names lower-cased, the content type JSON unless one is given. */
+export function answerOf(
+  body: Buffer | string,
+  opts: { status?: number; headers?: Record<string, string>; type?: string } = {},
+): Answer {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
+  if (opts.type) headers['content-type'] = opts.type;
+  return { body: bytes, etag: strongEtag(bytes), status: opts.status ?? 200, headers };
+}
+
+/**
+ * Whether `If-None-Match` matches. RFC 9110 §13.1.2: If-None-Match uses the weak comparison, so `W/"x"` matches
+ * `"x"`; `*` matches any current representation.
+ */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const header = ifNoneMatch.trim();
+  if (header === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  for (const part of header.split(',')) {
+    if (part.trim().replace(/^W\//, '') === opaque) return true;
+  }
+  return false;
+}
+
+/**
+ * RFC 9110 §15.4.5 (304 Not Modified): "The server generating a 304 response MUST generate any of the following
+ * header fields that would have been sent in a 200 (OK) response to the same request: Content-Location, Date,
+ * ETag, and Vary; Cache-Control and Expires (see [CACHING])." Other representation metadata (Content-Type,
+ * pagination totals) is left out: "a sender SHOULD NOT generate representation metadata other than the above
+ * listed fields unless said metadata exists for the purpose of guiding cache updates".
+ */
+export const NOT_MODIFIED_HEADERS = [
+  'cache-control',
+  'content-location',
+  'date',
+  'etag',
+  'expires',
+  'vary',
+] as const;
+
+/** `Cache-Control` of anything answered for a signed-in caller or a secret: never stored by any shared cache. */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * `Vary` of a readable answer: the body depends on who asks (Authorization, Cookie), is sent gzipped to those who
+ * accept it (Accept-Encoding), and echoes the caller's Origin in its CORS headers (src/http/cors.ts).
+ */
+export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
+
+/** Bodies below this size are sent as they are: gzip's framing would eat most of the gain. */
+const GZIP_MIN_BYTES = 1024;
+/** An answer's gzipped body and its ETag, made on first demand and kept as long as the answer (null: not worth it). */
+const gzipped = new WeakMap<Answer, { body: Buffer; etag: string } | null>();
+
+/**
+ * The gzip representation of an answer, compressed once per answer and process, so a cache hit costs no
+ * compression. It has its own strong ETag: RFC 9110 §8.8.3 ties a strong validator to one representation, content
+ * coding included.
+ */
+export function gzipOf(answer: Answer): { body: Buffer; etag: string } | null {
+  let gz = gzipped.get(answer);
+  if (gz === undefined) {
+    const body = answer.body.length >= GZIP_MIN_BYTES ? gzipSync(answer.body) : undefined;
+    gz = body && body.length < answer.body.length ? { body, etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
+    gzipped.set(answer, gz);
+  }
+  return gz;
+}
+
+/** Whether `Accept-Encoding` accepts gzip (RFC 9110 §12.5.3: a listed `gzip` or `*`, with a non-zero weight). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.toLowerCase().split(',')) {
+    const [coding = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (coding.trim() === 'gzip') return weight > 0;
+    if (coding.trim() === '*') star = weight > 0;
+  }
+  return star;
+}

@@ -1,0 +1,42 @@
+// What every answer outside a route's own stages needs: the public base URL, and errors as WordPress's error body.
+import type { Request, Response } from 'express';
+import type { Logger } from '../log.ts';
+import { type Answer, answerOf } from './answer.ts';
+import { ApiError, internalError, invalidJson, tooLarge, unreadable } from './errors.ts';
+
+/** A Host header that is a host name or address with an optional port, and nothing else. */
+const SANE_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. A Host
+ * that is not a plain host name (an injection attempt: `evil.example/x?`, quotes, spaces) is not echoed into links.
+ */
+export const publicBase = (req: Request, publicUrl: string | undefined): string => {
+  if (publicUrl) return publicUrl;
+  const host = req.get('host') ?? '';
+  return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
+};
+
+/** Turns whatever was thrown into the WordPress error body; unexpected errors never leak a stack. */
+export function toApiError(err: unknown, log: Logger, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number } | null;
+  if (e?.type === 'entity.parse.failed') return invalidJson();
+  if (e?.type === 'entity.too.large') return tooLarge();
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return unreadable(e.status);
+  log.error({ err, requestId }, 'unexpected error');
+  return internalError(requestId);
+}
+
+/** An error as an answer; a refusal that passes by itself (WordPress busy) says when to come back. */
+export function errorAnswer(err: ApiError): Answer {
+  const headers: Record<string, string> = {};
+  if (typeof err.data.retry_after === 'number') headers['retry-after'] = String(err.data.retry_after);
+  return answerOf(JSON.stringify(err.toJSON()), { status: err.status, headers });
+}
+
+export function sendError(res: Response, err: ApiError): void {
+  const a = errorAnswer(err);
+  res.status(a.status).set(a.headers).type('application/json').send(a.body);
+}

@@ -1,0 +1,14 @@
+// Stage: a successful write drops every cached answer that showed what it touched, before the caller hears back.
+
+import type { ResponseCache } from '../cache/response-cache.ts';
+import { answerTags } from '../cache/tags.ts';
+import type { Stage } from '../http/exchange.ts';
+
+export const invalidate =
+  (cache: ResponseCache): Stage =>
+  async (x, next) => {
+    await next();
+    const r = x.result;
+    if (x.method === 'GET' || !r || (r.status ?? 200) >= 300) return;
+    await cache.invalidate(answerTags(x.binding.contract, true, r.body));
+  };
