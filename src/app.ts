@@ -2,7 +2,8 @@
 import compression from 'compression';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
-import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import { planOf } from './cache/notify.ts';
+import { applyPlan, OPS_PREFIX, opsRouter } from './cache/ops.ts';
 import { NAMESPACE } from './contract/discovery.ts';
 import type { Deps } from './deps.ts';
 import { describeRoute } from './discovery/describe.ts';
@@ -12,7 +13,9 @@ import { siteIndexHandler } from './discovery/site-index.ts';
 import { apiRouter, sendError, toApiError } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
 import { credentialsOf } from './http/credentials.ts';
+import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
+import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -21,6 +24,8 @@ export { NAMESPACE };
 
 export interface AppOptions {
   publicUrl?: string;
+  /** Reverse proxies whose X-Forwarded-* headers count (TRUST_PROXY); none by default. */
+  trustProxy?: readonly string[];
   /** Origins that get CORS access (CORS_ORIGINS); any origin by default, as WordPress does. */
   allowOrigin?: OriginRule;
   /** The secondary language served under `/{lang}/wp-json/…`. */
@@ -43,7 +48,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   app.disable('x-powered-by');
   // The adapter reads the query through src/http/query.ts; other routes get the same parser.
   app.set('query parser', parseQueryStringOrEmpty);
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-* counts only from the proxies TRUST_PROXY names (none by default): see src/http/forwarded.ts.
+  app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.set('etag', false);
   app.use(requestLog(deps.log, deps.metrics));
   // Bodies are parsed only inside the namespace: proxied requests must reach WordPress with their stream unread.
@@ -65,7 +71,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
-    app.use(root.rest, cors(allowOrigin));
+    // Before anything else below a REST root: a path that names another once decoded reaches neither us nor WordPress.
+    app.use(root.rest, refuseUnsafeRestPaths, cors(allowOrigin));
     app.use(
       prefix,
       signedInCompression,
@@ -91,6 +98,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     referenceRouter({
       title: `${NAMESPACE} API reference`,
       secondaryLanguage: roots.find((r) => r.secondary)?.lang,
+      publicUrl: opts.publicUrl,
     }),
   );
   app.use(
@@ -109,6 +117,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       log: deps.log,
       publicUrl: opts.publicUrl,
       namespace: NAMESPACE,
+      // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
+      writes: {
+        mapping: deps.mapping,
+        apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
+      },
     }),
   );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {

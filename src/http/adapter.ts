@@ -20,6 +20,7 @@ import {
   tooLarge,
   unreadable,
 } from './errors.ts';
+import { schemeOf } from './forwarded.ts';
 import type { Binding } from './handler.ts';
 import { checkKey, fingerprintOf, type IdempotencyStore, onceFor } from './idempotency.ts';
 import { parseArgs } from './parse-args.ts';
@@ -52,13 +53,13 @@ const SANE_HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
- * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. A Host
+ * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (src/http/forwarded.ts) and Host. A Host
  * that is not a plain host name (an injection attempt: `evil.example/x?`, quotes, spaces) is not echoed into links.
  */
 export const publicBase = (req: Request, publicUrl: string | undefined): string => {
   if (publicUrl) return publicUrl;
   const host = req.get('host') ?? '';
-  return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
+  return `${schemeOf(req)}://${SANE_HOST.test(host) ? host : 'localhost'}`;
 };
 
 export function sendError(res: Response, err: ApiError): void {
