@@ -52,6 +52,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.set('etag', false);
   app.use(requestLog(deps.log, deps.metrics));
+  // Before anything else below a REST root: a path that names another once decoded reaches neither us nor WordPress.
+  app.use(refuseUnsafeRestPaths);
   // Bodies are parsed only inside the namespace: proxied requests must reach WordPress with their stream unread.
   const bodies = [
     express.json({ limit: '1mb', strict: false }),
@@ -71,8 +73,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
-    // Before anything else below a REST root: a path that names another once decoded reaches neither us nor WordPress.
-    app.use(root.rest, refuseUnsafeRestPaths, cors(allowOrigin));
+    app.use(root.rest, cors(allowOrigin));
     app.use(
       prefix,
       signedInCompression,

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
 import type { Change } from './cache/notify.ts';
-import { changeOfWrite, isMappedWrite } from './cache/proxied-writes.ts';
+import { changeOfWrite, effectiveMethod, isMappedWrite } from './cache/proxied-writes.ts';
 import { publicBase } from './http/adapter.ts';
 import { dropUntrustedForwarding } from './http/forwarded.ts';
 import type { Logger } from './log.ts';
@@ -116,8 +116,10 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
       proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, opts.log),
     },
   });
+  const methodOf = (req: IncomingMessage) =>
+    effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
   return ((req, res, next) =>
-    (isMappedWrite(writes.mapping, req.method, req.url) ? written : streamed)(
+    (isMappedWrite(writes.mapping, methodOf(req), req.url) ? written : streamed)(
       req,
       res,
       next,
@@ -158,7 +160,8 @@ function relayWrite(
     } catch {
       body = undefined;
     }
-    const change = changeOfWrite(writes.mapping, req.method ?? '', req.url ?? '', status, body);
+    const method = effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
+    const change = changeOfWrite(writes.mapping, method, req.url ?? '', status, body);
     const applied = change
       ? writes.apply(change).catch((err: unknown) => {
           log.warn({ err: (err as Error)?.message, change }, 'a proxied write could not be applied');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadMappingSync } from '../mapping/test-support.ts';
 import { planOf } from './notify.ts';
-import { changeOfWrite, isMappedWrite } from './proxied-writes.ts';
+import { changeOfWrite, effectiveMethod, isMappedWrite } from './proxied-writes.ts';
 
 const tec = loadMappingSync('mappings/tec.json');
 const custom = loadMappingSync('mappings/custom.json');
@@ -23,6 +23,15 @@ describe('isMappedWrite', () => {
 
   it("follows the mapping's own rest_base names", () => {
     expect(isMappedWrite(custom, 'POST', `/wp-json/wp/v2/${custom.event.restBase}/1`)).toBe(true);
+  });
+});
+
+describe('effectiveMethod', () => {
+  it("takes WordPress's method overrides, the query's first", () => {
+    expect(effectiveMethod('GET', '/wp-json/wp/v2/tribe_events/5?_method=delete', undefined)).toBe('DELETE');
+    expect(effectiveMethod('POST', '/wp-json/wp/v2/tribe_events/5', 'PATCH')).toBe('PATCH');
+    expect(effectiveMethod('POST', '/x?_method=PUT', 'DELETE')).toBe('PUT');
+    expect(effectiveMethod('post', '/x', undefined)).toBe('POST');
   });
 });
 

@@ -7,6 +7,21 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** `/wp-json/wp/v2/<rest_base>[/<id>]` on the default or a language root; the rest of the path (`/autosaves`) no. */
 const WP_V2_RECORD = /^\/(?:[a-z]{2}\/)?wp-json\/wp\/v2\/([\w-]+)(?:\/(\d+))?\/?(?:\?|$)/i;
 
+/**
+ * The method WordPress's REST server acts on: `?_method=` or `X-HTTP-Method-Override` replace the request's own,
+ * whatever it is (WP_REST_Server::serve_request), so a GET can be a DELETE. Pure.
+ */
+export function effectiveMethod(
+  method: string,
+  url: string,
+  override: string | string[] | undefined,
+): string {
+  const q = url.indexOf('?');
+  const param = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('_method');
+  const header = Array.isArray(override) ? override[0] : override;
+  return (param ?? header ?? method).toUpperCase();
+}
+
 /** The post types and taxonomies the mapping reads, by their wp/v2 rest_base. */
 function kindsOf(mapping: Mapping): Map<string, Pick<Change, 'kind' | 'type'>> {
   const out = new Map<string, Pick<Change, 'kind' | 'type'>>();

@@ -19,6 +19,7 @@ describe('unsafeRestPath', () => {
     '/wp-json/wp\\v2/posts',
     '/wp-json/wp%252fv2/posts',
     '/es/wp-json/%2e%2e/%2e%2e/wp-config.php',
+    '/wp-json%2f..%2fwp-login.php',
   ])('refuses %s', (path) => {
     expect(unsafeRestPath(path)).toBe(true);
   });

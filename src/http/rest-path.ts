@@ -34,13 +34,16 @@ export function unsafeRestPath(rawPath: string): boolean {
   return false;
 }
 
+/** A raw path at or below a REST root (`/wp-json`, `/{lang}/wp-json`), also when an encoded slash follows it. */
+const REST_ROOT = /^\/(?:[a-z]{2}\/)?wp-json(?:[/\\%]|$)/i;
+
 /**
- * Refuses such paths below a REST root with WordPress's own answer for a path that names no route (404
+ * Refuses such paths at or below a REST root with WordPress's own answer for a path that names no route (404
  * `rest_no_route`): the path names no REST route, and the refusal must neither reach WordPress (which would
  * decode it) nor say more than an unknown route does.
  */
 export function refuseUnsafeRestPaths(req: Request, res: Response, next: NextFunction): void {
   const raw = req.originalUrl.split('?', 1)[0]!;
-  if (unsafeRestPath(raw)) sendError(res, noRoute());
+  if (REST_ROOT.test(raw) && unsafeRestPath(raw)) sendError(res, noRoute());
   else next();
 }

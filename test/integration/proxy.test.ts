@@ -215,13 +215,23 @@ describe('what the proxy passes on', () => {
 });
 
 describe('wp/v2 writes through the proxy', () => {
-  const meta = (d: string) => ({
-    _EventStartDate: `${d} 10:00:00`,
-    _EventEndDate: `${d} 12:00:00`,
-    _EventStartDateUTC: `${d} 10:00:00`,
-    _EventEndDateUTC: `${d} 12:00:00`,
-    _EventTimezone: 'UTC',
-  });
+  /** The event's dates as the mapping stores them (TEC's meta keys in mappings/tec.json). */
+  const meta = (d: string) => {
+    const fields = t.mapping.event.fields as Record<string, { meta?: string } | undefined>;
+    const values: Record<string, string> = {
+      start_date: `${d} 10:00:00`,
+      end_date: `${d} 12:00:00`,
+      utc_start_date: `${d} 10:00:00`,
+      utc_end_date: `${d} 12:00:00`,
+      timezone: 'UTC',
+    };
+    return Object.fromEntries(
+      Object.entries(values).flatMap(([field, v]) => {
+        const key = fields[field]?.meta;
+        return key ? [[key, v]] : [];
+      }),
+    );
+  };
   const wpv2 = (method: string, path: string, body?: Json) =>
     fetch(`${t.gateway.url}/wp-json/wp/v2/${rest}${path}`, {
       method,

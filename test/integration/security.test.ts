@@ -371,6 +371,8 @@ describe('paths under /wp-json', () => {
     '/wp-json/wp%2fv2/users',
     '/wp-json/wp%5Cv2/users',
     '/es/wp-json/%2e%2e/%2e%2e/wp-login.php',
+    '/WP-JSON/%2e%2e/wp-login.php',
+    '/wp-json%2f%2e%2e%2fwp-login.php',
   ])('refuses %s with rest_no_route, and no CORS', async (path) => {
     const res = await rawGet(t.gateway.url, path, { Origin: 'https://app.example' });
     expect(res.status).toBe(404);
