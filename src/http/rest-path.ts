@@ -46,6 +46,11 @@ const REST_ROOT = /^\/(?:[a-z]{2}\/)?wp-json(?:[/\\%]|$)/i;
  */
 export function refuseUnsafeRestPaths(req: Request, res: Response, next: NextFunction): void {
   const raw = req.originalUrl.split('?', 1)[0]!;
-  if (REST_ROOT.test(raw) && unsafeRestPath(raw)) sendError(res, noRoute());
-  else next();
+  if (!REST_ROOT.test(raw) || !unsafeRestPath(raw)) {
+    next();
+    return;
+  }
+  // The CORS middleware has not run: the refusal gets only the header every REST answer carries regardless.
+  res.set('X-Content-Type-Options', 'nosniff');
+  sendError(res, noRoute());
 }

@@ -380,6 +380,7 @@ describe('paths under /wp-json', () => {
     expect(JSON.parse(res.text)).toMatchObject({ code: 'rest_no_route', data: { status: 404 } });
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('still serves ordinary REST paths, proxied and our own', async () => {
