@@ -1,7 +1,8 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
-import { OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import { planOf } from './cache/notify.ts';
+import { applyPlan, OPS_PREFIX, opsRouter } from './cache/ops.ts';
 import { NAMESPACE } from './contract/discovery.ts';
 import type { Deps } from './deps.ts';
 import { describeRoute } from './discovery/describe.ts';
@@ -12,8 +13,10 @@ import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
 import type { Stage } from './http/exchange.ts';
+import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
 import { sendError, toApiError } from './http/respond.ts';
+import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -29,6 +32,8 @@ export { NAMESPACE };
 
 export interface AppOptions {
   publicUrl?: string;
+  /** Reverse proxies whose X-Forwarded-* headers count (TRUST_PROXY); none by default. */
+  trustProxy?: readonly string[];
   /** Origins that get CORS access (CORS_ORIGINS); any origin by default, as WordPress does. */
   allowOrigin?: OriginRule;
   /** The secondary language served under `/{lang}/wp-json/…`. */
@@ -51,9 +56,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   app.disable('x-powered-by');
   // The adapter reads the query through src/http/query.ts; other routes get the same parser.
   app.set('query parser', parseQueryStringOrEmpty);
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-* counts only from the proxies TRUST_PROXY names (none by default): see src/http/forwarded.ts.
+  app.set('trust proxy', trustProxySetting(opts.trustProxy));
   app.set('etag', false);
   app.use(requestLog(deps.log, deps.metrics));
+  // Before anything else below a REST root: a path that names another once decoded reaches neither us nor WordPress.
+  app.use(refuseUnsafeRestPaths);
   // Bodies are parsed only inside the namespace: proxied requests must reach WordPress with their stream unread.
   const bodies = [
     express.json({ limit: '1mb', strict: false }),
@@ -92,6 +100,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     referenceRouter({
       title: `${NAMESPACE} API reference`,
       secondaryLanguage: roots.find((r) => r.secondary)?.lang,
+      publicUrl: opts.publicUrl,
     }),
   );
   app.use(
@@ -110,6 +119,11 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       log: deps.log,
       publicUrl: opts.publicUrl,
       namespace: NAMESPACE,
+      // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
+      writes: {
+        mapping: deps.mapping,
+        apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
+      },
     }),
   );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {

@@ -27,6 +27,17 @@ describe('loadConfig', () => {
     expect(c.upstreamUrl).toBeUndefined();
   });
 
+  it('trusts no proxy unless TRUST_PROXY names some, and refuses what is not an address or range', () => {
+    expect(loadConfig([], {}).trustProxy).toBeUndefined();
+    expect(loadConfig([], { TRUST_PROXY: 'loopback, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+    expect(fails([], { TRUST_PROXY: 'everyone' })).toContain('TRUST_PROXY (--trust-proxy)');
+    expect(fails([], { TRUST_PROXY: '10.0.0.1/8/2' })).toContain('TRUST_PROXY (--trust-proxy)');
+  });
+
   it('lets a flag win over its environment variable, and ignores empty values', () => {
     expect(loadConfig(['--port', '8000'], { PORT: '9000' }).port).toBe(8000);
     expect(loadConfig([], { PORT: '' }).port).toBe(3000);

@@ -1,4 +1,5 @@
 // The gateway's configuration: one zod schema over environment variables and command-line flags.
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
@@ -9,6 +10,13 @@ const port = z.coerce
   .max(65535, 'must be between 0 and 65535');
 const ms = (def: number) =>
   z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(0).default(def);
+
+/** A name express's `trust proxy` knows, an address, or an address range (`10.0.0.0/8`). */
+const isProxyAddress = (v: string): boolean => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(v)) return true;
+  const [addr = '', bits, ...rest] = v.split('/');
+  return isIP(addr) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits));
+};
 
 export const configSchema = z.object({
   port: port.default(3000),
@@ -27,6 +35,19 @@ export const configSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
+  trustProxy: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every(isProxyAddress),
+      'must be a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+    )
+    .optional(),
   demoPassword: z.string().min(8, 'must be at least 8 characters').optional(),
   demoEvents: z.coerce
     .number({ message: 'must be a number of events' })
@@ -186,6 +207,13 @@ export const settings: Record<keyof Config, SettingDoc> = {
     flag: 'public-url',
     unset: 'from the request',
     meaning: 'base URL used in `rest_url` and links',
+  },
+  trustProxy: {
+    env: 'TRUST_PROXY',
+    flag: 'trust-proxy',
+    unset: '— (no proxy trusted)',
+    meaning:
+      'reverse proxies whose `X-Forwarded-*` headers count (comma-separated addresses, ranges, `loopback`, `uniquelocal`); from anyone else they are ignored and not passed to WordPress',
   },
   demoPassword: {
     env: 'DEMO_PASSWORD',

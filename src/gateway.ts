@@ -168,6 +168,7 @@ const startingHandler: RequestListener = (req, res) => {
   res.writeHead(alive ? 200 : 503, {
     'Content-Type': 'application/json; charset=UTF-8',
     'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
     ...(alive ? {} : { 'Retry-After': '5' }),
   });
   res.end(JSON.stringify(body));
@@ -307,6 +308,7 @@ async function prepare(
   const app = createApp(deps, {
     allowOrigin,
     publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
     secondaryLanguage: config.secondaryLanguage,
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,

@@ -2,14 +2,17 @@
 // tests unless LOG_LEVEL says otherwise. Start-up lines go through it too, so stdout has one format.
 import pino from 'pino';
 import pretty from 'pino-pretty';
+import { redactLogFields } from './observe/redact.ts';
 
 export type Logger = pino.Logger;
 
 export function createLogger(
   level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info'),
-  opts: { pretty?: boolean } = {},
+  opts: { pretty?: boolean; destination?: pino.DestinationStream } = {},
 ): Logger {
-  const options = { level, base: undefined };
+  // Every line's URL fields lose their secrets here, whichever module logs them (src/observe/redact.ts).
+  const options: pino.LoggerOptions = { level, base: undefined, formatters: { log: redactLogFields } };
+  if (opts.destination) return pino(options, opts.destination);
   if (opts.pretty ?? process.stdout.isTTY === true) {
     return pino(
       options,

@@ -2,9 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
+import type { Change } from './cache/notify.ts';
+import { changeOfWrite, effectiveMethod, isMappedWrite } from './cache/proxied-writes.ts';
+import { dropUntrustedForwarding } from './http/forwarded.ts';
 import { publicBase } from './http/respond.ts';
 import type { Logger } from './log.ts';
+import type { Mapping } from './mapping/schema.ts';
+import { redactUrl } from './observe/redact.ts';
 import { upstreamUnavailable } from './wp/errors.ts';
 
 export interface ProxyOptions {
@@ -16,10 +21,34 @@ export interface ProxyOptions {
   namespace: string;
   timeoutMs: number;
   log: Logger;
+  /**
+   * wp/v2 writes to the records the mapping reads: what they changed is applied (index, caches) before the caller
+   * hears back, as a change notification would be, so the calendar API shows the write at once.
+   */
+  writes?: { mapping: Mapping; apply: (change: Change) => Promise<void> };
 }
 
 const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
   typeof (r as ServerResponse).writeHead === 'function';
+
+/** Below a REST root (`/wp-json`, `/{lang}/wp-json`). */
+const REST_PATH = /^\/(?:[a-z]{2}\/)?wp-json(?:[/?]|$)/i;
+const isJson = (type: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type);
+
+/** The CORS headers src/http/cors.ts (and WordPress) put on REST answers: never on a page that is not one. */
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+];
+
+/** Hop-by-hop headers of the upstream's answer, not passed on when the gateway writes the answer itself. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
+
+/** Largest wp/v2 write answer read whole (a record is a few KB; beyond this it streams and is not applied). */
+const MAX_WRITE_ANSWER = 4 << 20;
 
 /**
  * A reverse proxy to the site. The request body must still be unread (no body parser may run before it); the Host
@@ -27,37 +56,121 @@ const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
  * WordPress-style 503/504 (as src/wp/errors.ts) instead of http-proxy's plain-text page.
  */
 export function siteProxy(opts: ProxyOptions): RequestHandler {
-  return createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: opts.siteUrl,
-    changeOrigin: true,
-    proxyTimeout: opts.timeoutMs,
-    on: {
-      proxyRes: (proxyRes, req) => {
-        // TEC's HTTP discovery: front-end pages (not REST answers) name the API root and the site origin.
-        const type = String(proxyRes.headers['content-type'] ?? '');
-        if (!type.startsWith('text/html') || (req.url ?? '').startsWith('/wp-json')) return;
-        // Mounted in express, so the request is express's (with `protocol` and `get`).
-        const base = publicBase(req as Request, opts.publicUrl).replace(/\/+$/, '');
-        proxyRes.headers['x-tec-api-version'] = 'v1';
-        proxyRes.headers['x-tec-api-root'] = `${base}/wp-json/${opts.namespace}/`;
-        proxyRes.headers['x-tec-api-origin'] = base;
-      },
-      error: (err, req, res) => {
-        const code = (err as NodeJS.ErrnoException).code;
-        const timedOut = code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
-        opts.log.warn({ err, url: req.url }, 'proxy to the upstream WordPress failed');
-        if (!isResponse(res)) {
-          res.destroy();
-          return;
+  const on: Options<IncomingMessage, ServerResponse>['on'] = {
+    // A client's own X-Forwarded-* (only a trusted proxy's count) must not make WordPress believe another origin.
+    proxyReq: (proxyReq, req) => dropUntrustedForwarding(req, (h) => proxyReq.removeHeader(h)),
+    proxyRes: (proxyRes, req, res) => {
+      const type = String(proxyRes.headers['content-type'] ?? '');
+      const url = req.url ?? '';
+      if (REST_PATH.test(url)) {
+        // CORS with credentials belongs to REST answers only: an HTML page reached under /wp-json is not one.
+        if (type && !isJson(type)) {
+          for (const h of CORS_HEADERS) {
+            delete proxyRes.headers[h];
+            res.removeHeader(h);
+          }
         }
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        const e = upstreamUnavailable(err, timedOut);
-        res.writeHead(e.status, { 'Content-Type': 'application/json; charset=UTF-8' });
-        res.end(JSON.stringify(e.toJSON()));
-      },
+        return;
+      }
+      // TEC's HTTP discovery: front-end pages (not REST answers) name the API root and the site origin.
+      if (!type.startsWith('text/html')) return;
+      // Mounted in express, so the request is express's (with `protocol` and `get`).
+      const base = publicBase(req as Request, opts.publicUrl).replace(/\/+$/, '');
+      proxyRes.headers['x-tec-api-version'] = 'v1';
+      proxyRes.headers['x-tec-api-root'] = `${base}/wp-json/${opts.namespace}/`;
+      proxyRes.headers['x-tec-api-origin'] = base;
     },
-  }) as unknown as RequestHandler;
+    error: (err, req, res) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      const timedOut = code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
+      // The query may carry a password or a nonce (wp-login.php?…, ?_wpnonce=…): logged without their values.
+      const url = redactUrl((req as Partial<Request>).originalUrl ?? req.url ?? '');
+      opts.log.warn({ err, url }, 'proxy to the upstream WordPress failed');
+      if (!isResponse(res)) {
+        res.destroy();
+        return;
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const e = upstreamUnavailable(err, timedOut);
+      res.writeHead(e.status, { 'Content-Type': 'application/json; charset=UTF-8' });
+      res.end(JSON.stringify(e.toJSON()));
+    },
+  };
+  const common = { target: opts.siteUrl, changeOrigin: true, proxyTimeout: opts.timeoutMs };
+  const streamed = createProxyMiddleware<IncomingMessage, ServerResponse>({ ...common, on });
+  const writes = opts.writes;
+  if (!writes) return streamed as unknown as RequestHandler;
+  const written = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    ...common,
+    selfHandleResponse: true,
+    on: {
+      ...on,
+      proxyReq: (proxyReq, req, res) => {
+        on.proxyReq?.(proxyReq, req, res, {});
+        // The answer is read here, so it comes uncompressed.
+        proxyReq.removeHeader('accept-encoding');
+      },
+      proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, opts.log),
+    },
+  });
+  const methodOf = (req: IncomingMessage) =>
+    effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
+  return ((req, res, next) =>
+    (isMappedWrite(writes.mapping, methodOf(req), req.url) ? written : streamed)(
+      req,
+      res,
+      next,
+    )) as RequestHandler;
+}
+
+/** Reads a write's answer, applies what it changed, then passes the answer on unchanged. */
+function relayWrite(
+  proxyRes: IncomingMessage,
+  req: IncomingMessage,
+  res: ServerResponse,
+  writes: NonNullable<ProxyOptions['writes']>,
+  log: Logger,
+): void {
+  const status = proxyRes.statusCode ?? 502;
+  const headers = Object.fromEntries(Object.entries(proxyRes.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let streaming = false;
+  proxyRes.on('data', (chunk: Buffer) => {
+    if (streaming) return;
+    size += chunk.length;
+    chunks.push(chunk);
+    if (size > MAX_WRITE_ANSWER) {
+      // Not a record: pass it on as it comes, and apply nothing.
+      streaming = true;
+      res.writeHead(status, proxyRes.statusMessage, headers);
+      for (const c of chunks) res.write(c);
+      proxyRes.pipe(res);
+    }
+  });
+  proxyRes.on('end', () => {
+    if (streaming) return;
+    const bytes = Buffer.concat(chunks);
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const method = effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
+    const change = changeOfWrite(writes.mapping, method, req.url ?? '', status, body);
+    const applied = change
+      ? writes.apply(change).catch((err: unknown) => {
+          log.warn({ err: (err as Error)?.message, change }, 'a proxied write could not be applied');
+        })
+      : Promise.resolve();
+    void applied.then(() => {
+      res.writeHead(status, proxyRes.statusMessage, headers);
+      res.end(bytes);
+    });
+  });
+  proxyRes.on('error', () => res.destroy());
 }

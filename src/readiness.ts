@@ -5,7 +5,11 @@ export interface ReadinessReport {
   ready: boolean;
   /** Why not, in words an operator can act on. */
   reasons: string[];
-  index: { events: number; built_at: string | null };
+  /**
+   * Whether the index is built, not how many events it holds: it counts drafts, private and trashed events too,
+   * which an anonymous prober may not learn (operators read the counts at /calendar-gateway/v1/status).
+   */
+  index: { built_at: string | null };
   upstream: { answered_seconds_ago: number | null };
 }
 
@@ -47,7 +51,7 @@ export class Readiness {
     return {
       ready: reasons.length === 0,
       reasons,
-      index: { events: index?.size ?? 0, built_at: index?.builtAt?.toISOString() ?? null },
+      index: { built_at: index?.builtAt?.toISOString() ?? null },
       upstream: { answered_seconds_ago: at === undefined ? null : Math.round((Date.now() - at) / 1000) },
     };
   }

@@ -19,8 +19,9 @@ export class UrlAliases {
   static of(req: IncomingMessage): string {
     // Express rewrites `url` below a mount point; `originalUrl` is what arrived (and what the fast path sees).
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
-    const loopback = /^(::ffff:)?127\.|^::1$/.test(req.socket.remoteAddress ?? '');
-    return `${req.headers.host ?? ''}|${loopback ? (req.headers['x-forwarded-proto'] ?? '') : ''}|${url}`;
+    // The scheme header is part of the alias whoever sent it: whether it counts is express's `trust proxy` (which
+    // the fast path does not see), and a header that does not count only splits one alias into two.
+    return `${req.headers.host ?? ''}|${req.headers['x-forwarded-proto'] ?? ''}|${url}`;
   }
 
   learn(req: IncomingMessage, key: string): void {

@@ -96,6 +96,11 @@ async function asOperator(
 
 export function opsRouter(deps: Deps, o: OpsOptions): express.Router {
   const router = express.Router();
+  // Operator answers are JSON or metrics text: no browser may sniff them into something it runs.
+  router.use((_req: Request, res: Response, next) => {
+    res.set('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   const startedAt = deps.now().getTime();
   const maxSkew = o.maxSkewSeconds ?? NOTIFY_WINDOW_SECONDS;
   // Signatures seen inside the skew window: the same signed body cannot be replayed, on any instance.

@@ -24,14 +24,50 @@ export function referenceUrl(restRoot: string, secondaryLang?: string): string {
   return `${base}${REFERENCE_PATH}/`;
 }
 
+/**
+ * The page runs only its own files: scripts from 'self' (init.js is a file for this), no inline script, no eval.
+ * Swagger UI sets inline `style` attributes and draws icons as data: SVG, hence those two allowances. "Try it out"
+ * calls the `servers` URL of /doc: this origin, or PUBLIC_URL's. No site may frame it (clickjacking a signed-in
+ * "Execute").
+ */
+export function referencePolicy(publicUrl?: string): string {
+  const connect = ["'self'"];
+  if (publicUrl) connect.push(new URL(publicUrl).origin);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src ${connect.join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page and its assets. Documents are fetched by relative URL (`../../../wp-json/…`), so the page works under any
  * public host or path prefix, and "Try it out" calls the `servers` URL the document itself names.
  */
-export function referenceRouter(opts: { title: string; secondaryLanguage?: string }): express.Router {
+export function referenceRouter(opts: {
+  title: string;
+  secondaryLanguage?: string;
+  publicUrl?: string;
+}): express.Router {
   const router = express.Router({ strict: true });
+  const policy = referencePolicy(opts.publicUrl);
+  router.use((_req: Request, res: Response, next) => {
+    res.set({
+      'Content-Security-Policy': policy,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
+    next();
+  });
   const docs = [{ name: `${NAMESPACE}`, url: `../../../wp-json/${NAMESPACE}/doc` }];
   if (opts.secondaryLanguage) {
     docs.push({

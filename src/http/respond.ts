@@ -3,19 +3,20 @@ import type { Request, Response } from 'express';
 import type { Logger } from '../log.ts';
 import { type Answer, answerOf } from './answer.ts';
 import { ApiError, internalError, invalidJson, tooLarge, unreadable } from './errors.ts';
+import { schemeOf } from './forwarded.ts';
 
 /** A Host header that is a host name or address with an optional port, and nothing else. */
 const SANE_HOST =
   /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /**
- * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (after `trust proxy`) and Host. A Host
+ * The base URL clients reach us at: PUBLIC_URL, else the request's scheme (src/http/forwarded.ts) and Host. A Host
  * that is not a plain host name (an injection attempt: `evil.example/x?`, quotes, spaces) is not echoed into links.
  */
 export const publicBase = (req: Request, publicUrl: string | undefined): string => {
   if (publicUrl) return publicUrl;
   const host = req.get('host') ?? '';
-  return `${req.protocol}://${SANE_HOST.test(host) ? host : 'localhost'}`;
+  return `${schemeOf(req)}://${SANE_HOST.test(host) ? host : 'localhost'}`;
 };
 
 /** Turns whatever was thrown into the WordPress error body; unexpected errors never leak a stack. */

@@ -42,6 +42,25 @@ describe('RemoteImages.fetch', () => {
     expect(srv.seen).toEqual([]);
   });
 
+  it("names neither the resolver's answer nor where a name points: an unknown and a private name read alike", async () => {
+    const refusal = (url: string) =>
+      images({ allowPrivateHosts: false })
+        .fetch(new URL(url))
+        .then(
+          () => new RemoteImageError('fetched'),
+          (e: unknown) => e as RemoteImageError,
+        );
+    const unknown = await refusal('http://no-such-host.calendar-gateway.invalid/x.png');
+    const privateName = await refusal(`${srv.url.replace('127.0.0.1', 'localhost')}/img/2x2/a.png`);
+    for (const err of [unknown, privateName]) {
+      expect(err).toBeInstanceOf(RemoteImageError);
+      expect(err.message).toBe('The image URL could not be fetched.');
+    }
+    // The log still learns why.
+    expect(unknown.detail).toMatch(/ENOTFOUND|EAI_AGAIN/);
+    expect(privateName.detail).toMatch(/not allowed/i);
+  });
+
   it.each([
     ['/missing.png', /HTTP 404/],
     ['/moved.png', /HTTP 302/],

@@ -1,6 +1,7 @@
 // Fetches an image named by URL for sideloading: TEC's HEAD check, then the bytes, never from private addresses.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 /** Image types TEC accepts for `image` URLs, with the file extension WordPress expects for each. */
@@ -30,8 +31,17 @@ export interface RemoteImageOptions {
   timeoutMs: number;
 }
 
-/** Why a URL is not a usable image: the message names the cause, so the caller can fix it. */
-export class RemoteImageError extends Error {}
+/**
+ * Why a URL is not a usable image: the message names the cause, so the caller can fix it, in words that say nothing
+ * about the gateway's network (its resolver's or a connection's error is `detail`, for the log only).
+ */
+export class RemoteImageError extends Error {
+  readonly detail?: string;
+  constructor(message: string, detail?: string) {
+    super(message);
+    this.detail = detail;
+  }
+}
 
 /** `image/png; charset=…` → `image/png`. Pure. */
 export const mediaType = (header: string | undefined): string =>
@@ -119,12 +129,16 @@ export class RemoteImages {
         resolve,
       );
       req.once('error', (err) => {
+        // What the resolver or the connection said (`getaddrinfo ENOTFOUND intranet.example`, a private address a
+        // name resolves to) would tell a caller which internal names exist: only an address they wrote themselves
+        // is named as private.
+        const literal = isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0;
         const why = timeout.aborted
-          ? `no answer within ${timeoutMs} ms`
-          : /not allowed/i.test(err.message)
-            ? 'its address is private or reserved'
-            : err.message;
-        reject(new RemoteImageError(`The image URL could not be fetched: ${why}.`));
+          ? `: no answer within ${timeoutMs} ms`
+          : literal && /not allowed/i.test(err.message)
+            ? ': its address is private or reserved'
+            : '';
+        reject(new RemoteImageError(`The image URL could not be fetched${why}.`, err.message));
       });
       req.end();
     });
@@ -149,7 +163,7 @@ export class RemoteImages {
       }
     } catch (err) {
       if (err instanceof RemoteImageError) throw err;
-      throw new RemoteImageError(`The image URL could not be read: ${(err as Error).message}.`);
+      throw new RemoteImageError('The image URL could not be read.', (err as Error).message);
     }
     if (size === 0) throw new RemoteImageError('The image URL served an empty body.');
     return Buffer.concat(chunks);

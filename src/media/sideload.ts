@@ -88,8 +88,10 @@ export async function resolveImage(
   const existing = await findAttachment(deps, ctx, url);
   if (existing !== undefined) return existing;
   const image = await deps.images.fetch(url, ctx.signal).catch((err: unknown) => {
-    if (err instanceof RemoteImageError) throw refused(err.message);
-    throw err;
+    if (!(err instanceof RemoteImageError)) throw err;
+    if (err.detail)
+      deps.log.info({ url: url.href, detail: err.detail, requestId: ctx.requestId }, err.message);
+    throw refused(err.message);
   });
   const stem = stemOf(url);
   const res = await undo

@@ -54,6 +54,19 @@ describe('the API reference page', () => {
     expect(bare.headers.get('location')).toBe('/calendar-gateway/v1/reference/');
   });
 
+  it('forbids framing and sniffing, and lets the page run only its own files', async () => {
+    for (const file of ['', 'init.js', 'swagger-ui-bundle.js']) {
+      const res = await fetch(`${gw.url}/calendar-gateway/v1/reference/${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('x-frame-options'), file).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), file).toBe('nosniff');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, file).toContain("frame-ancestors 'none'");
+      expect(csp, file).toContain("script-src 'self'");
+      expect(csp, file).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+    }
+  });
+
   it('renders every documented route, and a GET tried from the page shows events', async () => {
     const doc = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1/doc`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
@@ -62,6 +75,11 @@ describe('the API reference page', () => {
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(gw.url)) external.push(r.url());
+    });
+    // The page's Content-Security-Policy must not block anything it needs (Chromium reports each block here).
+    const blocked: string[] = [];
+    page.on('console', (m) => {
+      if (/Content.Security.Policy|Refused to/i.test(m.text())) blocked.push(m.text());
     });
     await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
@@ -88,6 +106,7 @@ describe('the API reference page', () => {
     expect(answered.events.length).toBeGreaterThan(0);
     expect(answered.total).toBeGreaterThan(0);
     expect(external).toEqual([]);
+    expect(blocked).toEqual([]);
     // The proxied request above (swagger-initializer.js goes to WordPress) printed no Node deprecation warning.
     expect(gw.output()).not.toContain('DEP0060');
     await page.screenshot({

@@ -18,6 +18,8 @@ export interface PeerOptions {
   upstreamUrl?: string;
   cacheTtlSeconds?: number;
   cacheStaleWhileRevalidateSeconds?: number;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-* count. */
+  trustProxy?: string;
 }
 
 /** The admin's application password, from the target's Basic header. */
@@ -39,6 +41,7 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     webhookSecret: o.webhookSecret,
     cacheTtlSeconds: o.cacheTtlSeconds,
     cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
+    trustProxy: o.trustProxy,
     logLevel: 'silent',
   });
   return startGateway({ ...config, upstreamUrl }, { quiet: true });

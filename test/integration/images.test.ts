@@ -154,6 +154,32 @@ describe('image URLs on event writes', () => {
     }
   });
 
+  it("refuses an image URL by a name that does not resolve or resolves privately in the same words, naming no resolver's answer", async () => {
+    const guarded = await peer(t); // IMAGE_ALLOW_PRIVATE_HOSTS unset: names that resolve to loopback are refused
+    try {
+      const refusals: string[] = [];
+      for (const [name, url] of [
+        ['unknown', `http://intranet-${tok.toLowerCase()}.calendar-gateway.invalid/poster.png`],
+        ['loopback', imageUrl(2, 2, 'byname').replace('127.0.0.1', 'localhost')],
+      ] as const) {
+        const res = await call<Json>({ ...t, api: `${guarded.url}${NS}` }, 'POST', '/events', {
+          as: 'editor',
+          body: event(`Resolver ${name}`, 13, { image: url }),
+        });
+        expectError(res, 400, 'rest_invalid_param');
+        const text = JSON.stringify(res.body);
+        expect(text).not.toMatch(
+          /ENOTFOUND|EAI_AGAIN|getaddrinfo|ECONNREFUSED|127\.0\.0\.1|::1|private|calendar-gateway\.invalid/,
+        );
+        refusals.push(String(((res.body.data as Json).details as Json).image));
+      }
+      expect(refusals[0]).toBe('The image URL could not be fetched.');
+      expect(refusals[1]).toBe(refusals[0]);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('refuses an image URL from a contributor, who may not upload files, and fetches nothing', async () => {
     srv.seen.length = 0;
     const res = await create(event('Contributor', 3, { image: imageUrl(3, 3, 'contrib') }), 'contributor');

@@ -1,9 +1,11 @@
 // The security findings of the attacker's probe, each as the request that showed it: poisoning through a GET body
 // or a cut query, protected text reached by search, JSON-LD or filters, counts over others' hidden records, and the
 // smaller leaks (headers, causes, encodings, Origin null, probing for drafts).
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, openTarget, type Role, type Target } from '../harness.ts';
+import { NS, peer } from './cache-support.ts';
 import { type EventRecord, expectError, Fixtures, type Json, monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -291,5 +293,157 @@ describe('headers and errors', () => {
     }
     const app = await call(t, 'GET', path, { headers: { Origin: 'https://app.example' } });
     expect(app.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+});
+
+/** A GET of a path exactly as written (fetch would normalise `..` and `%2e%2e` away before sending). */
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: 'GET', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+describe('forwarded headers', () => {
+  const listPath = `/events?${WINDOW}&search=${tok}&fwd=1`;
+
+  it("writes links with the connection's scheme whatever X-Forwarded-Proto a caller that is no configured proxy sends", async () => {
+    for (const proto of ['https', 'javascript', 'https://evil.example/#']) {
+      const res = await call(t, 'GET', `${listPath}&p=${encodeURIComponent(proto)}`, {
+        headers: { 'X-Forwarded-Proto': proto },
+      });
+      expect(res.status).toBe(200);
+      expect(String(res.body.rest_url), proto).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/wp-json\//);
+    }
+    const page = await fetch(`${t.gateway.url}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(page.headers.get('x-tec-api-root')).toBe(`${t.gateway.url}/wp-json/calendar/events/v1/`);
+  });
+
+  it('takes only http or https from a configured proxy, and the connection’s scheme for anything else', async () => {
+    const g = await peer(t, { trustProxy: 'loopback' });
+    try {
+      const api = { ...t, api: `${g.url}${NS}` };
+      const cases: Array<[string, string]> = [
+        ['https', 'https:'],
+        ['HTTPS', 'https:'],
+        ['http', 'http:'],
+        ['javascript', 'http:'],
+        ['https://evil.example/#', 'http:'],
+        ['data', 'http:'],
+      ];
+      for (const [proto, scheme] of cases) {
+        const res = await call(api, 'GET', `${listPath}&q=${encodeURIComponent(proto)}`, {
+          headers: { 'X-Forwarded-Proto': proto },
+        });
+        const url = new URL(String(res.body.rest_url));
+        expect(url.protocol, proto).toBe(scheme);
+        expect(url.host, proto).toBe(new URL(g.url).host);
+      }
+      const root = await fetch(`${g.url}/wp-json`, { headers: { 'X-Forwarded-Proto': 'javascript' } });
+      expect(JSON.stringify(await root.json())).not.toContain('javascript:');
+    } finally {
+      await g.close();
+    }
+  });
+});
+
+describe('paths under /wp-json', () => {
+  it.each([
+    '/wp-json/%2e%2e/wp-login.php',
+    '/wp-json/%2E%2e/wp-login.php',
+    '/wp-json/.%2e/wp-login.php',
+    '/wp-json/../wp-login.php',
+    '/wp-json/wp/v2/%2e%2e/%2e%2e/wp-login.php',
+    '/wp-json/./calendar/events/v1/events',
+    '/wp-json/wp%2fv2/users',
+    '/wp-json/wp%5Cv2/users',
+    '/es/wp-json/%2e%2e/%2e%2e/wp-login.php',
+    '/WP-JSON/%2e%2e/wp-login.php',
+    '/wp-json%2f%2e%2e%2fwp-login.php',
+  ])('refuses %s with rest_no_route, and no CORS', async (path) => {
+    const res = await rawGet(t.gateway.url, path, { Origin: 'https://app.example' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(res.text)).toMatchObject({ code: 'rest_no_route', data: { status: 404 } });
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('still serves ordinary REST paths, proxied and our own', async () => {
+    const own = await rawGet(t.gateway.url, `/wp-json/calendar/events/v1/events?${WINDOW}`);
+    expect(own.status).toBe(200);
+    const wp = await rawGet(t.gateway.url, `/wp-json/wp/v2/${t.mapping.event.restBase}?per_page=1`);
+    expect(wp.status).toBe(200);
+  });
+});
+
+describe('operator routes', () => {
+  it('say whether the gateway is ready, never how many events (drafts, private and trashed ones too) it holds', async () => {
+    const ready = await fetch(`${t.gateway.url}/calendar-gateway/v1/ready`);
+    const body = (await ready.json()) as Json & { index: Json };
+    expect(ready.status).toBe(200);
+    expect(body.index).not.toHaveProperty('events');
+    expect(JSON.stringify(body)).not.toMatch(/"(events|size|count|total)"/);
+    const health = (await (await fetch(`${t.gateway.url}/calendar-gateway/v1/health`)).json()) as Json;
+    expect(Object.keys(health).sort()).toEqual(['status', 'uptime_seconds']);
+    // Operators still read the counts.
+    const status = await fetch(`${t.gateway.url}/calendar-gateway/v1/status`, {
+      headers: { Authorization: t.auth.admin },
+    });
+    const indexes = ((await status.json()) as { indexes: Array<{ events: number }> }).indexes;
+    expect(indexes[0]?.events).toBeGreaterThan(0);
+  });
+
+  it('send nosniff on every answer, allowed or refused', async () => {
+    const ops = `${t.gateway.url}/calendar-gateway/v1`;
+    const answers = [
+      await fetch(`${ops}/health`),
+      await fetch(`${ops}/ready`),
+      await fetch(`${ops}/status`),
+      await fetch(`${ops}/status`, { headers: { Authorization: t.auth.admin } }),
+      await fetch(`${ops}/metrics`),
+      await fetch(`${ops}/notify`, { method: 'POST', body: '{}' }),
+      await fetch(`${ops}/purge`, { method: 'POST' }),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
+    }
+  });
+});
+
+describe('cookies without a nonce', () => {
+  it('are answered as anonymous, from the shared cache, as SECURITY.md says', async () => {
+    const path = `/events?${WINDOW}&search=${tok}&cookie=1`;
+    const anonymous = await call(t, 'GET', path);
+    const cookie = await call(t, 'GET', path, {
+      headers: { Cookie: 'wordpress_logged_in_0123=admin%7C1%7Cabc' },
+    });
+    expect(cookie.status).toBe(200);
+    expect(cookie.headers.get('cache-control')).toMatch(/^public/);
+    expect(cookie.headers.get('etag')).toBe(anonymous.headers.get('etag'));
+    // With a nonce, the same cookie is a signed-in caller: never shared.
+    const signedIn = await call(t, 'GET', path, {
+      headers: { Cookie: 'wordpress_logged_in_0123=admin%7C1%7Cabc', 'X-WP-Nonce': 'abc' },
+    });
+    expect(signedIn.headers.get('cache-control') ?? '').not.toMatch(/public/);
+    const doc = readFileSync(new URL('../../SECURITY.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).not.toContain(
+      'A request carrying credentials, a cookie, a nonce or a post `password` is never stored',
+    );
+    expect(doc).toContain('a cookie without a nonce, a nonce without a cookie');
   });
 });
