@@ -3,6 +3,7 @@
 import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import type { IdempotencyStore } from './http/idempotency.ts';
+import type { PasswordGuesses } from './http/password-guesses.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { LinkedCatalog } from './linked/catalog.ts';
 import type { Logger } from './log.ts';
@@ -39,6 +40,8 @@ export interface Deps {
   undo?: UndoJournal;
   /** Change-notification signatures already accepted (shared through Redis when configured). */
   replay?: ReplayGuard;
+  /** Wrong post passwords per client and record (absent in tests that build their own Deps: not throttled). */
+  passwordGuesses?: PasswordGuesses;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
 }

@@ -15,6 +15,7 @@ import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
 import { IdempotencyStore } from './http/idempotency.ts';
+import { PasswordGuesses } from './http/password-guesses.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -288,6 +289,14 @@ async function prepare(
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
+  deps.passwordGuesses = new PasswordGuesses(
+    {
+      perRecord: config.passwordGuessesPerRecord,
+      perClient: config.passwordGuessesPerClient,
+      windowMs: config.passwordGuessWindowSeconds * 1000,
+    },
+    shared,
+  );
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);

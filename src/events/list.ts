@@ -7,8 +7,10 @@ import type { Deps } from '../deps.ts';
 import { resolveListDates } from '../events/dates.ts';
 import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
+import { asGuesses } from '../http/password-guesses.ts';
 import type { IndexQuery } from '../index/query.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
+import { canSeeProtected, isProtected } from '../serialize/common.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
@@ -135,19 +137,32 @@ export async function listEvents(
   if (page > 1 && result.ids.length === 0) {
     throw archivePageNotFound('event');
   }
-  const posts = (
-    await readPage(deps, ctx, 'event', result.ids, {
-      statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
-      password: input.args.password,
-    })
-  ).map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  const password = input.args.password;
+  // The password is tried at every protected event of the page (`include=a,b,c` picks them): one guess at each,
+  // throttled per client; those it did not open stay counted.
+  const tried = password === undefined ? [] : result.ids.filter((id) => index.get(id)?.protected);
+  const read = await asGuesses(
+    deps.passwordGuesses,
+    ctx.client,
+    tried.map((id) => `event:${id}`),
+    () =>
+      readPage(deps, ctx, 'event', result.ids, {
+        statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
+        password,
+      }),
+    {
+      of: (page) =>
+        page.filter((p) => isProtected(p) && !canSeeProtected(p, password)).map((p) => `event:${p.id}`),
+    },
+  );
+  const posts = read.map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
   const related = await relatedOf(deps, ctx, posts);
   const events = posts.map((p) =>
     serializeEvent(p, related, {
       mapping: deps.mapping,
       site,
       context: 'list',
-      password: input.args.password,
+      password,
     }),
   );
 

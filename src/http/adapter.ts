@@ -143,6 +143,8 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     }
     res.locals.route = match.contract.id;
     const controller = new AbortController();
+    // An answer that depends on a post `password` (the record unlocked, or 403 for a wrong one) is the caller's own.
+    let secret = false;
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
@@ -152,6 +154,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       // One parse for everything below: cache key, shareability, arguments, and what handlers read raw.
       const query = queryOf(req);
       const raw = { ...query, ...body, ...params };
+      secret = raw.password !== undefined;
       const credentials = credentialsOf(req);
       const base = publicBase(req, opts.publicUrl);
       const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
@@ -168,6 +171,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
           credentials,
           language: lang,
           requestId,
+          client: req.ip,
           signal: controller.signal,
         };
         if (credentials) await opts.authenticate?.(ctx);
@@ -209,11 +213,11 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       res.status(result.status ?? 200);
       if (result.headers) res.set(result.headers);
       if (method === 'GET') res.set('Vary', VARY);
-      if (credentials) res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
+      if (credentials || secret) res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
       res.type('application/json').send(JSON.stringify(result.body));
     } catch (err) {
       if (res.headersSent) return;
-      if (credentialsOf(req)) res.set('Cache-Control', 'private, no-store');
+      if (credentialsOf(req) || secret) res.set('Cache-Control', PRIVATE_CACHE_CONTROL);
       sendError(res, toApiError(err, opts.log, requestId));
     }
   });

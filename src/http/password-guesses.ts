@@ -123,3 +123,29 @@ export class PasswordGuesses {
     if (c && c.until > Date.now()) c.n = Math.max(0, c.n - by);
   }
 }
+
+/**
+ * Runs `read`, which tries the request's password at `records`, as one guess at each: over a limit it is not run
+ * (429); after it, only the records `wrong` names (or all, when it fails with `wrongError`) stay counted.
+ */
+export async function asGuesses<T>(
+  guesses: PasswordGuesses | undefined,
+  client: string | undefined,
+  records: readonly string[],
+  read: () => Promise<T>,
+  wrong: { of: (result: T) => readonly string[]; error?: (err: unknown) => boolean },
+): Promise<T> {
+  if (!guesses || !records.length) return read();
+  // Without an address (a test's own context) every such caller shares one count: stricter, never looser.
+  const attempt = await guesses.attempt(client ?? 'unknown', records);
+  let result: T;
+  try {
+    result = await read();
+  } catch (err) {
+    if (!wrong.error?.(err)) await attempt.refund(records);
+    throw err;
+  }
+  const missed = new Set(wrong.of(result));
+  await attempt.refund(records.filter((r) => !missed.has(r)));
+  return result;
+}
