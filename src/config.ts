@@ -133,6 +133,21 @@ export const configSchema = z.object({
     .number({ message: 'must be a number of megabytes' })
     .positive('must be more than 0')
     .default(10),
+  passwordGuessesPerRecord: z.coerce
+    .number({ message: 'must be a number of guesses' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(5),
+  passwordGuessesPerClient: z.coerce
+    .number({ message: 'must be a number of guesses' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(50),
+  passwordGuessWindowSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .default(900),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -287,6 +302,23 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'IMAGE_MAX_MB',
     flag: 'image-max-mb',
     meaning: 'largest image an `image` URL may serve',
+  },
+  passwordGuessesPerRecord: {
+    env: 'PASSWORD_GUESSES_PER_RECORD',
+    flag: 'password-guesses-per-record',
+    meaning:
+      'wrong `password`s one client (address after `trust proxy`) may try on one protected record per window; then 429 `too_many_password_attempts`',
+  },
+  passwordGuessesPerClient: {
+    env: 'PASSWORD_GUESSES_PER_CLIENT',
+    flag: 'password-guesses-per-client',
+    meaning:
+      'wrong `password`s one client may try across all records per window (a list counts each protected record)',
+  },
+  passwordGuessWindowSeconds: {
+    env: 'PASSWORD_GUESS_WINDOW_SECONDS',
+    flag: 'password-guess-window-seconds',
+    meaning: 'the window those counts run over (shared through Redis when configured)',
   },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
 };

@@ -12,6 +12,8 @@ export interface RequestContext {
   /** Content language (`en`, `es`, …). */
   readonly language: string;
   readonly requestId: string;
+  /** The caller's address as express sees it (after `trust proxy`): what password guesses are counted against. */
+  readonly client?: string;
   readonly signal: AbortSignal;
 }
 

@@ -8,6 +8,7 @@ import type { Logger } from './log.ts';
 import type { Mapping } from './mapping/schema.ts';
 import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
+import type { PasswordGuesses } from './passwords/guesses.ts';
 import type { IdempotencyStore } from './stages/idempotency.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
@@ -41,6 +42,8 @@ export interface Deps {
   replay?: ReplayGuard;
   /** iCalendar feeds: the most events one holds, and how often subscribers should refresh (the cache's TTL). */
   feed?: { maxEvents: number; refreshSeconds: number };
+  /** Wrong post passwords per client and record (absent in tests that build their own Deps: not throttled). */
+  passwordGuesses?: PasswordGuesses;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
 }

@@ -20,6 +20,7 @@ import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
+import { PasswordGuesses } from './passwords/guesses.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
@@ -291,6 +292,14 @@ async function prepare(
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
+  deps.passwordGuesses = new PasswordGuesses(
+    {
+      perRecord: config.passwordGuessesPerRecord,
+      perClient: config.passwordGuessesPerClient,
+      windowMs: config.passwordGuessWindowSeconds * 1000,
+    },
+    shared,
+  );
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);

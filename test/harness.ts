@@ -36,7 +36,9 @@ export interface Target {
 const MOCK_PASSWORD = 'mock-application-password';
 const BULK_SCRIPT = fileURLToPath(new URL('../wordpress/php/bulk-events.php', import.meta.url));
 
-export async function openTarget(overrides: { pollIntervalMs?: number } = {}): Promise<Target> {
+export async function openTarget(
+  overrides: { pollIntervalMs?: number; trustProxy?: string } = {},
+): Promise<Target> {
   const target = inject('target');
   const mapping = await loadMapping(target.mapping);
   let upstreamUrl: string;
@@ -103,6 +105,7 @@ export async function openTarget(overrides: { pollIntervalMs?: number } = {}): P
     upstreamAuth: `admin:${password}`,
     mapping: target.mapping,
     pollIntervalMs: overrides.pollIntervalMs ?? 0,
+    trustProxy: overrides.trustProxy,
     // The image-URL tests serve their images from a loopback server.
     imageAllowPrivateHosts: 'true',
     logLevel: 'silent',

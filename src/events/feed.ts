@@ -1,16 +1,15 @@
 // GET /events.ics and /events/{id}.ics: the events a list or a read would show, for the iCalendar renderer.
 //
 // The feed takes the list's filters and visibility (events/filters.ts) without paging: every matching event in the
-// window, up to the configured cap, read as the caller in pages of 100 (what one `include=` request holds).
+// window, up to the configured cap, read as the caller as a list page is (events/read-events.ts).
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
-import { withStoredExcerpt } from './excerpt.ts';
 import { type EventListArgs, eventQueryOf } from './filters.ts';
-import { readPage } from './page.ts';
 import { readEvent } from './read.ts';
+import { readEvents } from './read-events.ts';
 import { relatedOf } from './related.ts';
 
 /** What a feed route hands the renderer: the records as JSON shows them to this caller, and the calendar's name. */
@@ -21,8 +20,6 @@ export interface FeedBody {
 
 /** Events a feed holds at most unless FEED_MAX_EVENTS says otherwise. */
 export const FEED_MAX_EVENTS = 1000;
-
-const UPSTREAM_PAGE = 100;
 
 /** The calendar's name: the site's, then what the feed is narrowed to (as `rest_url` echoes it). */
 function calendarOf(deps: Deps, site: SiteInfo, narrowedTo: string[]): CalendarInfo {
@@ -47,15 +44,7 @@ export async function eventsFeed(
   const { query, visibility, index } = await eventQueryOf(deps, ctx, args);
   const cap = deps.feed?.maxEvents ?? FEED_MAX_EVENTS;
   const result = index.query({ ...query, page: 1, perPage: cap });
-  const statuses = visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined;
-  const pages: Promise<Awaited<ReturnType<typeof readPage>>>[] = [];
-  for (let i = 0; i < result.ids.length; i += UPSTREAM_PAGE) {
-    const ids = result.ids.slice(i, i + UPSTREAM_PAGE);
-    pages.push(readPage(deps, ctx, 'event', ids, { statuses, password: args.password }));
-  }
-  const posts = (await Promise.all(pages))
-    .flat()
-    .map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  const posts = await readEvents(deps, ctx, index, result.ids, visibility, args.password);
   const related = await relatedOf(deps, ctx, posts);
   const events = posts.map((p) =>
     serializeEvent(p, related, { mapping: deps.mapping, site, context: 'list', password: args.password }),

@@ -4,9 +4,9 @@ import type { Deps } from '../deps.ts';
 import { archivePageNotFound } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { serializeEvent } from '../serialize/index.ts';
-import { withStoredExcerpt } from './excerpt.ts';
 import { eventQueryOf } from './filters.ts';
-import { postListResult, readPage } from './page.ts';
+import { postListResult } from './page.ts';
+import { readEvents } from './read-events.ts';
 import { relatedOf } from './related.ts';
 
 export async function listEvents(
@@ -21,19 +21,15 @@ export async function listEvents(
   if (page > 1 && result.ids.length === 0) {
     throw archivePageNotFound('event');
   }
-  const posts = (
-    await readPage(deps, ctx, 'event', result.ids, {
-      statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
-      password: input.args.password,
-    })
-  ).map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  const password = input.args.password;
+  const posts = await readEvents(deps, ctx, index, result.ids, visibility, password);
   const related = await relatedOf(deps, ctx, posts);
   const events = posts.map((p) =>
     serializeEvent(p, related, {
       mapping: deps.mapping,
       site,
       context: 'list',
-      password: input.args.password,
+      password,
     }),
   );
 

@@ -10,12 +10,15 @@ import {
   notAnEvent,
   passwordProtected,
 } from '../http/errors.ts';
+import { asGuesses } from '../passwords/guesses.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { withStoredExcerpt } from './excerpt.ts';
 import { relatedOf } from './related.ts';
+
+const PASSWORD_PROTECTED = passwordProtected().code;
 
 async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
   const catalogs = deps.catalog;
@@ -107,10 +110,16 @@ export async function readEvent(
     opts.edit && ctx.credentials
       ? await readEventPost(deps, ctx, id, { context: 'edit' }).catch(() => undefined)
       : undefined;
-  const post = withStoredExcerpt(
-    edited ?? (await readEventPost(deps, ctx, id, { password })),
-    index.get(id)?.hasExcerpt,
-  );
+  // A password is a guess at this event: throttled per client (a wrong one is the 403 below readEventPost).
+  const read = () =>
+    asGuesses(
+      deps.passwordGuesses,
+      ctx.client,
+      password === undefined ? [] : [`event:${id}`],
+      () => readEventPost(deps, ctx, id, { password }),
+      { of: () => [], error: (err) => err instanceof ApiError && err.code === PASSWORD_PROTECTED },
+    );
+  const post = withStoredExcerpt(edited ?? (await read()), index.get(id)?.hasExcerpt);
   if (post.status === 'trash') {
     throw eventGone(id);
   }

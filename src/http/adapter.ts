@@ -48,7 +48,8 @@ function send(x: Exchange): void {
   if (!x.answer) throw new Error('the stages left no answer');
   const extra: Record<string, string> = {};
   if (x.method === 'GET' && !x.shared) extra.vary = VARY;
-  if (x.credentials) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
+  // An answer that depends on a post `password` (the record unlocked, or 403 for a wrong one) is the caller's own.
+  if (x.credentials || x.raw.password !== undefined) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
   if (x.source) x.res.locals.cacheSource = x.source;
   sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra });
 }
@@ -97,6 +98,8 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     }
     res.locals.route = match.contract.id;
     const controller = new AbortController();
+    // An answer that depends on a post `password` (the record unlocked, or 403 for a wrong one) is the caller's own.
+    let secret = false;
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
@@ -104,6 +107,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     try {
       const params = pathParams(groups);
       const query = queryOf(req);
+      secret = query.password !== undefined;
       const base = publicBase(req, opts.publicUrl);
       const x: Exchange = {
         req,
@@ -128,7 +132,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     } catch (err) {
       if (res.headersSent) return;
       const answer = errorAnswer(toApiError(err, opts.log, requestId));
-      const extra = credentials ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
+      const extra = credentials || secret ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
       sendAnswer(req, res, answer, { extra });
     }
   });

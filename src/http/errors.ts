@@ -170,6 +170,18 @@ export const upstreamBusy = (): ApiError =>
     { retry_after: 1 },
   );
 
+/**
+ * Too many wrong post passwords from this client (src/http/password-guesses.ts): refused, whatever the password,
+ * until the window ends, so the answer says nothing about the guess.
+ */
+export const tooManyPasswordAttempts = (retryAfterSeconds: number): ApiError =>
+  new ApiError(
+    'too_many_password_attempts',
+    'Too many wrong passwords were tried from your address. Try again later.',
+    429,
+    { retry_after: retryAfterSeconds },
+  );
+
 export const aborted = (): ApiError => new ApiError('request_aborted', 'The request was aborted.', 499);
 
 export const idempotencyKeyReused = (): ApiError =>

@@ -72,5 +72,7 @@ export const contextOf = (x: Exchange, language: string): RequestContext => ({
   credentials: x.credentials,
   language,
   requestId: x.requestId,
+  // Whom password guesses are counted against: the address express sees (after TRUST_PROXY).
+  client: x.req.ip,
   signal: x.signal,
 });

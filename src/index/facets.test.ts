@@ -75,8 +75,15 @@ describe('facetsOf', () => {
       date: '2026-01-01 09:00:00',
       modifiedGmt: '2026-01-02 08:04:05',
       hasExcerpt: true,
-      searchText: 'jazz & blues night\na night out\n live music  bring friends ',
+      // Protected (it has a password): its title alone, the one searched field its password does not blank.
+      searchText: 'jazz & blues night',
     });
+  });
+
+  it('searches an event without a password by title, excerpt and content, one per line', () => {
+    expect(facetsOf({ ...tecPost, password: '' }, tec).searchText).toBe(
+      'jazz & blues night\na night out\n live music  bring friends ',
+    );
   });
 
   it('leaves facets a TEC event does not store false or empty', () => {

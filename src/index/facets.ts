@@ -1,6 +1,8 @@
 // An event's facets: the few mapped values list queries filter, sort and search on, read from a wp/v2 post.
+import { eventRecord } from '../contract/records.ts';
 import { readField, wpFieldsOf } from '../mapping/codec.ts';
 import type { EventFieldName, FieldSource, Mapping } from '../mapping/schema.ts';
+import { blanksOf } from '../serialize/protect.ts';
 import { plainText } from '../text/plain.ts';
 import type { WpPost } from '../wp/types.ts';
 
@@ -35,7 +37,7 @@ export interface EventFacets {
   modifiedGmt: string;
   /** Whether an excerpt is stored (wp/v2's view context invents one from the content; TEC shows none). */
   hasExcerpt: boolean;
-  /** Title, excerpt and content as plain lower-cased text, one per line (so no word spans two of them). */
+  /** Title, excerpt and content as plain lower-cased text, one per line; a protected event's title alone. */
   searchText: string;
 }
 
@@ -129,6 +131,22 @@ export function facetsOf(post: WpPost, mapping: Mapping): EventFacets {
     date: str(read(f.date)),
     modifiedGmt: str(read(f.modified_utc)) || str(read({ post: 'modified_gmt' })),
     hasExcerpt: excerpt.trim() !== '',
-    searchText: [title, excerpt, content].join('\n').toLowerCase(),
+    searchText: searchTextOf({ title, excerpt, description: content }, str(read(f.password)) !== ''),
   };
+}
+
+/** The event fields a search reads, in the order of the search text's lines. */
+const SEARCHED = ['title', 'excerpt', 'description'] as const;
+const BLANKED = blanksOf(eventRecord);
+
+/**
+ * Title, excerpt and content, lower-cased, one per line (so no word spans two of them). A protected event keeps only
+ * the fields its password does not blank (the title): no list shows the others to anyone (wp/v2's view context
+ * blanks them even for editors), so no search may match them (SECURITY.md).
+ */
+export function searchTextOf(texts: Record<(typeof SEARCHED)[number], string>, isProtected: boolean): string {
+  return SEARCHED.filter((k) => !isProtected || !BLANKED.has(k))
+    .map((k) => texts[k])
+    .join('\n')
+    .toLowerCase();
 }

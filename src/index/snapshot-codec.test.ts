@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredEvent } from './columns.ts';
-import { decodeRuns, encodeRows } from './snapshot-codec.ts';
+import { decodeRuns, encodeRows, fromVersion1 } from './snapshot-codec.ts';
 
 const decodeRows = (b: Buffer) => [...decodeRuns(b)].flat();
 
@@ -51,5 +51,12 @@ describe('snapshot rows', () => {
     const bytes = encodeRows(rows);
     expect(() => decodeRows(bytes.subarray(0, bytes.length - 3))).toThrow(RangeError);
     expect(() => decodeRows(Buffer.concat([bytes, Buffer.from([0])]))).toThrow(RangeError);
+  });
+
+  it('read from a version-1 snapshot, keep only the title of a protected event, as version 2 stores it', () => {
+    const [row] = fc.sample(stored, { numRuns: 1, seed: 2 });
+    const text = 'locked night\nsecret excerpt\nsecret words';
+    expect(fromVersion1({ ...row!, protected: true, searchText: text }).searchText).toBe('locked night');
+    expect(fromVersion1({ ...row!, protected: false, searchText: text }).searchText).toBe(text);
   });
 });

@@ -12,7 +12,8 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 const FORMAT = 'calendar-gateway-index';
-const VERSION = 1;
+/** 2: a protected event's search text is its title alone (src/index/facets.ts). Version 1 is read and cut so. */
+const VERSION = 2;
 /** Rows per chunk: ~300 kB before compression with 500-character texts. */
 export const ROWS_PER_CHUNK = 500;
 /** Rows per run: what is encoded or loaded in one tick (2–3 ms at 500-character texts). */
@@ -190,8 +191,17 @@ export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer>
 /** Reads a snapshot's header chunk; null when it is not one of ours or not for `language`. */
 async function headerOf(chunk: Buffer, language: string): Promise<Header | null> {
   const h = JSON.parse((await gunzipAsync(chunk)).toString('utf8')) as Partial<Header>;
-  return h.format === FORMAT && h.version === VERSION && h.language === language ? (h as Header) : null;
+  return h.format === FORMAT && (h.version === VERSION || h.version === 1) && h.language === language
+    ? (h as Header)
+    : null;
 }
+
+/**
+ * A version-1 row as version 2 stores it: a protected event keeps the first line of its text, its title (a title
+ * that held a line break keeps less of itself, never more), so a snapshot written before cannot bring the rest back.
+ */
+export const fromVersion1 = (r: StoredEvent): StoredEvent =>
+  r.protected ? { ...r, searchText: r.searchText.split('\n', 1)[0] ?? '' } : r;
 
 /**
  * Loads snapshot chunks into an empty index, a chunk per tick. Resolves false (index left empty) when the chunks
@@ -211,7 +221,8 @@ export async function decodeSnapshot(
         if (!header) return false;
         continue;
       }
-      for (const batch of decodeRuns(await gunzipAsync(chunk))) {
+      for (const run of decodeRuns(await gunzipAsync(chunk))) {
+        const batch = header.version === 1 ? run.map(fromVersion1) : run;
         restore.add(batch);
         // Room for the rest at once, now that the text's size per row is known.
         if (rows === 0) restore.reserve(header.size - batch.length);

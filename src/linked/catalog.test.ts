@@ -58,6 +58,27 @@ describe('linkedFacetsOf', () => {
     expect(text).toContain('<strong>fine</strong>');
   });
 
+  it.each([
+    [
+      'venue',
+      {
+        _VenueAddress: '5 Hidden Ln',
+        _VenueCity: 'Hiddenville',
+        _VenuePhone: '555-0199',
+        _VenueZip: '99999',
+      },
+    ],
+    ['organizer', { _OrganizerPhone: '555-0199', _OrganizerEmail: 'hidden@example.com' }],
+  ] as const)(
+    'keeps a protected %s searchable by its name alone, never by a field its password blanks',
+    (kind, meta) => {
+      const f = linkedFacetsOf(kind, post(meta, { password: 'letmein' }), mapping);
+      expect(f.protected).toBe(true);
+      expect(f.openText).toBe('blue & hall');
+      for (const v of Object.values(meta)) expect(f.searchText).toContain(v.toLowerCase());
+    },
+  );
+
   it('records the stored excerpt, empty when none is stored', () => {
     expect(linkedFacetsOf('venue', post({}), mapping).values.excerpt).toBe('');
   });

@@ -1,9 +1,11 @@
 // A short-lived list of every venue's or organizer's facets (wp/v2 cannot search meta): lists page from it.
 import type { LinkedKind } from '../contract/linked.ts';
+import { RECORDS } from '../contract/records.ts';
 import type { Deps } from '../deps.ts';
 import { modifiedAfter } from '../index/sync.ts';
 import { type FieldValue, readRecord, wpFieldsOf } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
+import { blanksOf } from '../serialize/protect.ts';
 import { plainText } from '../text/plain.ts';
 import type { WpPost } from '../wp/types.ts';
 
@@ -21,10 +23,13 @@ export interface LinkedFacets {
   searchText: string;
   /** Author's user id (0 when unknown): others' drafts and private records are listed only to editors. */
   author: number;
-  /** Has a post password: only the name is searchable for callers who cannot read the rest. */
+  /** Has a post password: its search matches `openText` only. */
   protected: boolean;
-  /** The name alone, lower-cased: what a protected record's search matches for such callers. */
-  nameText: string;
+  /**
+   * The searched fields a password does not blank (the name), lower-cased: all a protected record's search may
+   * match, whoever asks. No list shows the rest to anyone (wp/v2's view context blanks it even for editors).
+   */
+  openText: string;
 }
 
 /** Statuses crawled: everything an editor could list, plus trash (so trashed ids still exist for 410s). */
@@ -44,12 +49,9 @@ export function linkedFacetsOf(kind: LinkedKind, post: WpPost, mapping: Mapping)
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(rec)) if (typeof v === 'string') values[k] = v;
   const name = str(rec[kind]);
-  const texts = [
-    name,
-    str(rec.description),
-    str(rec.excerpt),
-    ...SEARCH_FIELDS[kind].map((f) => str(rec[f])),
-  ];
+  const searched = [kind, 'description', 'excerpt', ...SEARCH_FIELDS[kind]];
+  const texts = searched.map((f) => str(rec[f]));
+  const blanked = blanksOf(RECORDS[kind]);
   return {
     id: post.id,
     status: post.status,
@@ -61,7 +63,11 @@ export function linkedFacetsOf(kind: LinkedKind, post: WpPost, mapping: Mapping)
     searchText: [...texts, plainText(str(rec.description))].join('\n').toLowerCase(),
     author: Number(rec.author ?? post.author) || 0,
     protected: str(rec.password ?? (post.password as FieldValue | undefined)) !== '',
-    nameText: name.toLowerCase(),
+    openText: searched
+      .filter((f) => !blanked.has(f))
+      .map((f) => str(rec[f]))
+      .join('\n')
+      .toLowerCase(),
   };
 }
 

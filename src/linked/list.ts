@@ -23,9 +23,8 @@ export function filterLinked(
   f: {
     /** Whether the caller may read a record of this status and author (src/events/visibility.ts). */
     visible: (status: string, author: number) => boolean;
+    /** Matches a protected record by the fields its password does not blank only (its name), whoever asks. */
     search?: string;
-    /** Whether the caller may read protected text (signed in); otherwise a protected record matches by name only. */
-    searchesProtected?: boolean;
     only?: Set<number>;
     exclude?: Set<number>;
   },
@@ -37,7 +36,7 @@ export function filterLinked(
     if (f.only && !f.only.has(x.id)) continue;
     if (f.exclude?.has(x.id)) continue;
     if (needle !== undefined) {
-      const text = x.protected && !f.searchesProtected ? x.nameText : x.searchText;
+      const text = x.protected ? x.openText : x.searchText;
       if (!text.includes(needle)) continue;
     }
     out.push(x);
@@ -85,7 +84,6 @@ export async function listLinked(
   const matches = filterLinked(catalog.values(), {
     visible: visibleTo(visibility),
     search: a.search,
-    searchesProtected: ctx.credentials !== undefined,
     only,
     exclude,
   });

@@ -3,6 +3,8 @@ import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams, linkedNotAccessible } from '../http/errors.ts';
+import { asGuesses } from '../passwords/guesses.ts';
+import { isProtected } from '../serialize/common.ts';
 import type { Json, SiteInfo } from '../serialize/index.ts';
 import { serializeOrganizer, serializeVenue } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
@@ -79,7 +81,7 @@ export async function readPost(
   ctx: RequestContext,
   kind: LinkedKind,
   id: number,
-  opts: { password?: string; context?: 'view' | 'edit' } = {},
+  opts: { password?: string; context?: 'view' | 'edit'; onRefused?: () => void } = {},
 ): Promise<WpPost> {
   const get = (password?: string) =>
     deps.wp.request<WpPost>({
@@ -90,8 +92,10 @@ export async function readPost(
   try {
     return (
       await get(opts.password).catch((err: unknown) => {
-        if (opts.password && err instanceof ApiError && err.code === 'rest_post_incorrect_password')
+        if (opts.password && err instanceof ApiError && err.code === 'rest_post_incorrect_password') {
+          opts.onRefused?.();
           return get();
+        }
         throw err;
       })
     ).body;
@@ -157,7 +161,16 @@ export async function readLinked(
   password: string | undefined,
 ): Promise<Json> {
   await requireId(deps, ctx, kind, id);
-  const post = await readPost(deps, ctx, kind, id, { password });
+  // A password is a guess at this record, throttled per client: wrong when WordPress refused it on a protected post
+  // (it refuses any password on a post without one, which TEC ignores).
+  let refused = false;
+  const post = await asGuesses(
+    deps.passwordGuesses,
+    ctx.client,
+    password === undefined ? [] : [`${kind}:${id}`],
+    () => readPost(deps, ctx, kind, id, { password, onRefused: () => (refused = true) }),
+    { of: (p) => (refused && isProtected(p) ? [`${kind}:${id}`] : []) },
+  );
   if (post.status !== 'publish' && !ctx.credentials) throw linkedNotAccessible(kind, id);
   const stored = (await deps.catalog.all(kind, ctx.language)).get(id);
   return serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'single', { password, stored });

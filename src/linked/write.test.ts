@@ -95,7 +95,7 @@ const facet = (id: number, status: string, values: Record<string, string>): Link
   searchText: '',
   author: 1,
   protected: false,
-  nameText: '',
+  openText: '',
 });
 
 describe('findDuplicate', () => {

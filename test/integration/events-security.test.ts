@@ -91,7 +91,7 @@ describe('non-public events', () => {
     const words = await call(
       t,
       'GET',
-      `/events?start_date=2031-09-01&search=${encodeURIComponent(`Hidden words ${tok}`)}`,
+      `/events?start_date=2031-09-01&end_date=2031-09-30&search=${encodeURIComponent(`Hidden words ${tok}`)}`,
     );
     expect(idsOf(words)).toEqual([]);
     // A signed-in caller's search includes it (WordPress adds `post_password = ''` only for logged-out users).
@@ -99,6 +99,20 @@ describe('non-public events', () => {
       open.id,
       locked.id,
     ]);
+  });
+
+  it("never lets a signed-in caller's search match a protected event's description or excerpt, only its title", async () => {
+    const search = (text: string, as?: 'subscriber' | 'editor' | 'admin') =>
+      call(t, 'GET', `/events?start_date=2031-09-01&end_date=2031-09-30&search=${encodeURIComponent(text)}`, {
+        as,
+      });
+    for (const as of ['subscriber', 'editor', 'admin'] as const) {
+      expect(idsOf(await search(`Locked ${tok}`, as)), as).toEqual([locked.id]);
+      expect(idsOf(await search(`Hidden words ${tok}`, as)), as).toEqual([]);
+      expect(idsOf(await search(`Hidden excerpt ${tok}`, as)), as).toEqual([]);
+      // An exclusion must not tell the blanked text either: excluding a word of it keeps the event.
+      expect(idsOf(await search(`Locked ${tok} -Hidden`, as)), as).toEqual([locked.id]);
+    }
   });
 
   it('refuses them by id and by slug with a body that carries none of their fields', async () => {

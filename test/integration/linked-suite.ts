@@ -1,6 +1,7 @@
 // The behaviour venues and organizers share, run by venues.test.ts and organizers.test.ts for their own kind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, openTarget, type Role, type Target } from '../harness.ts';
+import { within } from './cache-support.ts';
 import { expectError, Fixtures, type Json, token } from './fixtures.ts';
 
 export type Kind = 'venue' | 'organizer';
@@ -522,6 +523,46 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
         (await fx.call('PATCH', `/${rec.id}`, { as: 'admin', body: { [field]: `after-${fx.tok}` } })).status,
       ).toBe(200);
       expect((await embedded())?.[field]).toBe(`after-${fx.tok}`);
+    });
+  });
+
+  describe(`GET /${plural}: search of a password-protected record`, () => {
+    let locked: Json;
+    const secret = `hush-${fx.tok}`;
+
+    beforeAll(async () => {
+      const meta = (fx.t.mapping[kind].fields as Record<string, { meta?: string } | undefined>)[field]?.meta;
+      // Made in the WordPress admin, protected from the start: the catalog never held it unprotected.
+      locked = await fx.upstream('POST', '', {
+        title: name('Vault'),
+        content: `Whisper ${fx.tok}.`,
+        status: 'publish',
+        password: 'sesame',
+        meta: { [meta ?? '']: secret },
+      });
+      fx.created.push(Number(locked.id));
+      // Seen by the catalog (its next use asks WordPress what changed): found by its name, which anyone may read.
+      await within(
+        5_000,
+        async () =>
+          ids(await fx.list(`search=${encodeURIComponent(name('Vault'))}`, 'subscriber')).length > 0,
+      );
+    });
+
+    it(`matches its name for every caller, and never its ${field} or description, which every list blanks`, async () => {
+      for (const as of [undefined, 'subscriber', 'editor', 'admin'] as const) {
+        expect(ids(await fx.list(`search=${encodeURIComponent(name('Vault'))}`, as)), as).toEqual([
+          locked.id,
+        ]);
+        expect(ids(await fx.list(`search=${encodeURIComponent(secret)}`, as)), as).toEqual([]);
+        expect(ids(await fx.list(`search=${encodeURIComponent(`Whisper ${fx.tok}`)}`, as)), as).toEqual([]);
+      }
+    });
+
+    it(`blanks its ${field} in the list it is found in`, async () => {
+      const res = await fx.list(`search=${encodeURIComponent(name('Vault'))}`, 'subscriber');
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+      expect(JSON.stringify(res.body)).not.toContain('Whisper');
     });
   });
 

@@ -127,6 +127,22 @@ describe('password-protected venues', () => {
     expect(ids(listed)).toEqual([locked.id]);
   });
 
+  it('is never found by its address or city, which it blanks, whoever searches (issue 19, finding 5)', async () => {
+    // Seen by the catalog first: found by its name.
+    await within(5_000, async () =>
+      ids(await fx.list(`search=${encodeURIComponent(`Locked ${fx.tok}`)}`, 'subscriber')).includes(
+        Number(locked.id),
+      ),
+    );
+    for (const as of ['subscriber', 'author', 'editor', 'admin'] as const) {
+      expect(ids(await fx.list(`search=${encodeURIComponent('9 Hidden Rd')}`, as)), as).not.toContain(
+        locked.id,
+      );
+      expect(ids(await fx.list(`search=lockcity${fx.tok}`, as)), as).toEqual([]);
+      expect(ids(await fx.list('search=Secret%20room', as)), as).not.toContain(locked.id);
+    }
+  });
+
   it('shows the protected fields with the right password, and blanks them with a wrong one', async () => {
     const right = await fx.call('GET', `/${locked.id}?password=letmein`);
     expect(right.body.city).toBe(`lockcity${fx.tok}`);

@@ -86,8 +86,12 @@ const listed = (c: Caller, r: Rec) =>
   mayRead(c, r.status, r.owner) &&
   (editsOwn(c) || r.status === 'publish' || r.status === 'protected');
 
-/** Search matches a protected event only for signed-in callers (WordPress's rule for logged-out ones). */
-const searchable = (c: Caller, r: Rec) => listed(c, r) && (r.status !== 'protected' || signedIn(c));
+/**
+ * Search matches a protected event only for signed-in callers (WordPress's rule for logged-out ones), and only by
+ * what every list shows of it: a word of its title (`inTitle`), never one of its blanked description.
+ */
+const searchable = (c: Caller, r: Rec, inTitle = true) =>
+  listed(c, r) && (r.status !== 'protected' || (signedIn(c) && inTitle));
 
 /** `has_events`: linked to an event the caller may read that is not a draft or pending. */
 const hasEvents = (c: Caller, r: Rec) =>
@@ -229,7 +233,7 @@ async function checkEvents(state: State, c: Caller): Promise<void> {
     recs.filter((r) => !shown(r) || r.status === 'protected');
   const lists: Array<[string, (r: Rec) => boolean]> = [
     [`/events?${WINDOW}&per_page=50&search=mx${tok}`, (r) => searchable(c, r)],
-    [`/events?${WINDOW}&per_page=50&search=descword${tok}`, (r) => searchable(c, r)],
+    [`/events?${WINDOW}&per_page=50&search=descword${tok}`, (r) => searchable(c, r, false)],
     [`/events?per_page=50&include=${all.join(',')}`, (r) => listed(c, r)],
     [`/events?${WINDOW}&per_page=50&venue=${recs.map((r) => r.venue).join(',')}`, (r) => listed(c, r)],
     [
@@ -352,6 +356,19 @@ async function checkLinked(state: State, c: Caller): Promise<void> {
     );
   }
   cells += venues.length;
+  // A search matches only what the caller may read: a protected venue's address is blanked for everyone.
+  for (const v of venues) {
+    const found = await fetchIn(
+      state,
+      c,
+      `/venues?per_page=50&search=${v.secret}${editsOwn(c) ? '&status=any' : ''}`,
+    );
+    if (c !== 'wrong-password') {
+      const shown = mayRead(c, v.status, 'author') && mayReadVenue(c, v);
+      expectList(found, 'venues', shown ? [v.id] : [], `${state} ${c} venue search (${v.status})`);
+    }
+    cells++;
+  }
   for (const v of venues) {
     for (const route of [`/venues/${v.id}`, `/events/${v.event}`]) {
       const res = await fetchIn(state, c, route);

@@ -1,0 +1,45 @@
+// The events of a list page or a feed, read as the caller: a password tried on each protected one counts as a guess.
+import type { RequestContext } from '../context.ts';
+import type { Deps } from '../deps.ts';
+import type { EventIndex } from '../index/event-index.ts';
+import { asGuesses } from '../passwords/guesses.ts';
+import { canSeeProtected, isProtected } from '../serialize/common.ts';
+import type { WpPost } from '../wp/types.ts';
+import { withStoredExcerpt } from './excerpt.ts';
+import { readPage } from './page.ts';
+import type { Visibility } from './visibility.ts';
+
+/** Posts one `include=` request holds. */
+const UPSTREAM_PAGE = 100;
+
+/**
+ * Reads `ids` in order, in requests of 100. The password is tried at every protected event among them (`include=a,b,c`
+ * picks them): one guess at each, throttled per client; those it did not open stay counted.
+ */
+export async function readEvents(
+  deps: Deps,
+  ctx: RequestContext,
+  index: EventIndex,
+  ids: number[],
+  visibility: Visibility,
+  password: string | undefined,
+): Promise<WpPost[]> {
+  const statuses = visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined;
+  const tried = password === undefined ? [] : ids.filter((id) => index.get(id)?.protected);
+  const read = await asGuesses(
+    deps.passwordGuesses,
+    ctx.client,
+    tried.map((id) => `event:${id}`),
+    async () => {
+      const pages: Promise<WpPost[]>[] = [];
+      for (let i = 0; i < ids.length; i += UPSTREAM_PAGE)
+        pages.push(readPage(deps, ctx, 'event', ids.slice(i, i + UPSTREAM_PAGE), { statuses, password }));
+      return (await Promise.all(pages)).flat();
+    },
+    {
+      of: (posts) =>
+        posts.filter((p) => isProtected(p) && !canSeeProtected(p, password)).map((p) => `event:${p.id}`),
+    },
+  );
+  return read.map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+}
