@@ -1,0 +1,240 @@
+// Differential property test: our strtotime against PHP's own (php-cli), over relative formats × bases × zones.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseTime } from './parse.ts';
+
+/**
+ * A fixed seed and a size that runs in a few seconds by default, so CI checks the same cases every time;
+ * `STRTOTIME_SEED=random STRTOTIME_RUNS=20000` hunts further (the seed used is printed with any difference).
+ */
+const SEED =
+  process.env.STRTOTIME_SEED === 'random'
+    ? Date.now() % 2 ** 31
+    : Number(process.env.STRTOTIME_SEED ?? 20261126);
+const RUNS = Number(process.env.STRTOTIME_RUNS ?? 1500);
+
+const ORACLE = fileURLToPath(new URL('../../../test/php/strtotime.php', import.meta.url));
+const APT_INSTALL = fileURLToPath(new URL('../../../test/setup/apt-install.sh', import.meta.url));
+
+/** PHP's answers for many cases from one php process (one process per case would take minutes). */
+function phpStrtotime(cases: ReadonlyArray<readonly [string, number, string]>): Array<number | false> {
+  const out = execFileSync('php', [ORACLE], { input: JSON.stringify(cases), maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(out.toString());
+}
+
+/**
+ * The zones a site or an event may be in, with the name PHP knows each by: PHP's default time zone must be an
+ * identifier, so the manual offsets TEC allows are given to PHP as a zone with that fixed offset over 1970–2100.
+ */
+const ZONES: ReadonlyArray<readonly [ours: string, php: string]> = [
+  ['UTC', 'UTC'],
+  ['Europe/Madrid', 'Europe/Madrid'],
+  ['America/New_York', 'America/New_York'],
+  ['Asia/Kolkata', 'Asia/Kolkata'],
+  ['Pacific/Chatham', 'Pacific/Chatham'],
+  ['Australia/Lord_Howe', 'Australia/Lord_Howe'],
+  ['UTC+5:30', 'Asia/Kolkata'],
+  ['UTC-3', 'Etc/GMT+3'],
+];
+
+/** Instants worth starting from: every weekday, month ends, leap days, and the DST changes of the zones above. */
+const BASES = [
+  ...[23, 24, 25, 26, 27, 28, 29].map((d) => `2026-11-${d}T10:30:00Z`),
+  '2027-01-31T23:30:00Z',
+  '2027-02-28T12:00:00Z',
+  '2028-02-29T05:00:00Z',
+  '2027-04-30T22:00:00Z',
+  '2027-12-31T23:59:59Z',
+  '2027-03-28T00:30:00Z', // Madrid springs forward at 01:00Z
+  '2027-03-28T01:30:00Z',
+  '2027-10-31T00:30:00Z', // Madrid falls back at 01:00Z
+  '2027-10-31T01:30:00Z',
+  '2027-03-14T06:30:00Z', // New York springs forward at 07:00Z
+  '2027-11-07T05:30:00Z', // New York falls back at 06:00Z
+  '2027-11-07T06:30:00Z',
+  '2027-04-03T14:30:00Z', // Lord Howe and Chatham leave DST on 4 April
+  '2027-10-02T15:30:00Z', // Lord Howe enters DST on 3 October
+  '2027-09-25T13:30:00Z', // Chatham enters DST on 26 September
+].map((iso) => Date.parse(iso) / 1000);
+
+const base = fc.oneof(
+  fc.constantFrom(...BASES),
+  fc.constantFrom(...BASES).chain((b) => fc.integer({ min: -2 * 86400, max: 2 * 86400 }).map((s) => b + s)),
+  fc.integer({ min: Date.parse('2000-01-01Z') / 1000, max: Date.parse('2040-01-01Z') / 1000 }),
+);
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const weekday = fc.oneof(
+  fc.constantFrom(...WEEKDAYS),
+  fc.constantFrom(...WEEKDAYS).map((d) => d.slice(0, 3)),
+);
+const MONTHS = ['january', 'february', 'march', 'june', 'september', 'december'];
+const month = fc.oneof(fc.constantFrom(...MONTHS), fc.constantFrom('jan', 'feb', 'sept', 'dec'));
+const unit = fc.constantFrom(
+  'sec',
+  'second',
+  'seconds',
+  'min',
+  'minutes',
+  'hour',
+  'hours',
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'fortnight',
+  'month',
+  'months',
+  'year',
+  'years',
+  'weekday',
+  'weekdays',
+);
+const year = fc.integer({ min: 1999, max: 2031 }).map(String);
+const relText = fc.constantFrom('next', 'last', 'previous', 'this', 'first', 'second', 'third');
+
+const numbered = fc
+  .tuple(
+    fc.constantFrom('', '+', '-'),
+    fc.integer({ min: 0, max: 40 }),
+    fc.constantFrom('', ' '),
+    fc.oneof(unit, weekday),
+  )
+  .map(([sign, n, gap, u]) => `${sign}${n}${gap}${u}`);
+const relative = fc.oneof(
+  numbered,
+  numbered.map((r) => `${r} ago`),
+  fc.tuple(relText, fc.oneof(unit, weekday, fc.constant('week'))).map(([r, u]) => `${r} ${u}`),
+  weekday,
+  fc.tuple(weekday, fc.constantFrom('next', 'last', 'this')).map(([d, r]) => `${d} ${r} week`),
+);
+const monthRef = fc.oneof(
+  fc.constantFrom('next month', 'last month', 'this month'),
+  fc.tuple(month, year).map(([m, y]) => `${m} ${y}`),
+  month,
+);
+const dayOf = fc.oneof(
+  fc.tuple(fc.constantFrom('first', 'last'), monthRef).map(([fl, m]) => `${fl} day of ${m}`),
+  fc.constantFrom('first day of', 'last day of'),
+  fc
+    .tuple(fc.constantFrom('first', 'second', 'third', 'fourth', 'last', 'next'), weekday, monthRef)
+    .map(([n, d, m]) => `${n} ${d} of ${m}`),
+);
+const special = fc.constantFrom('tomorrow', 'yesterday', 'today', 'midnight', 'noon', 'now');
+const time = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 1, max: 12 }), fc.constantFrom('am', 'pm', ' am', ' PM', 'a.m.'))
+    .map(([h, m]) => `${h}${m}`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom('am', 'pm'))
+    .map(([h, i, m]) => `${h}:${String(i).padStart(2, '0')}${m}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.constantFrom('', 'T', 't'))
+    .map(([h, i, t]) => `${t}${String(h).padStart(2, '0')}:${String(i).padStart(2, '0')}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, i, s]) => [h, i, s].map((n) => String(n).padStart(2, '0')).join(':')),
+);
+const pad = (n: number) => String(n).padStart(2, '0');
+const isoDate = fc
+  .tuple(
+    fc.integer({ min: 1999, max: 2031 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 31 }),
+  )
+  .map(([y, m, d]) => `${y}-${pad(m)}-${pad(d)}`);
+const zoneSuffix = fc.constantFrom(
+  'Z',
+  '+02:00',
+  '-05:00',
+  '+0530',
+  ' UTC',
+  ' GMT',
+  ' EST',
+  ' CEST',
+  ' Europe/Paris',
+);
+const absolute = fc.oneof(
+  isoDate,
+  fc
+    .tuple(isoDate, fc.constantFrom(' ', 'T'), time)
+    .map(([d, sep, t]) => `${d}${sep}${t.replace(/^[Tt]/, '')}`),
+  fc.tuple(isoDate, time, zoneSuffix).map(([d, t, z]) => `${d}T${t.replace(/^[Tt]/, '')}${z}`),
+  fc
+    .tuple(month, fc.integer({ min: 1, max: 31 }), fc.option(year))
+    .map(([m, d, y]) => `${m} ${d}${y ? ` ${y}` : ''}`),
+  fc.tuple(fc.integer({ min: 1, max: 31 }), month, year).map(([d, m, y]) => `${d} ${m} ${y}`),
+  fc.integer({ min: -1e9, max: 4e9 }).map((n) => `@${n}`),
+);
+const part = fc.oneof(
+  { arbitrary: relative, weight: 4 },
+  { arbitrary: dayOf, weight: 2 },
+  { arbitrary: special, weight: 2 },
+  { arbitrary: time, weight: 2 },
+  { arbitrary: absolute, weight: 2 },
+);
+/** Up to three parts (`next wednesday 4pm`, `tomorrow noon`, `monday next week`), in any case, spaced loosely. */
+const text = fc
+  .tuple(
+    fc.array(part, { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(' ', '  ', '\t'),
+    fc.constantFrom('lower', 'upper', 'title', 'as is'),
+    fc.boolean(),
+  )
+  .map(([parts, gap, casing, padded]) => {
+    let s = parts.join(gap);
+    if (casing === 'lower') s = s.toLowerCase();
+    else if (casing === 'upper') s = s.toUpperCase();
+    else if (casing === 'title') s = s.replace(/\b[a-z]/g, (c) => c.toUpperCase());
+    return padded ? ` ${s} ` : s;
+  });
+
+// Purely numeric values are TEC's Unix timestamps (`is_numeric`), deliberately not strtotime's reading of them.
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** Seconds since the epoch as our parser reads `value` in `zone` at `now`, or false as PHP says it. */
+const ours = (value: string, now: number, zone: string): number | false => {
+  const dt = parseTime(value, zone, new Date(now * 1000));
+  return dt === null ? false : Math.floor(dt.toSeconds());
+};
+
+const show = (seconds: number | false, zone: string) =>
+  seconds === false ? 'false' : `${seconds} (${new Date(seconds * 1000).toISOString()} UTC, in ${zone})`;
+
+describe('strtotime compared with PHP', () => {
+  beforeAll(() => {
+    // CI machines get php-cli the way they get WordPress's other packages; a machine without root is told to.
+    execFileSync('bash', [APT_INSTALL, 'php', 'php-cli'], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 600_000,
+    });
+  }, 600_000);
+
+  it('reads "next wednesday 4pm" on a Wednesday as the next week\'s Wednesday, as PHP does', () => {
+    const wednesday = Date.parse('2026-11-25T10:00:00Z') / 1000;
+    expect(ours('next wednesday 4pm', wednesday, 'UTC')).toBe(Date.parse('2026-12-02T16:00:00Z') / 1000);
+    expect(phpStrtotime([['next wednesday 4pm', wednesday, 'UTC']])).toEqual([
+      Date.parse('2026-12-02T16:00:00Z') / 1000,
+    ]);
+  });
+
+  it(`gives PHP's answer for every generated text, base and zone (seed ${SEED}, ${RUNS} cases)`, () => {
+    const cases = fc
+      .sample(fc.tuple(text, base, fc.constantFrom(...ZONES)), { numRuns: RUNS, seed: SEED })
+      .filter(([value]) => !NUMERIC.test(value));
+    const php = phpStrtotime(cases.map(([value, now, [, phpZone]]) => [value, now, phpZone] as const));
+    const differences = cases.flatMap(([value, now, [zone]], i) => {
+      const mine = ours(value, now, zone);
+      return mine === php[i]
+        ? []
+        : [
+            `${JSON.stringify(value)} at ${new Date(now * 1000).toISOString()} in ${zone}: PHP ${show(php[i], zone)}, ours ${show(mine, zone)}`,
+          ];
+    });
+    if (differences.length > 0)
+      console.log(`${differences.length} of ${cases.length} differ:\n${differences.join('\n')}`);
+    expect(differences.slice(0, 20)).toEqual([]);
+  });
+});
