@@ -168,8 +168,67 @@ const absolute = fc.oneof(
   fc.tuple(fc.integer({ min: 1, max: 31 }), month, year).map(([d, m, y]) => `${d} ${m} ${y}`),
   fc.integer({ min: -1e9, max: 4e9 }).map((n) => `@${n}`),
 );
+/** Other shapes PHP reads (and some it rejects), and loose characters that make the scanner split tokens oddly. */
+const other = fc.oneof(
+  fc.constantFrom(
+    'back of 7pm',
+    'front of 19',
+    '6/12/2027',
+    '6/12',
+    '12.06.2027',
+    '12.06.27',
+    '2027/06/12',
+    '20270612',
+    '2027-W05-3',
+    '2027W05',
+    '2027.163',
+    'June 12th',
+    '12th june',
+    'Sat, 12 Jun 2027 10:00:00 +0200',
+    '2027-06-12 10:00:00.5',
+    '2027-06-12T10:00:00.123456Z',
+    '10am EST',
+    'Europe/Paris',
+    '(CEST)',
+    'GMT+2',
+    'soon',
+    'whenever',
+    'next blah',
+    '25:00',
+    '24:00',
+    '2027-02-30',
+    '2027-13-01',
+    '0000-00-00 00:00:00',
+    '1 fortnight',
+    '+-1 day',
+    '--2 days',
+    'eighth day',
+    'twelfth month',
+    '10 September 2000',
+    'Sept 2027',
+    '2027 June',
+    'jun-12-2027',
+    '2027-jun-12',
+    'IV',
+    '12-IV-2027',
+    '1/2/3',
+    '@1.5',
+    '@-1.5',
+    '10:00:00 PM',
+    '12am',
+    '12:30pm',
+    '0:30',
+    'T1030',
+    '103045',
+    '1030',
+  ),
+  fc
+    .array(fc.constantFrom(...'abdehimnorstuwy0123456789 +-:/.@,'.split('')), { minLength: 1, maxLength: 10 })
+    .map((cs) => cs.join('')),
+);
 const part = fc.oneof(
   { arbitrary: relative, weight: 4 },
+  { arbitrary: other, weight: 2 },
   { arbitrary: dayOf, weight: 2 },
   { arbitrary: special, weight: 2 },
   { arbitrary: time, weight: 2 },
@@ -200,8 +259,20 @@ const ours = (value: string, now: number, zone: string): number | false => {
   return dt === null ? false : Math.floor(dt.toSeconds());
 };
 
-const show = (seconds: number | false, zone: string) =>
-  seconds === false ? 'false' : `${seconds} (${new Date(seconds * 1000).toISOString()} UTC, in ${zone})`;
+/** JavaScript dates end at ±8.64e15 ms, so our port answers false where PHP goes on (`20270612 sunday` is 20270612 Sundays ahead). */
+const JS_DATE_LIMIT = 8.64e12;
+/**
+ * Answers we do not compare: instants JavaScript cannot hold, and instants before 1970 for the manual offsets, whose
+ * stand-in zone on the PHP side had another offset then (Asia/Kolkata was +05:21:10 before 1942).
+ */
+const outOfScope = (php: number | false, standIn: boolean) =>
+  php !== false && (Math.abs(php) > JS_DATE_LIMIT || (standIn && php < 0));
+
+const show = (seconds: number | false) => {
+  if (seconds === false) return 'false';
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? String(seconds) : `${seconds} (${date.toISOString()})`;
+};
 
 describe('strtotime compared with PHP', () => {
   beforeAll(() => {
@@ -225,14 +296,20 @@ describe('strtotime compared with PHP', () => {
       .sample(fc.tuple(text, base, fc.constantFrom(...ZONES)), { numRuns: RUNS, seed: SEED })
       .filter(([value]) => !NUMERIC.test(value));
     const php = phpStrtotime(cases.map(([value, now, [, phpZone]]) => [value, now, phpZone] as const));
-    const differences = cases.flatMap(([value, now, [zone]], i) => {
+    const differences = cases.flatMap(([value, now, [zone, phpZone]], i) => {
       const mine = ours(value, now, zone);
-      return mine === php[i]
+      return mine === php[i] || outOfScope(php[i], zone !== phpZone)
         ? []
         : [
-            `${JSON.stringify(value)} at ${new Date(now * 1000).toISOString()} in ${zone}: PHP ${show(php[i], zone)}, ours ${show(mine, zone)}`,
+            `${JSON.stringify(value)} at ${new Date(now * 1000).toISOString()} in ${zone}: PHP ${show(php[i])}, ours ${show(mine)}`,
           ];
     });
+    if (process.env.STRTOTIME_RUNS !== undefined || differences.length > 0) {
+      const rejected = php.filter((answer) => answer === false).length;
+      process.stderr.write(
+        `seed ${SEED}: ${cases.length} cases, ${rejected} false in PHP, ${differences.length} differ\n`,
+      );
+    }
     if (differences.length > 0)
       console.log(`${differences.length} of ${cases.length} differ:\n${differences.join('\n')}`);
     expect(differences.slice(0, 20)).toEqual([]);
