@@ -8,6 +8,7 @@ import {
   type Parsed,
   WEEKDAY_COUNT,
 } from './php-scan.ts';
+import { phpOffset } from './zones.ts';
 
 interface Fields {
   y: number;
@@ -149,37 +150,5 @@ function wallSeconds(t: Fields): number {
 function offsetFor(wall: number, named: NamedZone | null, zone: Zone): number {
   if (named !== null && 'offset' in named) return named.offset;
   const inZone = named !== null ? IANAZone.create(named.id) : zone;
-  if (inZone.isUniversal) return inZone.offset(0) * 60;
-  return zoneOffset(wall, inZone);
-}
-
-const offsetAt = (zone: Zone, seconds: number) => zone.offset(seconds * 1000) * 60;
-
-/**
- * do_adjust_timezone: the offset at the wall clock read as UTC, unless the offset an instant that far back has
- * differs. So a clock in a spring-forward gap moves on by the gap, and a clock in the repeated autumn hour takes
- * the offset PHP finds first: the later (standard) one east of UTC, the earlier (daylight) one west of it.
- */
-function zoneOffset(wall: number, zone: Zone): number {
-  const current = offsetAt(zone, wall);
-  const after = offsetAt(zone, wall - current);
-  if (current === after) return current;
-  const transition = lastChange(zone, wall - current);
-  const inTransition =
-    transition !== null && wall - after >= transition + (current - after) && wall - after < transition;
-  return inTransition ? current : after;
-}
-
-/** When the offset in force at `at` began, if within the two days before (further back cannot matter here). */
-function lastChange(zone: Zone, at: number): number | null {
-  const offset = offsetAt(zone, at);
-  let lo = at - 2 * 86400;
-  if (offsetAt(zone, lo) === offset) return null;
-  let hi = at;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (offsetAt(zone, mid) === offset) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return phpOffset(wall, inZone);
 }

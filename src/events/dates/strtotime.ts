@@ -2,7 +2,7 @@
 import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { scanPhpDate } from './php-scan.ts';
 import { resolvePhpDate } from './php-update.ts';
-import { zoneOf } from './zones.ts';
+import { zoneObjectOf } from './zones.ts';
 
 /** An instant, and the zone whose clock the text was written in: its own zone if it named one, else the caller's. */
 export interface PhpTime {
@@ -19,7 +19,7 @@ export interface PhpTime {
 export function strtotime(text: string, now: number, tz: string): PhpTime | null {
   const parsed = scanPhpDate(text);
   if (parsed === null) return null;
-  const zone = zoneFor(tz);
+  const zone = zoneObjectOf(tz);
   const seconds = resolvePhpDate(parsed, now, zone);
   if (seconds === null) return null;
   const named = parsed.zone;
@@ -29,10 +29,4 @@ export function strtotime(text: string, now: number, tz: string): PhpTime | null
     seconds,
     zone: named.offset === 0 ? FixedOffsetZone.utcInstance : FixedOffsetZone.instance(named.offset / 60),
   };
-}
-
-function zoneFor(tz: string): Zone {
-  const name = zoneOf(tz);
-  if (name === 'UTC') return FixedOffsetZone.utcInstance;
-  return FixedOffsetZone.parseSpecifier(name) ?? IANAZone.create(name);
 }
