@@ -149,6 +149,5 @@ function wallSeconds(t: Fields): number {
 /** The UTC offset (seconds) to take off the wall clock: the text's own zone, else the caller's. */
 function offsetFor(wall: number, named: NamedZone | null, zone: Zone): number {
   if (named !== null && 'offset' in named) return named.offset;
-  const inZone = named !== null ? IANAZone.create(named.id) : zone;
-  return phpOffset(wall, inZone);
+  return named !== null ? phpOffset(wall, IANAZone.create(named.id), true) : phpOffset(wall, zone);
 }

@@ -220,6 +220,9 @@ const other = fc.oneof(
     '2027-10-03 02:15',
     '2027-04-04 02:50',
     '2027-09-26 03:15',
+    '2027-10-31 02:30 Europe/Paris',
+    '2027-11-07 01:30 America/New_York',
+    '2027-04-04 01:45 Australia/Lord_Howe',
   ),
   fc
     .array(fc.constantFrom(...'abdehimnorstuwy0123456789 +-:/.@,'.split('')), { minLength: 1, maxLength: 10 })

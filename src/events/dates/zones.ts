@@ -72,15 +72,25 @@ const offsetAt = (zone: Zone, seconds: number) => zone.offset(seconds * 1000) * 
  * first, which is not always the same side: standard time in Madrid and Chatham, daylight time in New York and
  * Lord Howe. luxon picks otherwise in some of these, hence this instead of its `fromObject`.
  */
-export function phpOffset(wall: number, zone: Zone): number {
+export function phpOffset(wall: number, zone: Zone, namedInText = false): number {
   if (zone.isUniversal) return offsetAt(zone, 0);
   const current = offsetAt(zone, wall);
   const after = offsetAt(zone, wall - current);
-  if (current === after) return current;
-  const transition = lastChange(zone, wall - current);
+  let actual = after;
+  let transition = lastChange(zone, wall - current);
+  // A zone named in the text itself ("… Europe/Paris") east of UTC looks two hours back as well, which puts the
+  // repeated hour on daylight time there (timelib reads the unset DST flag of such a zone as set).
+  if (namedInText && current === after && current >= 0 && !DateTime.fromSeconds(wall, { zone }).isInDST) {
+    const earlier = offsetAt(zone, wall - current - 7200);
+    if (earlier !== after && transition !== null && wall - earlier < transition) {
+      actual = earlier;
+      transition = lastChange(zone, wall - current - 7200);
+    }
+  }
+  if (current === actual) return current;
   const inTransition =
-    transition !== null && wall - after >= transition + (current - after) && wall - after < transition;
-  return inTransition ? current : after;
+    transition !== null && wall - actual >= transition + (current - actual) && wall - actual < transition;
+  return inTransition ? current : actual;
 }
 
 /** When the offset in force at `at` began, if within the two days before (further back cannot matter here). */
