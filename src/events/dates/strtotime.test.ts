@@ -225,10 +225,29 @@ const other = fc.oneof(
     '2027-04-04 01:45 Australia/Lord_Howe',
   ),
   fc
-    .array(fc.constantFrom(...'abdehimnorstuwy0123456789 +-:/.@,'.split('')), { minLength: 1, maxLength: 10 })
+    .array(fc.constantFrom(...'abdehimnorstuwy0123456789 +-:/.@,TWZGM()'.split('')), {
+      minLength: 1,
+      maxLength: 10,
+    })
     .map((cs) => cs.join('')),
 );
+/** Words, numbers and separators run together in any order, to reach the scanner's less travelled paths. */
+const soup = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        ...['next', 'last', 'this', 'of', 'day', 'week', 'mon', 'sat', 'june', 'jan', 'am', 'pm', 't', 'ago'],
+        ...['noon', 'first', 'third', 'weekday', 'Z', 'EST', 'UTC', 'GMT', 'CEST', 'IV', 'st', 'th', 'W'],
+        ...['@', '+', '-', ':', '/', '.', ' ', ',', '  '],
+      ),
+      fc.nat(99999).map(String),
+      fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0')),
+    ),
+    { minLength: 1, maxLength: 7 },
+  )
+  .map((items) => items.join(''));
 const part = fc.oneof(
+  { arbitrary: soup, weight: 1 },
   { arbitrary: relative, weight: 4 },
   { arbitrary: other, weight: 2 },
   { arbitrary: dayOf, weight: 2 },
