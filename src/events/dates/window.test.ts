@@ -31,6 +31,10 @@ describe('resolveListDates', () => {
     expect(filterOf({}).filter.endLte).toBe('2026-05-15 23:59:59');
   });
 
+  it("ends the default window as PHP's strtotime('+24 months') does, on 1 March from a 29 February", () => {
+    expect(filterOf({}, NY, new Date('2028-02-29T10:00:00Z')).filter.endLte).toBe('2030-03-01 23:59:59');
+  });
+
   it('keeps the default start time in strict mode, moved to the site zone', () => {
     expect(filterOf({ strict_dates: true }).filter.startGte).toBe('2024-05-14 19:59:00');
   });
