@@ -1,13 +1,13 @@
 // From parsed fields to a Unix time as PHP does it (timelib_fill_holes, timelib_update_ts): wall-clock arithmetic.
 import { DateTime, IANAZone, type Zone } from 'luxon';
-import type { NamedZone } from './php-read.ts';
 import {
   DAY_OF_WEEK_IN_MONTH,
   dayOfWeek,
   LAST_DAY_OF_WEEK_IN_MONTH,
   type Parsed,
   WEEKDAY_COUNT,
-} from './php-scan.ts';
+} from './php-parsed.ts';
+import type { NamedZone } from './php-read.ts';
 import { phpOffset } from './zones.ts';
 
 interface Fields {
