@@ -1,6 +1,7 @@
 // The readers PHP's date parser applies inside a token (timelib's timelib_get_nr, timelib_meridian, lookups…).
 import { IANAZone } from 'luxon';
 import { ZONE_ABBREVIATIONS } from './php-abbr.ts';
+import { PHP_ZONE_IDS } from './php-zones.ts';
 
 /** A position in a token; past its end reads as NUL, as in the C string timelib walks. */
 export class Cursor {
@@ -205,7 +206,8 @@ export function readZone(cur: Cursor): NamedZone | null {
     const word = cur.text.slice(begin, cur.at);
     // Abbreviations are looked up below glibc's TZNAME_MAX of 6 characters; "UTC" also names the UTC zone.
     const offset = word.length < 6 ? ZONE_ABBREVIATIONS.get(word.toLowerCase()) : undefined;
-    zone = offset !== undefined ? { offset } : IANAZone.isValidZone(word) ? { id: word } : null;
+    const known = PHP_ZONE_IDS.has(word.toLowerCase()) && IANAZone.isValidZone(word);
+    zone = offset !== undefined ? { offset } : known ? { id: word } : null;
   }
   while (parens > 0 && cur.c === ')') {
     cur.at++;

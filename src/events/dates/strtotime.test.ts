@@ -223,6 +223,11 @@ const other = fc.oneof(
     '2027-10-31 02:30 Europe/Paris',
     '2027-11-07 01:30 America/New_York',
     '2027-04-04 01:45 Australia/Lord_Howe',
+    // Zone names: ICU knows Java's `MIT` and `AET`, PHP does not; PHP looks names up in any case.
+    '2:52am mit',
+    'AeT',
+    '10:00 Cuba',
+    '2027-01-01 10:00 Europe/PARIS',
   ),
   fc
     .array(fc.constantFrom(...'abdehimnorstuwy0123456789 +-:/.@,TWZGM()'.split('')), {
@@ -306,27 +311,31 @@ describe('strtotime compared with PHP', () => {
     ]);
   });
 
-  it(`gives PHP's answer for every generated text, base and zone (seed ${SEED}, ${RUNS} cases)`, () => {
-    const cases = fc
-      .sample(fc.tuple(text, base, fc.constantFrom(...ZONES)), { numRuns: RUNS, seed: SEED })
-      .filter(([value]) => !NUMERIC.test(value));
-    const php = phpStrtotime(cases.map(([value, now, [, phpZone]]) => [value, now, phpZone] as const));
-    const differences = cases.flatMap(([value, now, [zone, phpZone]], i) => {
-      const mine = ours(value, now, zone);
-      return mine === php[i] || outOfScope(php[i], zone !== phpZone)
-        ? []
-        : [
-            `${JSON.stringify(value)} at ${new Date(now * 1000).toISOString()} in ${zone}: PHP ${show(php[i])}, ours ${show(mine)}`,
-          ];
-    });
-    if (process.env.STRTOTIME_RUNS !== undefined || differences.length > 0) {
-      const rejected = php.filter((answer) => answer === false).length;
-      process.stderr.write(
-        `seed ${SEED}: ${cases.length} cases, ${rejected} false in PHP, ${differences.length} differ\n`,
-      );
-    }
-    if (differences.length > 0)
-      console.log(`${differences.length} of ${cases.length} differ:\n${differences.join('\n')}`);
-    expect(differences.slice(0, 20)).toEqual([]);
-  });
+  it(
+    `gives PHP's answer for every generated text, base and zone (seed ${SEED}, ${RUNS} cases)`,
+    () => {
+      const cases = fc
+        .sample(fc.tuple(text, base, fc.constantFrom(...ZONES)), { numRuns: RUNS, seed: SEED })
+        .filter(([value]) => !NUMERIC.test(value));
+      const php = phpStrtotime(cases.map(([value, now, [, phpZone]]) => [value, now, phpZone] as const));
+      const differences = cases.flatMap(([value, now, [zone, phpZone]], i) => {
+        const mine = ours(value, now, zone);
+        return mine === php[i] || outOfScope(php[i], zone !== phpZone)
+          ? []
+          : [
+              `${JSON.stringify(value)} at ${new Date(now * 1000).toISOString()} in ${zone}: PHP ${show(php[i])}, ours ${show(mine)}`,
+            ];
+      });
+      if (process.env.STRTOTIME_RUNS !== undefined || differences.length > 0) {
+        const rejected = php.filter((answer) => answer === false).length;
+        process.stderr.write(
+          `seed ${SEED}: ${cases.length} cases, ${rejected} false in PHP, ${differences.length} differ\n`,
+        );
+      }
+      if (differences.length > 0)
+        console.log(`${differences.length} of ${cases.length} differ:\n${differences.join('\n')}`);
+      expect(differences.slice(0, 20)).toEqual([]);
+    },
+    Math.max(30_000, RUNS * 5),
+  );
 });
