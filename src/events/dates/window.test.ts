@@ -60,6 +60,14 @@ describe('resolveListDates', () => {
     expect(filterOf({ [param]: value, strict_dates: true }).filter).toMatchObject(expected);
   });
 
+  it.each([
+    ['starts_after', 'first monday of july 2031', { startGt: '2031-07-07 23:59:59' }],
+    // NOW is a Wednesday: PHP's "next wednesday" is a week later, not today.
+    ['ends_before', 'next wednesday', { endLt: '2024-05-22 23:59:59' }],
+  ])("reads %s=%s with PHP's relative formats", (param, value, expected) => {
+    expect(filterOf({ [param]: value }).filter).toMatchObject(expected);
+  });
+
   it('drops the default window when a relative bound is sent', () => {
     const { filter, echo } = filterOf({ starts_after: '2024-05-10' });
     expect(filter).toEqual({ startGt: '2024-05-10 23:59:59' });
