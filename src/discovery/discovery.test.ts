@@ -121,6 +121,12 @@ describe('computed defaults of the list window', () => {
     expect(shownEndDefault({ now: primary.now, timezone: 'Europe/Madrid' })).toBe('2028-03-10 12:00:00');
   });
 
+  it('shows end_date 24 months on as PHP counts them: from 29 February, on 1 March', () => {
+    expect(shownEndDefault({ now: new Date('2028-02-29T10:00:00Z'), timezone: 'UTC' })).toBe(
+      '2030-03-01 10:00:00',
+    );
+  });
+
   it('always shows both in Y-m-d H:i:s form with the end after the start', () => {
     fc.assert(
       fc.property(

@@ -2,6 +2,7 @@
 import { DateTime } from 'luxon';
 import type { ArgDef, ArgsShape, Described, ShownDefault } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
+import { parseTime } from '../events/dates/parse.ts';
 import { zoneOf } from '../events/dates/zones.ts';
 
 export interface RootInfo {
@@ -46,9 +47,9 @@ export function shownStartDefault({ now, timezone }: { now: Date; timezone: stri
   return yesterday.setZone(zoneOf(timezone)).toFormat(WALL);
 }
 
-/** TEC's shown default of `end_date`: now + 24 months on the UTC clock. */
+/** TEC's shown default of `end_date`: PHP's `strtotime('+24 months')` on the UTC clock (29 February → 1 March). */
 export function shownEndDefault({ now }: { now: Date; timezone: string }): string {
-  return DateTime.fromJSDate(now, { zone: 'utc' }).plus({ months: 24 }).toFormat(WALL);
+  return parseTime('+24 months', 'UTC', now)!.toFormat(WALL);
 }
 
 const SHOWN: Record<ShownDefault, (env: DescribeEnv) => unknown> = {

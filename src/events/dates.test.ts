@@ -68,8 +68,12 @@ describe('parseTime', () => {
     expect(dt?.zoneName).toBe('UTC');
   });
 
-  it.each(['', '   ', 'garbage', 'not a date', '2024-13-45', 'next blursday'])('rejects %j', (input) => {
+  it.each(['', 'garbage', 'not a date', '2024-13-45', 'next blursday', '\r'])('rejects %j', (input) => {
     expect(parseTime(input, 'UTC', NOW)).toBeNull();
+  });
+
+  it('reads a blank value as now, as PHP does (only the empty string is false)', () => {
+    expect(parseTime('   ', 'UTC', NOW)?.toSeconds()).toBe(NOW.getTime() / 1000);
   });
 
   it('computes "today" from the zone, not from UTC', () => {

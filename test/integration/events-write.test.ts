@@ -90,6 +90,19 @@ describe('create', () => {
     expect(ev.utc_end_date).toBe(day(4, '03:00:00'));
   });
 
+  it("reads start and end dates with PHP's relative formats: 'next wednesday' on a Wednesday is a week later", async () => {
+    // 2031-07-09 is a Wednesday; PHP's strtotime gives the 16th, and the first Friday of August 2031 is the 1st.
+    const ev = await fx.event({
+      ...base('Relative', 9),
+      start_date: '2031-07-09 next wednesday 4pm',
+      end_date: 'first friday of august 2031 5pm',
+      timezone: 'America/New_York',
+    });
+    expect(ev.start_date).toBe('2031-07-16 16:00:00');
+    expect(ev.end_date).toBe('2031-08-01 17:00:00');
+    expect(ev.utc_start_date).toBe('2031-07-16 20:00:00');
+  });
+
   it('reads publication dates in natural language, date in the site zone and date_utc in UTC', async () => {
     const tz = t.gateway.deps.site.timezone;
     const tomorrow = (zone: string) =>

@@ -31,6 +31,10 @@ describe('resolveListDates', () => {
     expect(filterOf({}).filter.endLte).toBe('2026-05-15 23:59:59');
   });
 
+  it("ends the default window as PHP's strtotime('+24 months') does, on 1 March from a 29 February", () => {
+    expect(filterOf({}, NY, new Date('2028-02-29T10:00:00Z')).filter.endLte).toBe('2030-03-01 23:59:59');
+  });
+
   it('keeps the default start time in strict mode, moved to the site zone', () => {
     expect(filterOf({ strict_dates: true }).filter.startGte).toBe('2024-05-14 19:59:00');
   });
@@ -54,6 +58,14 @@ describe('resolveListDates', () => {
     ['end_date', '1715385600', { endLte: '2024-05-10 20:00:00' }],
   ])('converts %s=%s to the site zone keeping the instant in strict mode', (param, value, expected) => {
     expect(filterOf({ [param]: value, strict_dates: true }).filter).toMatchObject(expected);
+  });
+
+  it.each([
+    ['starts_after', 'first monday of july 2031', { startGt: '2031-07-07 23:59:59' }],
+    // NOW is a Wednesday: PHP's "next wednesday" is a week later, not today.
+    ['ends_before', 'next wednesday', { endLt: '2024-05-22 23:59:59' }],
+  ])("reads %s=%s with PHP's relative formats", (param, value, expected) => {
+    expect(filterOf({ [param]: value }).filter).toMatchObject(expected);
   });
 
   it('drops the default window when a relative bound is sent', () => {

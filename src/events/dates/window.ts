@@ -118,8 +118,11 @@ function defaultStart(siteZone: string, strict: boolean, now: Date): string {
   return strict ? local.toFormat(WALL_FORMAT) : `${local.toFormat('yyyy-MM-dd')} 00:00:00`;
 }
 
-/** UTC now + 24 months, then treated like an explicit `end_date` (23:59:59 of that day when inclusive). */
+/**
+ * PHP's `strtotime('+24 months')` in UTC, then treated like an explicit `end_date` (23:59:59 of that day when
+ * inclusive). PHP's month arithmetic overflows where luxon's clamps: from 29 February it ends on 1 March.
+ */
 function defaultEnd(siteZone: string, strict: boolean, now: Date): string {
-  const end = parseTime(Math.floor(now.getTime() / 1000), 'UTC', now)!.plus({ months: 24 });
+  const end = parseTime('+24 months', 'UTC', now)!;
   return strict ? inZone(end, siteZone) : wholeDay(end, false);
 }

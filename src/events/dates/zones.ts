@@ -1,5 +1,5 @@
 // Time zones as TEC names them (IANA ids, `UTC`, manual `UTC±N` offsets) and wall-clock ⇄ UTC conversion.
-import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 
 /** WordPress/TEC stored format of every date: `Y-m-d H:i:s`. */
 export const WALL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -44,16 +44,70 @@ export function zoneOf(tz: string): string {
   return normaliseTimezone(tz) ?? 'UTC';
 }
 
-/** Reads a `Y-m-d H:i:s` wall clock in `tz`; null when the string is not in that format or not a real date. */
-export function wallClockIn(wallClock: string, tz: string): DateTime | null {
-  const dt = DateTime.fromFormat(wallClock, WALL_FORMAT, { zone: zoneOf(tz) });
-  return dt.isValid ? dt : null;
+/** The luxon Zone object for `tz` (as `zoneOf` names it). */
+export function zoneObjectOf(tz: string): Zone {
+  const name = zoneOf(tz);
+  if (name === 'UTC') return FixedOffsetZone.utcInstance;
+  return FixedOffsetZone.parseSpecifier(name) ?? IANAZone.create(name);
 }
 
 /**
- * Converts a wall clock in `tz` to the UTC wall clock. A clock that falls in a spring-forward gap moves forward by
- * the gap, as PHP's DateTime does; a clock in the repeated autumn hour takes the earlier (daylight) offset.
+ * Reads a `Y-m-d H:i:s` wall clock in `tz` as PHP's DateTime does (see `phpOffset`); null when the string is not in
+ * that format or not a real date.
  */
+export function wallClockIn(wallClock: string, tz: string): DateTime | null {
+  const wall = DateTime.fromFormat(wallClock, WALL_FORMAT, { zone: 'UTC' });
+  if (!wall.isValid) return null;
+  const zone = zoneObjectOf(tz);
+  const seconds = wall.toSeconds();
+  return DateTime.fromSeconds(seconds - phpOffset(seconds, zone), { zone });
+}
+
+const offsetAt = (zone: Zone, seconds: number) => zone.offset(seconds * 1000) * 60;
+
+/**
+ * The UTC offset (seconds) PHP gives the wall clock `wall` (seconds, read as UTC) in `zone` (timelib's
+ * do_adjust_timezone): the offset at the wall clock read as UTC, unless the offset that far back differs. So a clock
+ * in a spring-forward gap moves on by the gap, and a clock in the repeated autumn hour takes the offset PHP finds
+ * first, which is not always the same side: standard time in Madrid and Chatham, daylight time in New York and
+ * Lord Howe. luxon picks otherwise in some of these, hence this instead of its `fromObject`.
+ */
+export function phpOffset(wall: number, zone: Zone, namedInText = false): number {
+  if (zone.isUniversal) return offsetAt(zone, 0);
+  const current = offsetAt(zone, wall);
+  const after = offsetAt(zone, wall - current);
+  let actual = after;
+  let transition = lastChange(zone, wall - current);
+  // A zone named in the text itself ("… Europe/Paris") east of UTC looks two hours back as well, which puts the
+  // repeated hour on daylight time there (timelib reads the unset DST flag of such a zone as set).
+  if (namedInText && current === after && current >= 0 && !DateTime.fromSeconds(wall, { zone }).isInDST) {
+    const earlier = offsetAt(zone, wall - current - 7200);
+    if (earlier !== after && transition !== null && wall - earlier < transition) {
+      actual = earlier;
+      transition = lastChange(zone, wall - current - 7200);
+    }
+  }
+  if (current === actual) return current;
+  const inTransition =
+    transition !== null && wall - actual >= transition + (current - actual) && wall - actual < transition;
+  return inTransition ? current : actual;
+}
+
+/** When the offset in force at `at` began, if within the two days before (further back cannot matter here). */
+function lastChange(zone: Zone, at: number): number | null {
+  const offset = offsetAt(zone, at);
+  let lo = at - 2 * 86400;
+  if (offsetAt(zone, lo) === offset) return null;
+  let hi = at;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (offsetAt(zone, mid) === offset) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** Converts a wall clock in `tz` to the UTC wall clock, as PHP's DateTime does (see `phpOffset`). */
 export function toUtc(localWallClock: string, tz: string): string {
   const dt = wallClockIn(localWallClock, tz);
   if (!dt) throw new RangeError(`Not a Y-m-d H:i:s date: ${localWallClock}`);
