@@ -69,7 +69,6 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     app.use(
       prefix,
       signedInCompression,
-      ...bodies,
       apiRouter([...discoveryBindings(deps, info), ...bindings], {
         prefix,
         defaultLanguage: root.lang,
@@ -80,6 +79,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         cache: deps.cache,
         idempotency: deps.idempotency,
         authenticate: (ctx) => deps.callers.resolve(ctx),
+        bodies,
         describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );

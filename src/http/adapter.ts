@@ -1,6 +1,6 @@
 // Wires contract routes to express: matches WordPress-style route regexes, parses args, writes responses.
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { PRIVATE_CACHE_CONTROL, VARY } from '../cache/entry.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
@@ -12,6 +12,7 @@ import type { AnswerSource } from '../observe/metrics.ts';
 import { audienceOf, credentialsOf } from './credentials.ts';
 import {
   ApiError,
+  forbidden,
   internalError,
   invalidJson,
   invalidParams,
@@ -39,10 +40,16 @@ export interface ApiRootOptions {
   /** Keeps the answers of POSTs sent with an `Idempotency-Key` (absent: the header is ignored). */
   idempotency?: IdempotencyStore;
   /**
-   * Checks a signed-in caller's credentials with WordPress before any handler runs (401 `incorrect_password` when
-   * rejected), so a wrong password is refused everywhere, not only where a handler happens to ask upstream.
+   * Checks a signed-in caller's credentials with WordPress before anything of the request is parsed (401
+   * `incorrect_password` when rejected), so a wrong password is refused everywhere, not only where a handler happens
+   * to ask upstream. Resolves the user WordPress vouches for: their id scopes their `Idempotency-Key`s.
    */
-  authenticate?: (ctx: RequestContext) => Promise<unknown>;
+  authenticate?: (ctx: RequestContext) => Promise<{ id: number } | null>;
+  /**
+   * The body parsers, run here once the caller may write (absent: bodies were parsed before the router). An
+   * anonymous write is refused before its body is read, and a GET's body is never parsed.
+   */
+  bodies?: RequestHandler[];
   /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
@@ -97,6 +104,24 @@ function pathParams(groups: Record<string, string> | undefined): Record<string, 
   return out;
 }
 
+/** Runs express middlewares (the body parsers) in turn, throwing the first error one passes on. */
+async function runAll(handlers: RequestHandler[], req: Request, res: Response): Promise<void> {
+  for (const h of handlers) {
+    await new Promise<void>((resolve, reject) => {
+      h(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    });
+  }
+}
+
+/**
+ * What an `Idempotency-Key` is held to: the method, path, query and body, so the same key with other arguments
+ * anywhere is a different request. `_wpnonce` is a credential, not an argument: a retry may carry a fresh one.
+ */
+function requestOf(method: string, path: string, query: Record<string, unknown>, body: unknown): unknown[] {
+  const { _wpnonce, ...args } = query;
+  return [method, path, args, body];
+}
+
 /** The cache's name for where an answer came from, as metrics and logs name it. */
 const SOURCES: Record<CacheSource, AnswerSource> = { l1: 'memory', l2: 'redis', upstream: 'wordpress' };
 
@@ -147,12 +172,25 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       if (!res.writableFinished) controller.abort();
     });
     try {
+      const credentials = credentialsOf(req);
+      const contextIn = (language: string): RequestContext => ({
+        audience: audienceOf(credentials),
+        credentials,
+        language,
+        requestId,
+        signal: controller.signal,
+      });
+      // Who the caller is, and whether they may write, comes before any parsing (design.md): an anonymous write is
+      // refused before its body, arguments and dates cost anything, and before its Idempotency-Key is kept. The
+      // handlers refuse it with the same 401; WordPress would validate the arguments first (docs/differences.md).
+      if (method !== 'GET' && !credentials) throw forbidden(false);
+      const caller = credentials ? await opts.authenticate?.(contextIn(opts.defaultLanguage)) : undefined;
+      if (method !== 'GET' && opts.bodies) await runAll(opts.bodies, req, res);
       const params = pathParams(groups);
       const body = bodyOf(req, method);
       // One parse for everything below: cache key, shareability, arguments, and what handlers read raw.
       const query = queryOf(req);
       const raw = { ...query, ...body, ...params };
-      const credentials = credentialsOf(req);
       const base = publicBase(req, opts.publicUrl);
       const site = { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` };
       const run = async () => {
@@ -163,15 +201,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
         }
         const lang =
           (parsed.args as { multilang_language?: string }).multilang_language ?? opts.defaultLanguage;
-        const ctx: RequestContext = {
-          audience: audienceOf(credentials),
-          credentials,
-          language: lang,
-          requestId,
-          signal: controller.signal,
-        };
-        if (credentials) await opts.authenticate?.(ctx);
-        return match.handler({ args: parsed.args, params, body, ctx, site, raw });
+        return match.handler({ args: parsed.args, params, body, ctx: contextIn(lang), site, raw });
       };
       const cache = match.cache === false ? undefined : opts.cache;
       if (cache && isShareable(method, !credentials, raw)) {
@@ -189,13 +219,14 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
         res.locals.cacheSource = SOURCES[source];
         return;
       }
-      const idem = method === 'POST' && opts.idempotency ? req.get('idempotency-key') : undefined;
+      // Keys are kept only for a user WordPress vouched for, under their id (however their credentials are spelt).
+      const idem = method === 'POST' && opts.idempotency && caller ? req.get('idempotency-key') : undefined;
       const result =
-        idem !== undefined && opts.idempotency
+        idem !== undefined && opts.idempotency && caller
           ? await onceFor(
               opts.idempotency,
-              `${audienceOf(credentials)}|${match.contract.id}|${checkKey(idem)}`,
-              fingerprintOf([method, path, body]),
+              `user:${caller.id}|${match.contract.id}|${checkKey(idem)}`,
+              fingerprintOf(requestOf(method, path, query, body)),
               async () => {
                 const r = await run();
                 return { ...r, status: r.status ?? 200 };
