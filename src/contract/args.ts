@@ -59,7 +59,8 @@ export type ArgFormat = 'time' | 'timezone' | 'image';
 /**
  * The longest string (in characters) each kind of argument takes. The parser checks it before the argument's schema
  * and format see the value, so a megabyte never reaches the date parser (whose cost grows with its input: 1.3 s for
- * 1 MB) or the search. Each is far above what a person or a client sends, and none cuts content WordPress keeps.
+ * 1 MB, at most 0.5 ms at 256 characters) or the search. Each is far above what a person or a client sends, and none
+ * cuts content WordPress keeps.
  */
 export const MAX_CHARS = {
   /** A strtotime phrase: the longest a person writes ("last day of next month 18:00 Europe/Madrid") is ~50. */
