@@ -1,6 +1,6 @@
 // The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
 import { z } from 'zod';
-import { type ArgDef, idList, list, nonEmptyString, positiveInt, WHY } from './args.ts';
+import { type ArgDef, idList, list, MAX_CHARS, nonEmptyString, positiveInt, WHY } from './args.ts';
 import { bool, language, page, perPage, termList, time } from './common.ts';
 
 const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
@@ -93,6 +93,7 @@ export const listEventsArgs = {
       en: 'Events whose title or description contains this text.',
       es: 'Eventos cuyo título o descripción contiene este texto.',
     },
+    maxLength: MAX_CHARS.search,
     schema: nonEmptyString,
   } satisfies ArgDef<string>,
   categories: termList(

@@ -1,7 +1,15 @@
 // The venues and organizers routes of calendar/events/v1 (tec-contract.md §1.4): list, create, read/update/delete.
 
 import { z } from 'zod';
-import { type ArgDef, type ArgsShape, looseBool, nonEmptyString, positiveInt, WHY } from './args.ts';
+import {
+  type ArgDef,
+  type ArgsShape,
+  looseBool,
+  MAX_CHARS,
+  nonEmptyString,
+  positiveInt,
+  WHY,
+} from './args.ts';
 import { idPath, language, page, perPage, slugPath } from './common.ts';
 import { organizerRecord, venueRecord, writeArgsOf } from './records.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
@@ -41,6 +49,7 @@ export const linkedListArgs = (kind: LinkedKind) => {
         en: `${cap(n.enPlural)} whose name, description, excerpt, ${searched.en} contains this text.`,
         es: `${cap(n.esPlural)} cuyo nombre, descripción, extracto, ${searched.es} contiene este texto.`,
       },
+      maxLength: MAX_CHARS.search,
       schema: nonEmptyString,
     } satisfies ArgDef<string>,
     event: {

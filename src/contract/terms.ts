@@ -6,6 +6,7 @@ import {
   boolean,
   type Described,
   list,
+  MAX_CHARS,
   nonEmptyString,
   positiveInt,
   WHY,
@@ -58,6 +59,7 @@ export function listTermsArgs(kind: TermKind) {
         en: `Limits the ${n.en} to those matching this text.`,
         es: `Limita las ${n.es} a las que coinciden con este texto.`,
       },
+      maxLength: MAX_CHARS.search,
       schema: anyString,
     } satisfies ArgDef<string>,
     exclude: termRefs(

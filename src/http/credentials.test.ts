@@ -37,6 +37,37 @@ describe('credentialsOf', () => {
     expect(audienceOf(credentialsOf(req(headers)))).toBe('anonymous');
   });
 
+  it('makes one caller of every spelling of the same Basic credentials, and two of different ones', () => {
+    const scheme = fc
+      .array(fc.boolean(), { minLength: 5, maxLength: 5 })
+      .map((up) => [...'basic'].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
+    const blank = fc.constantFrom(' ', '  ', '\t', ' \t ');
+    // `user:password`, as a Basic header carries it (a user name holds no colon).
+    const secret = fc
+      .tuple(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }))
+      .map(([user, password]) => `${user.replaceAll(':', '')}:${password}`);
+    const spelling = fc.record({ scheme, blank, unpadded: fc.boolean() });
+    const headerOf = (s: { scheme: string; blank: string; unpadded: boolean }, secret: string) => {
+      const b64 = Buffer.from(secret).toString('base64');
+      return `${s.scheme}${s.blank}${s.unpadded ? b64.replace(/=+$/, '') : b64}`;
+    };
+    const of = (authorization: string) => credentialsOf(req({ authorization }));
+    fc.assert(
+      fc.property(spelling, spelling, secret, secret, (s1, s2, p, q) => {
+        const a = of(headerOf(s1, p));
+        expect(a).toEqual(of(headerOf(s2, p)));
+        expect(audienceOf(a)).toBe(audienceOf(of(headerOf(s2, p))));
+        // WordPress is sent the one spelling, which it decodes to the same user and password.
+        expect(a).toEqual({
+          kind: 'basic',
+          header: `Basic ${Buffer.from(p).toString('base64')}`,
+          user: p.split(':')[0],
+        });
+        expect(audienceOf(a) !== audienceOf(of(headerOf(s2, q)))).toBe(p !== q);
+      }),
+    );
+  });
+
   it('finds credentials only where the fast path would not answer from the shared cache', () => {
     const header = fc.constantFrom('authorization', 'cookie', 'x-wp-nonce', 'accept', 'x-other');
     const value = fc.oneof(fc.constantFrom(basic, 'wordpress_logged_in_a=b', 'n'), fc.string());

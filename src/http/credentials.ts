@@ -4,6 +4,9 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Credentials } from '../context.ts';
 import { queryOrEmpty } from './query.ts';
 
+/** The Basic scheme as WordPress reads it (`wp_populate_basic_auth_from_authorization_header`): any case. */
+const BASIC = /^basic\s+/i;
+
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /**
@@ -19,10 +22,13 @@ export function credentialsOf(req: IncomingMessage): Credentials | undefined {
   const h = req.headers;
   if (!mayCarryCredentials(h)) return undefined;
   const auth = first(h.authorization);
-  if (auth && /^basic\s+/i.test(auth)) {
-    const decoded = Buffer.from(auth.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
-    const user = decoded.split(':')[0] ?? '';
-    return { kind: 'basic', header: auth, user };
+  if (auth && BASIC.test(auth)) {
+    // One spelling per credential: `basic` or `Basic`, extra blanks, or base64 padded otherwise all reach WordPress as
+    // the same user:password, so they are one caller here (audience, callers cache, idempotency keys), and the
+    // header goes upstream in this one spelling, so WordPress checks exactly what the audience was made of.
+    const bytes = Buffer.from(auth.replace(BASIC, ''), 'base64');
+    const user = bytes.toString('utf8').split(':')[0] ?? '';
+    return { kind: 'basic', header: `Basic ${bytes.toString('base64')}`, user };
   }
   const wpnonce = queryOrEmpty(req)._wpnonce;
   const nonce = first(h['x-wp-nonce']) ?? (typeof wpnonce === 'string' ? wpnonce : undefined);

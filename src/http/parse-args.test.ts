@@ -1,10 +1,18 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type ArgDef, type ArgsShape, positiveInt, timeValue } from '../contract/args.ts';
-import { eventWriteArgs, listEventsArgs } from '../contract/events.ts';
+import { type ArgDef, type ArgsShape, MAX_CHARS, positiveInt, timeValue } from '../contract/args.ts';
+import { eventRoutes, eventWriteArgs, listEventsArgs } from '../contract/events.ts';
+import { allContracts } from '../contract/index.ts';
+import { parseTime } from '../events/dates/parse.ts';
 import { FORMATS } from '../formats.ts';
-import { parseArgs as parseWith } from './parse-args.ts';
+import { maxLengthOf, parseArgs as parseWith } from './parse-args.ts';
+
+// The date parser, watched: a value refused for its length must never reach it.
+vi.mock('../events/dates/parse.ts', async (actual) => {
+  const real = await actual<typeof import('../events/dates/parse.ts')>();
+  return { ...real, parseTime: vi.fn(real.parseTime) };
+});
 
 /** The parser with the gateway's format checks, as the parse stage calls it. */
 const parseArgs = <S extends ArgsShape>(shape: S, raw: Record<string, unknown>) =>
@@ -82,5 +90,54 @@ describe('parseArgs', () => {
     ]);
     expect(parseArgs(args, { start_date: '2030-01-31 18:00', timezone: 'UTC+2', image: '12' }).ok).toBe(true);
     expect(parseArgs(args, { timezone: '', image: '' }).ok).toBe(true);
+  });
+});
+
+describe('parseArgs: the length of strings', () => {
+  beforeEach(() => {
+    vi.mocked(parseTime).mockClear();
+  });
+  const tooLong = (name: string, max: number) => ({
+    ok: false,
+    invalid: [{ name, message: `${name} must be at most ${max} characters long.` }],
+  });
+
+  it('refuses a 1 MB date naming it, without the date parser ever seeing it', () => {
+    const days = '+1 day '.repeat(140_000);
+    expect(parseArgs(eventWriteArgs(true), { title: 't', start_date: days, end_date: '2030-01-01' })).toEqual(
+      tooLong('start_date', MAX_CHARS.time),
+    );
+    expect(parseArgs(listEventsArgs, { start_date: days.slice(0, 13_000) })).toEqual(
+      tooLong('start_date', MAX_CHARS.time),
+    );
+    expect(vi.mocked(parseTime).mock.calls.every(([v]) => String(v).length <= MAX_CHARS.time)).toBe(true);
+  });
+
+  it('still reads a date as long as its bound', () => {
+    const at = `2030-01-31 18:00${' '.repeat(MAX_CHARS.time - 16)}`;
+    expect(parseArgs(listEventsArgs, { start_date: at }).ok).toBe(true);
+    expect(parseTime).toHaveBeenCalledWith(at, 'UTC', expect.any(Date));
+  });
+
+  it.each([
+    ['a search', eventRoutes.list.args, 'search', MAX_CHARS.search],
+    ['a time zone', eventWriteArgs(false), 'timezone', MAX_CHARS.timezone],
+    ['an image URL', eventWriteArgs(false), 'image', MAX_CHARS.image],
+    ['a slug in the path', eventRoutes.readBySlug.args, 'slug', MAX_CHARS.slug],
+    ['a date in a list of them', listEventsArgs, 'end_date', MAX_CHARS.time],
+  ])('refuses %s one character over its bound, naming it', (_what, shape, name, max) => {
+    const value = name === 'end_date' ? ['x'.repeat(max + 1)] : 'x'.repeat(max + 1);
+    expect(parseArgs(shape, { slug: 's', [name]: value })).toEqual(tooLong(name, max));
+  });
+
+  it('bounds every date, time zone, image, path and search argument of every route below the body limit', () => {
+    for (const route of allContracts()) {
+      for (const [name, def] of Object.entries(route.args)) {
+        const max = maxLengthOf(def as ArgDef);
+        expect(max, `${route.id} ${name}`).toBeLessThanOrEqual(MAX_CHARS.text);
+        if ((def as ArgDef).format || (def as ArgDef).in === 'path' || name === 'search')
+          expect(max, `${route.id} ${name}`).toBeLessThan(MAX_CHARS.text);
+      }
+    }
   });
 });

@@ -2,7 +2,15 @@
 // through its schema and its named format; defaults fill what is absent. The one parser of every request (the
 // cache key, the shareability decision and the handler read what it returns) and of nested venue and organizer
 // objects on event writes.
-import { type ArgDef, type ArgFormat, type ArgsOf, type ArgsShape, INVALID, WHY } from '../contract/args.ts';
+import {
+  type ArgDef,
+  type ArgFormat,
+  type ArgsOf,
+  type ArgsShape,
+  INVALID,
+  MAX_CHARS,
+  WHY,
+} from '../contract/args.ts';
 
 /**
  * The checks behind the contract's named formats, each given the schema's string result. They come from outside
@@ -20,11 +28,24 @@ export function withName(name: string, message: string): string {
   return message.startsWith(name) || /^[A-Z]/.test(message) ? message : `${name} ${message}`;
 }
 
+/** The longest string `def` takes: its own bound, else its format's, a path's (a slug) or any text's. */
+export const maxLengthOf = (def: ArgDef): number =>
+  def.maxLength ?? (def.format ? MAX_CHARS[def.format] : def.in === 'path' ? MAX_CHARS.slug : MAX_CHARS.text);
+
+/** Whether a value, or a string in a list of them, is longer than `max` (objects are parsed, and bounded, apart). */
+const tooLong = (value: unknown, max: number): boolean =>
+  typeof value === 'string'
+    ? value.length > max
+    : Array.isArray(value) && value.some((v) => typeof v === 'string' && v.length > max);
+
 function parseOne(
   def: ArgDef,
   value: unknown,
   formats: FormatChecks,
 ): { ok: true; value: unknown } | { ok: false; why: string } {
+  // Before the schema and the format: what it costs to read a value must not grow with what a caller sends.
+  const max = maxLengthOf(def);
+  if (tooLong(value, max)) return { ok: false, why: `must be at most ${max} characters long.` };
   const r = def.schema.safeParse(value);
   if (!r.success) return { ok: false, why: r.error.issues[0]?.message ?? INVALID };
   if (def.format && !formats[def.format](String(r.data))) return { ok: false, why: WHY[def.format] };

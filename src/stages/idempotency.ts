@@ -95,9 +95,17 @@ export const fingerprintOf = (parts: unknown[]): string =>
   createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
 
 /**
+ * Whether an answer is kept for 24 h: a write's outcome (done, or refused for its arguments), not a failure of
+ * WordPress itself (5xx: a retry may succeed) nor a refusal of the caller as a writer (401/403: nothing was written,
+ * a retry is refused again, and a caller who may not write must not fill the store).
+ */
+const keeps = (status: number): boolean => status < 500 && status !== 401 && status !== 403;
+
+/**
  * Runs a write once per (caller, key): the same key and request again returns the first answer (marked
  * `Idempotent-Replayed: true`); the same key with another request is 422; a retry while the first still runs is
- * 409. Answers with a status below 500 are kept 24 h; a failure of WordPress itself releases the key.
+ * 409. Answers that {@link keeps} are kept 24 h; any other releases the key. The caller names a user WordPress
+ * vouched for: anonymous callers' keys are never stored (src/http/adapter.ts).
  */
 export async function onceFor(
   store: IdempotencyStore,
@@ -121,14 +129,14 @@ export async function onceFor(
   try {
     result = await run();
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) {
+    if (err instanceof ApiError && keeps(err.status)) {
       await store.finish(key, fp, { status: err.status, body: err.toJSON() });
     } else await store.release(key);
     throw err;
   } finally {
     clearInterval(beat);
   }
-  if (result.status < 500) await store.finish(key, fp, result);
+  if (keeps(result.status)) await store.finish(key, fp, result);
   else await store.release(key);
   return result;
 }

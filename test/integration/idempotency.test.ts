@@ -19,6 +19,13 @@ afterAll(async () => {
 const create = (body: Json, key: string, as: 'editor' | 'author' = 'editor') =>
   call<EventRecord & Json>(t, 'POST', '/events', { as, body, headers: { 'Idempotency-Key': key } });
 
+/** A create sent with `headers` as they are (no caller, or credentials spelt the caller's way). */
+const createWith = (body: Json, key: string, headers: Record<string, string>, query = '') =>
+  call<EventRecord & Json>(t, 'POST', `/events${query}`, {
+    body,
+    headers: { 'Idempotency-Key': key, ...headers },
+  });
+
 describe('Idempotency-Key', () => {
   it('answers a retried create with the first answer, and creates one event and one venue', async () => {
     const tok = token();
@@ -79,5 +86,53 @@ describe('Idempotency-Key', () => {
     const malformed = await create({ title: `x ${tok}` }, 'k'.repeat(300));
     expectError(malformed, 400, 'rest_invalid_param');
     expect(Object.keys((malformed.body.data as { params: Json }).params)).toEqual(['Idempotency-Key']);
+  });
+
+  it('keeps nothing for an anonymous caller: a retry is refused afresh, never replayed', async () => {
+    const tok = token();
+    const body = { title: `Anonymous ${tok}`, start_date: day(5), end_date: day(5, '12:00:00') };
+    for (let i = 0; i < 2; i++) {
+      const res = await createWith(body, `anon-${tok}`, {});
+      expectError(res, 401, 'rest_forbidden');
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+    }
+  });
+
+  it('keeps no refusal of a caller as a writer: a subscriber or a wrong password is refused afresh', async () => {
+    const tok = token();
+    const body = { title: `Refused ${tok}`, start_date: day(6), end_date: day(6, '12:00:00') };
+    const wrong = `Basic ${Buffer.from('editor:not-the-password').toString('base64')}`;
+    for (let i = 0; i < 2; i++) {
+      const subscriber = await createWith(body, `sub-${tok}`, { Authorization: t.auth.subscriber });
+      expectError(subscriber, 403, 'rest_forbidden');
+      expect(subscriber.headers.get('idempotent-replayed')).toBeNull();
+      const rejected = await createWith(body, `wrong-${tok}`, { Authorization: wrong });
+      expectError(rejected, 401, 'incorrect_password');
+      expect(rejected.headers.get('idempotent-replayed')).toBeNull();
+    }
+  });
+
+  it('refuses the same key with other write arguments in the query (422) instead of replaying', async () => {
+    const tok = token();
+    const body = { title: `Query ${tok}`, start_date: day(7), end_date: day(7, '12:00:00') };
+    const first = await createWith(body, `query-${tok}`, { Authorization: t.auth.editor });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    fx.ids.push(first.body.id);
+    const other = await createWith(body, `query-${tok}`, { Authorization: t.auth.editor }, '?status=draft');
+    expectError(other, 422, 'idempotency_key_reused');
+  });
+
+  it("takes 'basic' for 'Basic': the same user's retry is replayed, not written twice", async () => {
+    const tok = token();
+    const body = { title: `Scheme ${tok}`, start_date: day(8), end_date: day(8, '12:00:00') };
+    const first = await createWith(body, `scheme-${tok}`, { Authorization: t.auth.editor });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    fx.ids.push(first.body.id);
+    const lower = t.auth.editor.replace(/^Basic/, 'basic');
+    const again = await createWith(body, `scheme-${tok}`, { Authorization: lower });
+    if (again.status === 201 && again.body.id !== first.body.id) fx.ids.push(again.body.id);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
   });
 });

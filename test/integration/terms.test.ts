@@ -293,7 +293,7 @@ describe('term writes', () => {
     expect(namesOf(await get(`/tags?search=Nope ${tok}&hide_empty=false`), 'tags')).toEqual([]);
   });
 
-  it('validates before it checks permissions: missing or empty names, unknown parents and unknown ids are 400s', async () => {
+  it('validates a signed-in write before it checks permissions: missing or empty names, unknown parents and unknown ids are 400s', async () => {
     expectError(
       await call(t, 'POST', '/categories', { as: 'admin', body: { description: 'x' } }),
       400,
@@ -312,8 +312,15 @@ describe('term writes', () => {
       400,
       'rest_invalid_param',
     );
-    expectError(await call(t, 'DELETE', '/categories/999999999'), 400, 'rest_invalid_param');
-    expectError(await call(t, 'PUT', '/tags/999999999', { body: { name: 'x' } }), 400, 'rest_invalid_param');
+    const as = 'subscriber';
+    expectError(await call(t, 'DELETE', '/categories/999999999', { as }), 400, 'rest_invalid_param');
+    expectError(
+      await call(t, 'PUT', '/tags/999999999', { as, body: { name: 'x' } }),
+      400,
+      'rest_invalid_param',
+    );
+    // An anonymous write is refused before anything of it is read (TEC answers these 400 too; docs/differences.md).
+    expectError(await call(t, 'DELETE', '/categories/999999999'), 401, 'rest_forbidden');
   });
 
   it('answers term_exists with the existing term id when a new term repeats a name', async () => {
