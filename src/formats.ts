@@ -1,7 +1,7 @@
 // The checks behind the contract's named formats (`time`, `timezone`, `image`), given to the one argument parser.
 
-import { parseTime } from './events/dates/parse.ts';
-import { normaliseTimezone } from './events/dates.ts';
+import { normaliseTimezone } from './dates/index.ts';
+import { parseTime } from './dates/parse.ts';
 import type { FormatChecks } from './http/parse-args.ts';
 import { isImageArg } from './media/sideload.ts';
 

@@ -9,7 +9,7 @@ import { startMockWordPress } from '../mocks/wordpress/index.ts';
 import { configSchema } from '../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../src/gateway.ts';
 import type { Mapping } from '../src/mapping/schema.ts';
-import '../test/setup/wordpress.ts';
+import './setup/wordpress.ts';
 
 export type Role = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 

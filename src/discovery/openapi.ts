@@ -2,7 +2,7 @@
 import type { ArgDef } from '../contract/args.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Method, RouteContract } from '../contract/route.ts';
-import { resolveListDates } from '../events/dates/window.ts';
+import { resolveListDates } from '../dates/window.ts';
 import { type DescribeEnv, documentedArgs, groupRoutes, say, shownDefault } from './root.ts';
 import { componentSchemas, errorSchema, responseSchema } from './schemas.ts';
 

@@ -2,8 +2,8 @@
 import { DateTime } from 'luxon';
 import type { ArgDef, ArgsShape, Described, ShownDefault } from '../contract/args.ts';
 import type { RouteContract } from '../contract/route.ts';
-import { parseTime } from '../events/dates/parse.ts';
-import { zoneOf } from '../events/dates/zones.ts';
+import { parseTime } from '../dates/parse.ts';
+import { zoneOf } from '../dates/zones.ts';
 
 export interface RootInfo {
   /** The root's default content language (`en` on the primary root, `es` on the language root by default). */

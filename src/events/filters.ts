@@ -4,6 +4,7 @@
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { listEventsArgs } from '../contract/events.ts';
+import { resolveListDates } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
 import type { EventIndex } from '../index/event-index.ts';
@@ -11,7 +12,6 @@ import type { IndexQuery } from '../index/query.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
-import { resolveListDates } from './dates.ts';
 import { listVisibility, type Visibility, visibleTo } from './visibility.ts';
 
 export type EventListArgs = ArgsOf<typeof listEventsArgs>;

@@ -4,13 +4,13 @@ import { z } from 'zod';
 import { type ArgDef, type ArgsShape, MAX_CHARS, positiveInt, timeValue } from '../contract/args.ts';
 import { eventRoutes, eventWriteArgs, listEventsArgs } from '../contract/events.ts';
 import { allContracts } from '../contract/index.ts';
-import { parseTime } from '../events/dates/parse.ts';
+import { parseTime } from '../dates/parse.ts';
 import { FORMATS } from '../formats.ts';
 import { maxLengthOf, parseArgs as parseWith } from './parse-args.ts';
 
 // The date parser, watched: a value refused for its length must never reach it.
-vi.mock('../events/dates/parse.ts', async (actual) => {
-  const real = await actual<typeof import('../events/dates/parse.ts')>();
+vi.mock('../dates/parse.ts', async (actual) => {
+  const real = await actual<typeof import('../dates/parse.ts')>();
   return { ...real, parseTime: vi.fn(real.parseTime) };
 });
 

@@ -1,8 +1,8 @@
 // Answers an event list query from facets (tec-contract.md §4): filter, order, count and cut one page. Pure.
-import type { DateFilter } from '../events/dates.ts';
+import type { DateFilter } from '../dates/index.ts';
 import { type EventFacets, UNLISTED_STATUSES } from './facets.ts';
 
-/** Site-local wall-clock bounds (`Y-m-d H:i:s`), compared as strings: the list window of src/events/dates. */
+/** Site-local wall-clock bounds (`Y-m-d H:i:s`), compared as strings: the list window of src/dates. */
 export type DateBounds = DateFilter;
 
 /**

@@ -2,8 +2,8 @@
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import { organizerRecord, sentAsIsOf, textFieldsOf, venueRecord } from '../contract/records.ts';
+import { publicationDate } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
-import { publicationDate } from '../events/dates.ts';
 import { ApiError, couldNot, forbidden, linkedInTrash, linkedNotAccessible } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';

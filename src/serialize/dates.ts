@@ -1,5 +1,5 @@
-// Never-throwing wrappers over src/events/dates.ts for serialisation, where bad stored data must not fail a list.
-import { type DateDetails, dateDetails, timezoneAbbr, toUtc } from '../events/dates.ts';
+// Never-throwing wrappers over src/dates/index.ts for serialisation, where bad stored data must not fail a list.
+import { type DateDetails, dateDetails, timezoneAbbr, toUtc } from '../dates/index.ts';
 
 // PHP: `date( 'Y', strtotime( '' ) )` formats timestamp 0.
 const EPOCH: DateDetails = { year: '1970', month: '01', day: '01', hour: '00', minutes: '00', seconds: '00' };

@@ -1,6 +1,6 @@
 // schema.org JSON-LD as TEC attaches it in single context (§2.7): Event, Place (venue), Person (organizer).
 import { DateTime } from 'luxon';
-import { zoneOf } from '../events/dates/zones.ts';
+import { zoneOf } from '../dates/zones.ts';
 import type { Json } from './types.ts';
 
 /** TEC strips tags and collapses whitespace for JSON-LD descriptions. */

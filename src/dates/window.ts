@@ -1,7 +1,7 @@
 // The date window of `GET /events` (TEC §4): defaults, inclusive vs strict days, relative bounds, as a filter.
 import { DateTime } from 'luxon';
-import { WHY } from '../../contract/args.ts';
-import { type ApiError, invalidParams } from '../../http/errors.ts';
+import { WHY } from '../contract/args.ts';
+import { type ApiError, invalidParams } from '../http/errors.ts';
 import { parseTime } from './parse.ts';
 import { WALL_FORMAT, zoneOf } from './zones.ts';
 

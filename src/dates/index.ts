@@ -1,14 +1,14 @@
 // TEC's date semantics as pure functions: parsing, time zones, date details, the list window, write-side dates.
-export { parseTime } from './dates/parse.ts';
-export type { DateFilter, ListDateQuery, ListDates } from './dates/window.ts';
-export { resolveListDates } from './dates/window.ts';
-export type { EventDates, EventDatesInput, EventDatesResult } from './dates/write.ts';
-export { normaliseEventDates } from './dates/write.ts';
-export { fromUtc, normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './dates/zones.ts';
+export { parseTime } from './parse.ts';
+export type { DateFilter, ListDateQuery, ListDates } from './window.ts';
+export { resolveListDates } from './window.ts';
+export type { EventDates, EventDatesInput, EventDatesResult } from './write.ts';
+export { normaliseEventDates } from './write.ts';
+export { fromUtc, normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './zones.ts';
 
 import { invalidParams } from '../http/errors.ts';
-import { parseTime as parse } from './dates/parse.ts';
-import { WALL_FORMAT as WALL, zoneOf } from './dates/zones.ts';
+import { parseTime as parse } from './parse.ts';
+import { WALL_FORMAT as WALL, zoneOf } from './zones.ts';
 
 /**
  * A publication date (`date` in the site zone, `date_utc` in UTC) as WordPress stores it, `Y-m-d H:i:s`, from

@@ -14,7 +14,7 @@ export interface PhpTime {
  * `strtotime(text, now)` as PHP answers it with `tz` as its default time zone; null where PHP returns false.
  * Unlike locutus's port, which this replaces, it follows timelib rule by rule (`next wednesday` on a Wednesday is a
  * week later; `first monday of`, `+3 weekdays`, `monday next week`, `… Europe/Paris` all work) and never reads
- * the host's time zone. `src/events/dates/strtotime.test.ts` compares it with PHP itself.
+ * the host's time zone. `src/dates/strtotime.test.ts` compares it with PHP itself.
  */
 export function strtotime(text: string, now: number, tz: string): PhpTime | null {
   const parsed = scanPhpDate(text);

@@ -10,7 +10,7 @@ import {
   timezoneAbbr,
   toUtc,
   WALL_FORMAT,
-} from './dates.ts';
+} from './index.ts';
 
 // Wednesday 2024-05-15 10:30:00 UTC (06:30 in New York, 12:30 in Berlin).
 const NOW = new Date('2024-05-15T10:30:00Z');

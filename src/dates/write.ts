@@ -1,7 +1,7 @@
 // Event start/end on create and update (TEC §5, §9.16): parsed, all-day widened, ordered, with UTC copies.
 
-import { WHY } from '../../contract/args.ts';
-import { type ApiError, invalidParams } from '../../http/errors.ts';
+import { WHY } from '../contract/args.ts';
+import { type ApiError, invalidParams } from '../http/errors.ts';
 import { parseTime } from './parse.ts';
 import { normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './zones.ts';
 

@@ -1,6 +1,6 @@
 // Wall clock → UTC on the days clocks change, compared with PHP itself: the write side's UTC copies (TEC §5).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensurePhp, phpStrtotime } from '../../../test/php/oracle.ts';
+import { ensurePhp, phpStrtotime } from '../../test/php/oracle.ts';
 import { strtotime } from './strtotime.ts';
 import { toUtc } from './zones.ts';
 

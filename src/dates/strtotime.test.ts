@@ -1,7 +1,7 @@
 // Differential property test: our strtotime against PHP's own (php-cli), over relative formats × bases × zones.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensurePhp, phpStrtotime } from '../../../test/php/oracle.ts';
+import { ensurePhp, phpStrtotime } from '../../test/php/oracle.ts';
 import { parseTime } from './parse.ts';
 
 /**
