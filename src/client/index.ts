@@ -100,6 +100,23 @@ type JsonBody<T> = T extends { requestBody?: { content: { 'application/json': in
 export type EventCreate = JsonBody<paths['/events']['post']>;
 export type EventUpdate = Partial<JsonBody<paths['/events/{id}']['post']>>;
 
+/** The filters of an iCalendar feed: the list's, without paging. */
+export type FeedQuery = NonNullable<paths['/events.ics']['get']['parameters']['query']>;
+
+/** A query string as the gateway reads it: lists comma-separated (`categories=jazz,blues`). */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v === undefined || v === null) continue;
+    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** A feed URL as calendar apps subscribe to it: `webcal://` opens the subscription dialog (Apple, Outlook). */
+const webcal = (url: string): string => url.replace(/^https?:\/\//, 'webcal://');
+
 export interface CalendarClient {
   /** openapi-fetch's typed methods, for any route: `api.GET('/events/{id}', { params: { path: { id } } })`. */
   api: Client<paths>;
@@ -112,13 +129,21 @@ export interface CalendarClient {
   createEvent(body: EventCreate, opts?: { idempotencyKey?: string }): Promise<Event>;
   updateEvent(id: number, body: EventUpdate): Promise<Event>;
   deleteEvent(id: number): Promise<Event>;
+  /**
+   * The URL of an iCalendar feed of the events a list query selects, for "Subscribe" links: `webcal: true` gives the
+   * `webcal://` form calendar apps open; Google Calendar's "From URL" takes the `https://` one.
+   */
+  feedUrl(query?: FeedQuery, opts?: { webcal?: boolean }): string;
+  /** The URL of one event as an iCalendar file, for "Add to calendar" links. */
+  eventFeedUrl(id: number): string;
 }
 
 const pageOf = (query: unknown): number => Number((query as { page?: number } | undefined)?.page ?? 1);
 
 export function createCalendarClient(opts: CalendarClientOptions): CalendarClient {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
   const api = createClient<paths>({
-    baseUrl: opts.baseUrl.replace(/\/+$/, ''),
+    baseUrl,
     fetch: opts.fetch,
     headers: { ...opts.headers, ...authHeaders(opts.credentials) },
     // Cookie + nonce needs the browser to send the site's cookies.
@@ -172,5 +197,10 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
         }),
       ) as Promise<Event>,
     deleteEvent: (id) => unwrap(api.DELETE('/events/{id}', { params: { path: { id } } })) as Promise<Event>,
+    feedUrl: (query, o) => {
+      const url = `${baseUrl}/events.ics${queryString(query as Record<string, unknown> | undefined)}`;
+      return o?.webcal ? webcal(url) : url;
+    },
+    eventFeedUrl: (id) => `${baseUrl}/events/${id}.ics`,
   };
 }

@@ -2308,19 +2308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        events?: components["schemas"]["Event"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "text/calendar": string;
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
@@ -2364,19 +2352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        events?: components["schemas"]["Event"][];
-                        /** @description This page. */
-                        rest_url?: string;
-                        /** @description The next page, when it has results. */
-                        next_rest_url?: string;
-                        /** @description The previous page. */
-                        previous_rest_url?: string;
-                        /** @description How many items match. */
-                        total?: number;
-                        /** @description How many pages there are. */
-                        total_pages?: number;
-                    };
+                    "text/calendar": string;
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */

@@ -109,10 +109,15 @@ function linkedInput(kind: 'venue' | 'organizer', env: DescribeEnv): Json {
   return schema;
 }
 
+/** What a feed answers, as /doc says it. */
+const ICAL_ABOUT =
+  'An RFC 5545 calendar (VCALENDAR) of the events: one VEVENT each, with a UID that stays the same when the event is renamed or rescheduled.';
+
 function operation(c: RouteContract, method: Method, path: string, env: DescribeEnv): Json {
   const args = documentedArgs(c.args, env.root);
   const write = method === 'POST' || method === 'PUT' || method === 'PATCH';
-  const list = c.id === 'events.list';
+  // The list's filters and its feed's read comma-separated lists alike.
+  const list = c.id === 'events.list' || c.id === 'events.feed';
   const params = args
     .filter(([, def]) => !write || def.in === 'path')
     .map(([n, d]) => parameter(n, d, env, list));
@@ -121,7 +126,7 @@ function operation(c: RouteContract, method: Method, path: string, env: Describe
   const op: Json = {
     operationId: method === c.methods[0] ? c.id : `${c.id}.${method.toLowerCase()}`,
     summary: say(c.summary, env.root),
-    tags: [path.split('/')[1] || 'discovery'],
+    tags: [path.split('/')[1]?.replace(/\.ics$/, '') || 'discovery'],
   };
   if (params.length) op.parameters = params;
   const body = write ? requestBody(args, env) : undefined;
@@ -131,7 +136,10 @@ function operation(c: RouteContract, method: Method, path: string, env: Describe
   op.responses = {
     [created ? '201' : '200']: {
       description: say(c.summary, env.root),
-      content: { 'application/json': { schema: responseSchema(c.returns) } },
+      content:
+        c.produces === 'ical'
+          ? { 'text/calendar': { schema: { type: 'string', description: ICAL_ABOUT } } }
+          : { 'application/json': { schema: responseSchema(c.returns) } },
     },
     default: ERROR_RESPONSE,
   };

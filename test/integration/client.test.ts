@@ -94,4 +94,23 @@ describe('typed client', () => {
     expect(refused).toBeInstanceOf(CalendarApiError);
     expect((refused as CalendarApiError).status).toBe(401);
   });
+
+  it('links a feed of a list query and an event’s own calendar file, as calendar apps fetch them', async () => {
+    const event = await editor.createEvent({
+      title: `Client feed ${tok}`,
+      start_date: day(6, '20:00:00'),
+      end_date: day(6, '22:00:00'),
+    });
+    created.push({ kind: 'events', id: event.id! });
+    const query = { search: `feed ${tok}`, start_date: day(1), end_date: day(28) };
+    const url = anonymous.feedUrl(query);
+    expect(anonymous.feedUrl(query, { webcal: true })).toBe(url.replace(/^http:/, 'webcal:'));
+    for (const u of [url, anonymous.eventFeedUrl(event.id!)]) {
+      const res = await fetch(u);
+      expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+      const text = await res.text();
+      expect(text.match(/^UID:/gm)?.length, u).toBe(1);
+      expect(text).toContain(`SUMMARY:Client feed ${tok}`);
+    }
+  });
 });
