@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const [file, etag] = process.argv.slice(2);
-if (!file || !etag) throw new Error('usage: node bench/raw-server.ts BODY_FILE ETAG');
+const [file, etag, type = 'application/json; charset=utf-8'] = process.argv.slice(2);
+if (!file || !etag) throw new Error('usage: node bench/raw-server.ts BODY_FILE ETAG [CONTENT_TYPE]');
 const body = readFileSync(file);
 const headers = {
-  'content-type': 'application/json; charset=utf-8',
+  'content-type': type,
   'content-length': body.length,
   etag,
   'cache-control': 'public, max-age=60',

@@ -13,6 +13,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const tool = hasWrk() ? 'wrk' : 'autocannon';
 const LIST = '/wp-json/calendar/events/v1/events?per_page=10';
+/** A subscription: every event of the default window as iCalendar (~200 events in demo mode). */
+const FEED = '/wp-json/calendar/events/v1/events.ics';
 
 const redisUrl =
   process.env.REDIS_URL ??
@@ -58,6 +60,17 @@ async function main(): Promise<void> {
     writeFileSync(join(dir, 'body.json'), bytes);
     const raw = await startChild(['bench/raw-server.ts', join(dir, 'body.json'), etag]);
     started.push(raw);
+    const feed = await fetch(`${gw.url}${FEED}`);
+    const feedBytes = Buffer.from(await feed.arrayBuffer());
+    if (feed.status !== 200) throw new Error(`gateway answered the feed ${feed.status}`);
+    writeFileSync(join(dir, 'feed.ics'), feedBytes);
+    const rawFeed = await startChild([
+      'bench/raw-server.ts',
+      join(dir, 'feed.ics'),
+      feed.headers.get('etag') ?? '"x"',
+      'text/calendar; charset=utf-8',
+    ]);
+    started.push(rawFeed);
 
     const rows: Row[] = [
       { name: 'raw node:http, same bytes', load: { url: `${raw.url}/` }, results: [] },
@@ -78,6 +91,12 @@ async function main(): Promise<void> {
         load: { url: `${gw.url}${LIST}`, headers: { 'If-None-Match': etag } },
         results: [],
       },
+      {
+        name: `raw node:http, feed bytes (${Math.round(feedBytes.length / 1024)} KB)`,
+        load: { url: `${rawFeed.url}/` },
+        results: [],
+      },
+      { name: 'gateway cached feed (events.ics)', load: { url: `${gw.url}${FEED}` }, results: [] },
       {
         name: 'gateway cache miss (unique URLs)',
         load: { url: `${gw.url}${LIST}`, unique: true, connections: 10, tool: 'autocannon' },
@@ -135,6 +154,13 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\ncached / raw node:http = ${(cachedRps / rawRps).toFixed(2)} (target ≥ 0.90)`);
+    const rawFeedRps = median(
+      rows.find((r) => r.name.startsWith('raw node:http, feed'))!.results.map((x) => x.rps),
+    );
+    const feedRps = median(
+      rows.find((r) => r.name.startsWith('gateway cached feed'))!.results.map((x) => x.rps),
+    );
+    console.log(`cached feed / raw node:http = ${(feedRps / rawFeedRps).toFixed(2)} (target ≥ 0.80)`);
     const wp = rows.find((r) => r.name.startsWith('WordPress'));
     if (wp) {
       const wpRps = median(wp.results.map((x) => x.rps));
