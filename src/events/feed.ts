@@ -18,6 +18,9 @@ export interface FeedBody {
   calendar: CalendarInfo;
 }
 
+/** Records serialised between two turns of the event loop (about 80 µs each). */
+const SERIALIZE_SLICE = 50;
+
 /** Events a feed holds at most unless FEED_MAX_EVENTS says otherwise. */
 export const FEED_MAX_EVENTS = 1000;
 
@@ -46,9 +49,13 @@ export async function eventsFeed(
   const result = index.query({ ...query, page: 1, perPage: cap });
   const posts = await readEvents(deps, ctx, index, result.ids, visibility, args.password);
   const related = await relatedOf(deps, ctx, posts);
-  const events = posts.map((p) =>
-    serializeEvent(p, related, { mapping: deps.mapping, site, context: 'list', password: args.password }),
-  );
+  const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };
+  // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
+  const events: Record<string, unknown>[] = [];
+  for (let i = 0; i < posts.length; i += SERIALIZE_SLICE) {
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    for (const p of posts.slice(i, i + SERIALIZE_SLICE)) events.push(serializeEvent(p, related, options));
+  }
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };
   // The total says how many matched when the cap cut the feed short.
   return { body, headers: { 'X-TEC-Total': String(result.total) } };

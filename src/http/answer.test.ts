@@ -1,7 +1,7 @@
 // Answers and their HTTP rules: strong ETags over the bytes, If-None-Match matching, the 304 header list.
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeEntry, publicCacheControl } from '../cache/entry.ts';
 import { acceptsGzip, etagMatches, gzipOf, strongEtag } from './answer.ts';
 import { notModifiedHeaders } from './send.ts';
@@ -95,5 +95,15 @@ describe('gzip of stored answers', () => {
     expect(gz!.etag).not.toBe(big.etag);
     expect(gzipOf(big)).toBe(gz);
     expect(gzipOf(makeEntry('{"events":[]}'))).toBeNull();
+  });
+
+  it('sends a very large body as it is until its gzip, made off the event loop, is ready', async () => {
+    const huge = makeEntry(
+      `BEGIN:VCALENDAR\r\n${'BEGIN:VEVENT\r\nSUMMARY:x\r\nEND:VEVENT\r\n'.repeat(8000)}`,
+    );
+    expect(huge.body.length).toBeGreaterThan(128 * 1024);
+    expect(gzipOf(huge)).toBeNull();
+    await vi.waitFor(() => expect(gzipOf(huge)).not.toBeNull());
+    expect(gunzipSync(gzipOf(huge)!.body).equals(huge.body)).toBe(true);
   });
 });

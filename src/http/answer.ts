@@ -1,7 +1,7 @@
 // An answer as bytes (status, headers, body and its strong ETag, made once) and the HTTP rules around it:
 // validators, the 304 header list, gzip made once per answer, Cache-Control and Vary.
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gzip, gzipSync } from 'node:zlib';
 
 export interface Answer {
   /** The serialised body, exactly the bytes sent. */
@@ -73,21 +73,41 @@ export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
 
 /** Bodies below this size are sent as they are: gzip's framing would eat most of the gain. */
 const GZIP_MIN_BYTES = 1024;
-/** An answer's gzipped body and its ETag, made on first demand and kept as long as the answer (null: not worth it). */
-const gzipped = new WeakMap<Answer, { body: Buffer; etag: string } | null>();
+/**
+ * Bodies from this size (a feed of thousands of events) are compressed off the event loop: the answers sent until
+ * their gzip is ready go out uncompressed, which any client accepts, instead of holding every other request.
+ */
+const GZIP_ASYNC_BYTES = 128 * 1024;
+/**
+ * An answer's gzipped body and its ETag, made on first demand and kept as long as the answer (null: not worth it;
+ * `pending`: being made off the event loop).
+ */
+const gzipped = new WeakMap<Answer, { body: Buffer; etag: string } | null | 'pending'>();
+
+const gzOf = (answer: Answer, body: Buffer) =>
+  body.length < answer.body.length ? { body, etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
 
 /**
  * The gzip representation of an answer, compressed once per answer and process, so a cache hit costs no
  * compression. It has its own strong ETag: RFC 9110 §8.8.3 ties a strong validator to one representation, content
- * coding included.
+ * coding included. Null while a large body's gzip is being made.
  */
 export function gzipOf(answer: Answer): { body: Buffer; etag: string } | null {
-  let gz = gzipped.get(answer);
-  if (gz === undefined) {
-    const body = answer.body.length >= GZIP_MIN_BYTES ? gzipSync(answer.body) : undefined;
-    gz = body && body.length < answer.body.length ? { body, etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
-    gzipped.set(answer, gz);
+  const known = gzipped.get(answer);
+  if (known === 'pending') return null;
+  if (known !== undefined) return known;
+  const size = answer.body.length;
+  if (size < GZIP_MIN_BYTES) {
+    gzipped.set(answer, null);
+    return null;
   }
+  if (size >= GZIP_ASYNC_BYTES) {
+    gzipped.set(answer, 'pending');
+    gzip(answer.body, (err, body) => gzipped.set(answer, err ? null : gzOf(answer, body)));
+    return null;
+  }
+  const gz = gzOf(answer, gzipSync(answer.body));
+  gzipped.set(answer, gz);
   return gz;
 }
 

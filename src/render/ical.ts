@@ -3,7 +3,7 @@
 // The records are the ones the JSON answer holds for the same caller, so whatever the JSON blanks (a protected
 // description) is blank here too. The same records give the same bytes: DTSTAMP is the event's modified time and
 // nothing reads the clock, so a feed's ETag holds until an event changes.
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { plainText } from '../text/plain.ts';
@@ -19,7 +19,19 @@ export interface CalendarInfo {
   refreshSeconds: number;
 }
 
-const WALL = 'yyyy-MM-dd HH:mm:ss';
+const WALL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * A stored `Y-m-d H:i:s` wall clock in `zone` (read by a pattern and built from its parts: luxon's format parser
+ * cost more than the rest of an event's rendering).
+ */
+function wallIn(wall: unknown, zone: string): DateTime | undefined {
+  const m = typeof wall === 'string' ? WALL.exec(wall) : null;
+  if (!m) return undefined;
+  const [, year, month, day, hour, minute, second] = m.map(Number);
+  const d = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
+  return d.isValid ? d : undefined;
+}
 
 /** SEQUENCE counts from here: seconds of the event's last change, so any change (dates included) raises it. */
 const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1) / 1000;
@@ -45,10 +57,7 @@ function vtimezoneOf(zone: string): string | undefined {
 const escapeText = (s: string): string => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
 
 const text = (v: unknown): string => (typeof v === 'string' ? plainText(v).replace(/\s+/g, ' ').trim() : '');
-const utcOf = (wall: unknown): DateTime | undefined => {
-  const d = typeof wall === 'string' ? DateTime.fromFormat(wall, WALL, { zone: 'utc' }) : undefined;
-  return d?.isValid ? d : undefined;
-};
+const utcOf = (wall: unknown): DateTime | undefined => wallIn(wall, 'utc');
 
 /** The venue as LOCATION (its name and address on one line) and GEO when it has coordinates. */
 function locationOf(venue: unknown): { title: string; geo?: { lat: number; lon: number } } | undefined {
@@ -86,52 +95,88 @@ function timesOf(
     return start && { start, end: (last && last >= start ? last : start).plus({ days: 1 }), allDay: true };
   }
   if (vtimezoneOf(zone)) {
-    const start = DateTime.fromFormat(String(e.start_date), WALL, { zone });
-    const end = DateTime.fromFormat(String(e.end_date), WALL, { zone });
-    if (start.isValid && end.isValid) return { start, end, timezone: zone };
+    const start = wallIn(e.start_date, zone);
+    const end = wallIn(e.end_date, zone);
+    if (start && end) return { start, end, timezone: zone };
   }
   // A UTC offset (`UTC+2`) or a zone without a VTIMEZONE: exact instants in UTC.
   const start = utcOf(e.utc_start_date);
   return start && { start, end: utcOf(e.utc_end_date) ?? start };
 }
 
-/** One VCALENDAR of the events, in the order given. Events without a readable start are left out. */
-export function renderCalendar(events: readonly Json[], info: CalendarInfo): string {
-  const cal = ical({
+/** A calendar of ical-generator's with this gateway's product id; with `info`, its name and refresh interval. */
+function calendarOf(info?: CalendarInfo): ICalCalendar {
+  return ical({
     prodId: { company: 'calendar-gateway', product: 'calendar/events/v1', language: 'EN' },
-    name: escapeText(text(info.name)),
     scale: 'gregorian',
     method: ICalCalendarMethod.PUBLISH,
-    ttl: info.refreshSeconds > 0 ? info.refreshSeconds : null,
-    // No calendar zone (DTSTAMP stays UTC); the generator writes a VTIMEZONE for every event's TZID.
-    timezone: { name: null, generator: (zone: string) => vtimezoneOf(zone) ?? null },
+    ...(info && {
+      name: escapeText(text(info.name)),
+      ttl: info.refreshSeconds > 0 ? info.refreshSeconds : null,
+    }),
   });
-  for (const e of events) {
-    const times = timesOf(e);
-    if (!times) continue;
-    const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
-    const location = locationOf(e.venue);
-    const organizer = organizerOf(e.organizer);
-    const description = text(e.description);
-    cal.createEvent({
-      id: `event-${e.id}@${info.host}`,
-      sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),
-      stamp: modified,
-      start: times.start,
-      end: times.end,
-      allDay: times.allDay ?? false,
-      ...(times.timezone && { timezone: times.timezone }),
-      summary: text(e.title),
-      ...(description && { description }),
-      ...(typeof e.url === 'string' && e.url && { url: e.url }),
-      ...(location && { location }),
-      ...(organizer && { organizer }),
-      categories: (Array.isArray(e.categories) ? (e.categories as Json[]) : [])
-        .map((c) => text(c.name))
-        .filter(Boolean)
-        .map((name) => ({ name })),
-      status: STATUS[String(e.event_status)] ?? ICalEventStatus.CONFIRMED,
-    });
+}
+
+/** Adds one event's VEVENT; notes the zone its times are in. False for an event without a readable start. */
+function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>): void {
+  const times = timesOf(e);
+  if (!times) return;
+  if (times.timezone) zones.add(times.timezone);
+  const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
+  const location = locationOf(e.venue);
+  const organizer = organizerOf(e.organizer);
+  const description = text(e.description);
+  cal.createEvent({
+    id: `event-${e.id}@${host}`,
+    sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),
+    stamp: modified,
+    start: times.start,
+    end: times.end,
+    allDay: times.allDay ?? false,
+    ...(times.timezone && { timezone: times.timezone }),
+    summary: text(e.title),
+    ...(description && { description }),
+    ...(typeof e.url === 'string' && e.url && { url: e.url }),
+    ...(location && { location }),
+    ...(organizer && { organizer }),
+    categories: (Array.isArray(e.categories) ? (e.categories as Json[]) : [])
+      .map((c) => text(c.name))
+      .filter(Boolean)
+      .map((name) => ({ name })),
+    status: STATUS[String(e.event_status)] ?? ICalEventStatus.CONFIRMED,
+  });
+}
+
+/** The components of a calendar's text: what lies between its properties and `END:VCALENDAR`. */
+const componentsOf = (calendar: string): string => {
+  const start = calendar.indexOf('BEGIN:VEVENT');
+  return start < 0 ? '' : `${calendar.slice(start, calendar.lastIndexOf('END:VCALENDAR'))}`;
+};
+
+/** Events rendered between two turns of the event loop: a feed of thousands never holds it for long. */
+export const RENDER_SLICE = 10;
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * One VCALENDAR of the events, in the order given: the calendar's properties, a VTIMEZONE for every TZID its events
+ * use, then the events, rendered by ical-generator `slice` at a time with a turn of the event loop between slices.
+ * Events without a readable start are left out.
+ */
+export async function renderCalendar(
+  events: readonly Json[],
+  info: CalendarInfo,
+  slice = RENDER_SLICE,
+): Promise<string> {
+  const head = calendarOf(info).toString();
+  const zones = new Set<string>();
+  const parts: string[] = [];
+  for (let i = 0; i < events.length; i += slice) {
+    if (i) await turn();
+    const cal = calendarOf();
+    for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones);
+    parts.push(componentsOf(cal.toString()));
   }
-  return cal.toString();
+  const timezones = [...zones].map((z) => `${(vtimezoneOf(z) ?? '').replace(/\r?\n/g, '\r\n').trim()}\r\n`);
+  return `${head.slice(0, head.lastIndexOf('END:VCALENDAR'))}${timezones.join('')}${parts.join('')}END:VCALENDAR\r\n`;
 }

@@ -9,7 +9,8 @@ import { type CalendarInfo, renderCalendar } from '../render/ical.ts';
 
 interface Renderer {
   type: string;
-  bytes: (body: unknown) => string;
+  /** The body as text; a large one is made over several turns of the event loop. */
+  bytes: (body: unknown) => string | Promise<string>;
 }
 
 /** One renderer per representation a route may produce. */
@@ -36,7 +37,7 @@ export const render =
     const r = x.result;
     if (!r) throw new Error('render runs around handle');
     const renderer = RENDERERS[x.binding.contract.produces ?? 'json'];
-    x.answer = answerOf(renderer.bytes(r.body), {
+    x.answer = answerOf(await renderer.bytes(r.body), {
       status: r.status ?? 200,
       headers: r.headers,
       type: renderer.type,
