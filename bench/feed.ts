@@ -1,0 +1,136 @@
+// `npm run bench:feed`: an iCalendar feed of 2000 events at 100k events. The demo's mock WordPress runs in a child
+// process behind node:http (its own event loop), the gateway runs here; the longest event-loop stall of this process
+// is measured while feeds are built (cold, each URL new) and served (cached), and the feed's upstream calls counted.
+// Env: BENCH_FEED_EVENTS (100000), BENCH_FEED_SIZE (2000), BENCH_FEED_ROUNDS (5). Loopback only; it stops by itself.
+import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../src/config.ts';
+import { startGateway } from '../src/gateway.ts';
+import { median, startChild } from './lib.ts';
+
+const PASSWORD = 'bench-feed-password';
+const MOCK = 'http://wordpress.bench';
+
+/** Child mode: the mock WordPress of `events` events, served over loopback HTTP. */
+async function upstream(events: number): Promise<void> {
+  const { startMockWordPress } = await import('../mocks/wordpress/index.ts');
+  const { buildSeed } = await import('../mocks/seed-data.ts');
+  const { loadMapping } = await import('../src/gateway.ts');
+  const mapping = await loadMapping('mappings/tec.json');
+  startMockWordPress({
+    mapping,
+    baseUrl: `${MOCK}/wp-json`,
+    seed: buildSeed(mapping, new Date(), { events }),
+    usersPassword: PASSWORD,
+  });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && k !== 'host'),
+    ) as Record<string, string>;
+    const answer = await fetch(`${MOCK}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (k !== 'content-encoding' && k !== 'content-length') out[k] = v;
+    });
+    res.writeHead(answer.status, out);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
+  });
+}
+
+async function main(): Promise<void> {
+  const events = Number(process.env.BENCH_FEED_EVENTS ?? 100_000);
+  const size = Number(process.env.BENCH_FEED_SIZE ?? 2000);
+  const rounds = Number(process.env.BENCH_FEED_ROUNDS ?? 5);
+  process.stderr.write(`Starting a mock WordPress of ${events} events in a child process…\n`);
+  const wp = await startChild(['bench/feed.ts', '--upstream', String(events)]);
+  const config = loadConfig([], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    UPSTREAM_URL: `${wp.url}/wp-json`,
+    UPSTREAM_AUTH: `admin:${PASSWORD}`,
+    LOG_LEVEL: 'silent',
+    POLL_INTERVAL_MS: '0',
+    CACHE_TTL_SECONDS: '3600',
+    FEED_MAX_EVENTS: String(size),
+    REDIS_URL: '',
+  });
+  const t0 = performance.now();
+  const gw = await startGateway({ ...config, upstreamUrl: `${wp.url}/wp-json` }, { quiet: true });
+  process.stderr.write(`Gateway ready after ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  let calls = 0;
+  const observe = gw.deps.wp.observer;
+  gw.deps.wp.observer = (c) => {
+    calls++;
+    observe?.(c);
+  };
+  const feed = `${gw.url}/wp-json/calendar/events/v1/events.ics`;
+  const measure = async (url: string) => {
+    const h = monitorEventLoopDelay({ resolution: 1 });
+    calls = 0;
+    h.enable();
+    const start = performance.now();
+    const res = await fetch(url);
+    const text = await res.text();
+    const ms = performance.now() - start;
+    h.disable();
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}: ${text.slice(0, 200)}`);
+    return {
+      ms,
+      stall: h.max / 1e6,
+      events: text.split('BEGIN:VEVENT').length - 1,
+      bytes: text.length,
+      calls,
+    };
+  };
+  try {
+    type Run = Awaited<ReturnType<typeof measure>>;
+    const cold: Run[] = [];
+    const cached: Run[] = [];
+    for (let r = 0; r < rounds; r++) {
+      // A new URL is a cold feed: its records read, serialised and rendered anew.
+      cold.push(await measure(`${feed}?round=${r}`));
+      for (let i = 0; i < 5; i++) cached.push(await measure(`${feed}?round=${r}`));
+      process.stderr.write(`  round ${r + 1}/${rounds} done\n`);
+    }
+    const row = (name: string, xs: Run[]) =>
+      console.log(
+        `${name.padEnd(22)} ${median(xs.map((x) => x.ms))
+          .toFixed(0)
+          .padStart(8)} ms ${Math.max(...xs.map((x) => x.stall))
+          .toFixed(1)
+          .padStart(8)} ms ${median(xs.map((x) => x.stall))
+          .toFixed(1)
+          .padStart(
+            8,
+          )} ms ${String(xs[0]!.events).padStart(7)} ${String(Math.round(xs[0]!.bytes / 1024)).padStart(6)} KB ${String(xs[0]!.calls).padStart(6)}`,
+      );
+    console.log(
+      `\n${'feed'.padEnd(22)} ${'median'.padStart(11)} ${'max stall'.padStart(11)} ${'med stall'.padStart(11)} ${'events'.padStart(7)} ${'size'.padStart(9)} ${'calls'.padStart(6)}`,
+    );
+    row('cold (new URL)', cold);
+    row('cached', cached);
+    console.log(
+      `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
+    );
+  } finally {
+    await gw.close();
+    await wp.stop();
+  }
+}
+
+if (process.argv[2] === '--upstream') void upstream(Number(process.argv[3]));
+else
+  main().catch((err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+    process.exit(1);
+  });
