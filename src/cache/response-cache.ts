@@ -1,8 +1,8 @@
 // The response cache: L1 lru-cache (bytes-bounded, one fetch per key, SWR, stale-if-error) over optional Redis L2.
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { UrlAliases } from './aliases.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
-import { UrlAliases } from './fast-path.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';

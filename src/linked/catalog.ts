@@ -1,12 +1,12 @@
 // A short-lived list of every venue's or organizer's facets (wp/v2 cannot search meta): lists page from it.
 import type { LinkedKind } from '../contract/linked.ts';
 import { RECORDS } from '../contract/records.ts';
-import type { Deps } from '../deps.ts';
 import { modifiedAfter } from '../index/sync.ts';
 import { type FieldValue, readRecord, wpFieldsOf } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import { blanksOf } from '../serialize/protect.ts';
 import { plainText } from '../text/plain.ts';
+import type { WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface LinkedFacets {
@@ -87,7 +87,7 @@ const CHECK_OVERLAP_MS = 10_000;
 
 /** What the catalog reads WordPress with (part of Deps). */
 export interface CatalogDeps {
-  wp: Deps['wp'];
+  wp: WpClient;
   mapping: Mapping;
 }
 
