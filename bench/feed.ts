@@ -96,10 +96,13 @@ async function main(): Promise<void> {
     type Run = Awaited<ReturnType<typeof measure>>;
     const cold: Run[] = [];
     const cached: Run[] = [];
+    const list: Run[] = [];
     for (let r = 0; r < rounds; r++) {
       // A new URL is a cold feed: its records read, serialised and rendered anew.
       cold.push(await measure(`${feed}?round=${r}`));
       for (let i = 0; i < 5; i++) cached.push(await measure(`${feed}?round=${r}`));
+      // For scale: a cold page of the JSON list, the largest one a client can ask for.
+      list.push(await measure(`${gw.url}/wp-json/calendar/events/v1/events?per_page=50&round=${r}`));
       process.stderr.write(`  round ${r + 1}/${rounds} done\n`);
     }
     const row = (name: string, xs: Run[]) =>
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
     );
     row('cold (new URL)', cold);
     row('cached', cached);
+    row('cold JSON list of 50', list);
     console.log(
       `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
     );
