@@ -18,6 +18,14 @@ const isProxyAddress = (v: string): boolean => {
   return isIP(addr) !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits));
 };
 
+/** A comma-separated setting as its items, blanks dropped. */
+const csvList = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean),
+);
+
 export const configSchema = z.object({
   port: port.default(3000),
   host: z.string().min(1).default('0.0.0.0'),
@@ -35,14 +43,7 @@ export const configSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
-  trustProxy: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
+  trustProxy: csvList
     .refine(
       (list) => list.every(isProxyAddress),
       'must be a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
@@ -115,14 +116,7 @@ export const configSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (scrapers send it as a Bearer token)')
     .optional(),
-  corsOrigins: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
+  corsOrigins: csvList
     .refine(
       (list) => list.every((o) => o === '*' || /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+\/?$/i.test(o)),
       'must be * or a comma-separated list of origins such as https://app.example.com',
