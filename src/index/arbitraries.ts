@@ -1,5 +1,6 @@
-// fast-check arbitraries for the event index's property tests (only tests import this): random events with few
-// distinct values (so that filters match often), changes to them, and list queries over them.
+// fast-check arbitraries for the event index's property tests: random events, changes to them, list queries.
+//
+// Few distinct values, so that filters often match. Only tests import this.
 import fc from 'fast-check';
 import type { EventFacets } from './facets.ts';
 import type { IndexQuery } from './query.ts';

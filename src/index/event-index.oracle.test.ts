@@ -1,6 +1,7 @@
-// The event index against the reference query (`queryIndex`, a filter over every event and a sort): the same answers
-// for random events, rounds of random changes and random queries, with background compactions started between
-// rounds and changes made while they copy, a tick at a time, until they take over.
+// EventIndex against the reference query (`queryIndex`): the same answers through changes and background compactions.
+//
+// Random events, rounds of random changes and random queries; compactions are started between rounds, changes are
+// made while they copy, a tick at a time, and every query is asked again before and after they take over.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,7 @@
-// A list query's row predicate on the columns: everything `compileFilter` (src/index/query.ts) checks. Status and
-// flags are read at once from a table indexed by a row's meta; the rarer filters are a closure, null when absent.
+// A list query's row predicate on the columns: everything `compileFilter` (src/index/query.ts) checks.
+//
+// Status and flags are read at once from a table indexed by a row's meta; the rarer filters are a closure, null when
+// the query has none, so the walk skips them.
 import { UNLISTED_STATUSES } from '../facets.ts';
 import type { IndexQuery } from '../query.ts';
 import { ALIVE, FLAG, FLAG_BITS, type Rows } from './rows.ts';

@@ -1,6 +1,6 @@
-// The columns' own promises, apart from the query answers (src/index/event-index.oracle.test.ts holds those against
-// the reference query): order kept through block splits and removals, change detection, and reads that a change
-// made meanwhile does not disturb.
+// The columns' own promises apart from query answers: order, change detection, reads undisturbed by changes.
+//
+// The answers are held against the reference query through EventIndex, in src/index/event-index.oracle.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { event, wall } from '../arbitraries.ts';

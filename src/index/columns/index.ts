@@ -1,7 +1,9 @@
-// The event index's storage and query engine: rows in typed columns (./rows.ts), kept in (start, id) order in small
-// blocks (./order.ts), posting lists and word postings (./postings.ts), and the query plan (./plan.ts). Answers exactly
-// what `querySorted` (src/index/query.ts) answers over the same events (a property test holds the two together), in
-// O(log n + rows in the date window) without collecting.
+// The event index's storage and query engine: EventColumns, over its rows, their order, postings and plan.
+//
+// Rows in typed columns (./rows.ts), kept in (start, id) order in small blocks (./order.ts), posting lists and word
+// postings (./postings.ts), and the query plan (./plan.ts). Answers exactly what `querySorted` (src/index/query.ts)
+// answers over the same events (a property test holds the two together), in O(log n + rows in the date window)
+// without collecting.
 //
 // A row is never rewritten: a change takes a new row and the old one dies, so what is kept per search or per term
 // stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the

@@ -1,6 +1,7 @@
-// Rows in (start, id) order, in small blocks: a change moves one block's entries, nothing is re-sorted, and each block
-// keeps a copy of what every list reads of its rows and a count per meta value, so a walk reads memory in sequence and
-// a block wholly inside a window is counted without one.
+// Rows in (start, id) order, in small blocks: a change moves one block's entries, and nothing is re-sorted.
+//
+// Each block keeps a copy of what every list reads of its rows and a count per meta value, so a walk reads memory in
+// sequence and a block wholly inside a window is counted without one.
 import { NO_DATE } from './wall-clock.ts';
 
 /** Rows per block of the ordered list: a change moves at most this many entries. */

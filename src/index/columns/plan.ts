@@ -1,6 +1,7 @@
-// The query plan: a list query answered from the columns. `include` and narrow searches sort their few candidates;
-// everything else walks the start range the bounds allow, block by block, counting whole blocks from their
-// summaries once the page is cut, so a page costs O(log n + its rows + blocks in the window).
+// The query plan: a list query answered from the columns, in O(log n + the page's rows + blocks in the window).
+//
+// `include` and narrow searches sort their few candidates; everything else walks the start range the bounds allow,
+// block by block, counting whole blocks from their summaries once the page is cut.
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { boundsOf, checksOf, filterOf } from './filter.ts';
 import type { Block, Ordered } from './order.ts';

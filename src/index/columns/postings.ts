@@ -1,6 +1,7 @@
-// Posting lists: the rows of each category, tag, venue and organizer, and the rows whose search text holds a term
-// (from the word postings of src/index/words.ts, kept per term). Rows are listed ascending, dead ones included: a row
-// never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
+// Posting lists: the rows of each category, tag, venue and organizer, and the rows whose text holds a search term.
+//
+// Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
+// ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings, wordsOf } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';

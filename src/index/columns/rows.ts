@@ -1,5 +1,6 @@
-// The event index's rows: one per version of an event, in typed columns (a change takes a new row and the old one
-// dies, so a row never changes), and the one table of flag bits that rows and snapshots share.
+// The event index's rows in typed columns, one per version of an event, and the one table of their flag bits.
+//
+// A change takes a new row and the old one dies, so a row never changes. Snapshots store the same flag bits.
 import type { EventFacets } from '../facets.ts';
 import { IdTable, SlugTable } from '../id-table.ts';
 import { NO_DATE, wallKey, wallText } from './wall-clock.ts';

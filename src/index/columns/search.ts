@@ -1,5 +1,6 @@
-// What the query plan keeps per search between queries: the rows that match as a list and as bits, and per block how
-// many of its rows match, so a repeated search costs no work per matching row and counts whole blocks at once.
+// What the query plan keeps per search between queries: its rows, as a list and as bits, and its counts per block.
+//
+// A repeated search then costs no work per matching row, and counts the blocks wholly inside its window at once.
 import { parseSearch, type SearchTerm } from '../query.ts';
 import type { Block } from './order.ts';
 import { appended, intersect, type TextPostings } from './postings.ts';

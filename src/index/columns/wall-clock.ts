@@ -1,5 +1,6 @@
-// Wall-clock dates (`Y-m-d H:i:s`, as TEC stores them) as numbers that order as the strings do: what the rows keep and
-// the order sorts by, and what a snapshot stores.
+// Wall-clock dates (`Y-m-d H:i:s`, as TEC stores them) as numbers that order as the strings do.
+//
+// The rows keep dates as these keys, the order sorts by them, and snapshots store them.
 
 /** The key of an absent or unreadable date: before every date, and never inside a bound. */
 export const NO_DATE = Number.NEGATIVE_INFINITY;
