@@ -2,7 +2,8 @@
 // side by side in alternating rounds in one process, so a loaded machine slows every tree alike:
 //   git worktree add ../before <commit> && node bench/columns.ts ../before
 // Prints the median ms of each step (loading N events in order, posting their words, queries of bench/index.ts's
-// kinds, changes, reading every row back, change detection) per tree. Env: N (100000), ROUNDS (5).
+// kinds, changes, reading every row back, change detection) per tree. Env: N (100000), ROUNDS (6), RAW (print each
+// round's times). Run with --expose-gc, so each tree starts on a collected heap.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { facetsOf } from '../src/index/facets.ts';
@@ -22,7 +23,7 @@ interface Columns {
 }
 
 const N = Number(process.env.N ?? 100_000);
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const mapping = mappingSchema.parse(
   JSON.parse(readFileSync(new URL('../mappings/tec.json', import.meta.url), 'utf8')),
 );
@@ -93,11 +94,19 @@ const times = roots.map(() => new Map<string, number[]>());
 for (let round = 0; round < ROUNDS; round++) {
   // Alternating which tree goes first, so neither always runs on a warmer (or more loaded) machine.
   const order = round % 2 ? [...makers.keys()].reverse() : [...makers.keys()];
-  for (const t of order)
+  for (const t of order) {
+    // The previous tree's columns are garbage now: collected here, not during the next tree's steps.
+    (globalThis as { gc?: () => void }).gc?.();
     measure(makers[t], (step, ms) => times[t].set(step, [...(times[t].get(step) ?? []), ms]));
+  }
 }
 const lines = [`| median ms, ${ROUNDS} rounds | ${roots.map((r) => r.split('/').at(-1)).join(' | ')} |`];
 lines.push(`|---|${roots.map(() => '---').join('|')}|`);
 for (const step of times[0].keys())
   lines.push(`| ${step} | ${times.map((m) => median(m.get(step) ?? []).toFixed(1)).join(' | ')} |`);
+if (process.env.RAW)
+  for (const [t, m] of times.entries())
+    lines.push(
+      `${roots[t]}: ${JSON.stringify(Object.fromEntries([...m].map(([k, v]) => [k, v.map(Math.round)])))}`,
+    );
 process.stdout.write(`${lines.join('\n')}\n`);
