@@ -317,8 +317,7 @@ describe('EventIndex compaction', () => {
       for (const q of queries) expect(index.query(q)).toEqual(queryIndex(held.values(), q));
     };
     // 8000 events change (a new title and start), 20 at a time with a tick between, as polls apply them: the
-    // replaced rows pass half the live ones at 5000, and only a compaction in the background drops them (the
-    // columns' own compaction waits for as many dead rows as live ones).
+    // replaced rows pass 4096 (the threshold at this size), and a compaction starts by itself in the background.
     const changes = [...syntheticPosts(8000, 5)];
     for (let i = 0; i < changes.length; i++) {
       const p = { ...changes[i], id: 1 + ((i * 7) % 10_000), slug: `changed-${i}` };

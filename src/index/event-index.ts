@@ -1,7 +1,10 @@
+// The event index of one language: every event's facets in columns (src/index/columns/), built by a crawl or from a
+// snapshot, kept fresh by writes, polls and reconciliation, and compacted in the background.
 import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
-import { EventColumns, type IndexedEvent, type StoredEvent } from './columns.ts';
+import { type ColumnsOptions, EventColumns } from './columns/index.ts';
+import type { IndexedEvent, StoredEvent } from './columns/rows.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -26,6 +29,12 @@ export interface EventIndexOptions {
   crawlConcurrency?: number;
   /** Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway). */
   onChange?: (ids: number[]) => void;
+  /**
+   * Tests: the columns' block size and plan (see {@link ColumnsOptions}), and the compaction's pace: `compactRows`
+   * copied between two looks at the clock, `compactMs` of copying before it yields (0: after every `compactRows`).
+   * Small values reach, with a few events, the block splits and the interleavings a large site has.
+   */
+  tuning?: { columns?: ColumnsOptions; compactRows?: number; compactMs?: number };
 }
 
 /** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */
@@ -58,9 +67,6 @@ const COMPACT_MIN_DEAD = 4096;
 const COMPACT_SLICE = 250;
 
 const tick = () => new Promise((r) => setImmediate(r));
-
-/** The index's columns: it compacts them itself, in the background (theirs would stall for the whole copy). */
-const newColumns = () => new EventColumns({ minDead: Number.POSITIVE_INFINITY });
 
 /** Longest run of work between two yields to the event loop while applying crawled posts. */
 const SLICE_MS = 5;
@@ -100,9 +106,10 @@ export class EventIndex {
   readonly #path: string;
   readonly #query: Record<string, string>;
 
-  #columns = newColumns();
-  /** The ids changed since a compaction under way began. */
-  #compaction: Set<number> | null = null;
+  readonly #tuning: { columns: ColumnsOptions; compactRows: number; compactMs: number };
+  #columns: EventColumns;
+  /** The ids changed since the compaction under way began, and its end. */
+  #compaction: { touched: Set<number>; done: Promise<void> } | null = null;
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
   readonly #written = new IdTable();
   #seq = 0;
@@ -133,6 +140,13 @@ export class EventIndex {
     this.#path = `/wp/v2/${options.mapping.event.restBase}`;
     this.#query = indexQueryOf(options.mapping);
     this.#onChange = options.onChange ?? (() => {});
+    const t = options.tuning ?? {};
+    this.#tuning = {
+      columns: t.columns ?? {},
+      compactRows: t.compactRows ?? COMPACT_SLICE,
+      compactMs: t.compactMs ?? SLICE_MS,
+    };
+    this.#columns = this.#newColumns();
     const context = { language: this.language };
     this.#periodic = {
       refresh: new Periodic('Event index refresh', () => this.refresh(), this.#logger, context),
@@ -179,7 +193,7 @@ export class EventIndex {
       abandonUnlessFinished: () => {
         if (finished) return;
         this.#columns.pauseWords(false);
-        this.#columns = newColumns();
+        this.#columns = this.#newColumns();
         this.#written.clear();
       },
     };
@@ -491,19 +505,35 @@ export class EventIndex {
     this.#changed(id);
   }
 
+  /**
+   * Drops the rows of replaced and removed events: starts a compaction unless one is under way, and resolves when
+   * it is over. The same background compaction as the one changes start (a slice a tick; the index answers and
+   * takes changes throughout); tests call it to run one when they choose.
+   */
+  compact(): Promise<void> {
+    if (!this.#compaction) {
+      const touched = new Set<number>();
+      const done = this.#compact(touched).finally(() => {
+        this.#compaction = null;
+      });
+      this.#compaction = { touched, done };
+    }
+    return this.#compaction.done;
+  }
+
+  /** The index's columns (new ones as built, and as a compaction builds them). */
+  #newColumns(): EventColumns {
+    return new EventColumns(this.#tuning.columns);
+  }
+
   /** Notes a change for a compaction under way, or starts one when replaced rows are many. */
   #changed(id: number): void {
     if (this.#compaction) {
-      this.#compaction.add(id);
+      this.#compaction.touched.add(id);
       return;
     }
     const c = this.#columns;
-    if (c.dead > Math.max(c.size / 4, COMPACT_MIN_DEAD)) {
-      this.#compaction = new Set();
-      this.#compact(this.#compaction).finally(() => {
-        this.#compaction = null;
-      });
-    }
+    if (c.dead > Math.max(c.size / 4, COMPACT_MIN_DEAD)) void this.compact();
   }
 
   /**
@@ -515,16 +545,17 @@ export class EventIndex {
   async #compact(touched: Set<number>): Promise<void> {
     const from = this.#columns;
     // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
-    const next = newColumns();
+    const next = this.#newColumns();
+    const { compactRows: slice, compactMs: ms } = this.#tuning;
     try {
       let t0 = performance.now();
       const pause = async () => {
-        if (performance.now() - t0 < SLICE_MS) return true;
+        if (performance.now() - t0 < ms) return true;
         await tick();
         t0 = performance.now();
         return this.#columns === from;
       };
-      for (const batch of from.batches(COMPACT_SLICE)) {
+      for (const batch of from.batches(slice)) {
         for (const f of batch) if (!touched.has(f.id)) next.set(f, true);
         if (next.size === batch.length) next.reserve(from.size - batch.length);
         if (!(await pause())) return;
@@ -536,7 +567,7 @@ export class EventIndex {
           const f = from.stored(id);
           if (f) next.set(f);
           else next.delete(id);
-          if (++k === COMPACT_SLICE) break;
+          if (++k === slice) break;
         }
         if (touched.size > 0 && !(await pause())) return;
       }

@@ -1,7 +1,7 @@
 // The snapshot's row encoding: every stored event comes back as it went in; foreign bytes are refused.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredEvent } from './columns.ts';
+import type { StoredEvent } from './columns/rows.ts';
 import { decodeRuns, encodeRows, fromVersion1 } from './snapshot-codec.ts';
 
 const decodeRows = (b: Buffer) => [...decodeRuns(b)].flat();

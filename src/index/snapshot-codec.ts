@@ -5,7 +5,8 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { type StoredEvent, wallKey, wallText } from './columns.ts';
+import { FLAG, flagsOf, type StoredEvent } from './columns/rows.ts';
+import { wallKey, wallText } from './columns/wall-clock.ts';
 import type { EventIndex, IndexSnapshot } from './event-index.ts';
 
 const gzipAsync = promisify(gzip);
@@ -27,8 +28,6 @@ interface Header {
   builtAt: string;
   size: number;
 }
-
-const FLAG = { hidden: 1, featured: 2, protected: 4, hasExcerpt: 8 } as const;
 
 /** Rows as bytes: count, then per row fixed fields, then the variable ones length-prefixed (little-endian). */
 export function encodeRows(rows: readonly StoredEvent[]): Buffer {
@@ -62,9 +61,7 @@ export function encodeRows(rows: readonly StoredEvent[]): Buffer {
     o = b.writeInt32LE(r.parent, o);
     o = b.writeInt32LE(r.venue ?? 0, o);
     for (const d of [r.start, r.end, r.date, r.modifiedGmt]) o = b.writeDoubleLE(wallKey(d), o);
-    let flags = 0;
-    for (const [k, bit] of Object.entries(FLAG)) if (r[k as keyof typeof FLAG]) flags |= bit;
-    o = b.writeUInt8(flags, o);
+    o = b.writeUInt8(flagsOf(r), o);
     o = b.writeUInt8(s.status.length, o);
     o += s.status.copy(b, o);
     o = b.writeUInt16LE(s.slug.length, o);
@@ -158,7 +155,8 @@ function decodeRun(b: Buffer, from: number): { rows: StoredEvent[]; end: number 
 
 /**
  * The snapshot of an index as compressed chunks: the header first, then the rows. Encodes one chunk per tick and
- * compresses it on the thread pool. Rejects when the index compacts while it is read (the caller tries later).
+ * compresses it on the thread pool. The rows are those of the index when it starts: a compaction meanwhile builds
+ * new columns and leaves the ones read as they were.
  */
 export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer> {
   const s = index.snapshot();

@@ -1,6 +1,6 @@
 // Pure rules of keeping an index in step with WordPress: where the next poll starts, what a reconciliation changes.
 import { fromWpDate } from '../mapping/codec.ts';
-import type { IndexedEvent } from './columns.ts';
+import type { IndexedEvent } from './columns/rows.ts';
 
 const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
 

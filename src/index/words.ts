@@ -60,7 +60,8 @@ const TERM_CACHE = 1000;
 
 /**
  * Rows (small integers) posted under words. Append-only: a row's words never change (a changed event gets a new
- * row), so postings are never edited; rows that died are skipped by the caller and dropped when it compacts.
+ * row), so postings are never edited; rows that died are skipped by the caller and left out of the new columns a
+ * compaction builds.
  * Rows are posted in ascending order, so each word's list is kept as the gaps between its rows, 7 bits a byte
  * (LEB128): a common word's gaps are a byte each, a quarter of the space of 32-bit row numbers.
  */

@@ -1,7 +1,7 @@
 // Which venues/organizers events use, answered from the event index (all events, not a first page).
 import type { LinkedKind } from '../contract/linked.ts';
 import { fromUtc } from '../dates/index.ts';
-import type { IndexedEvent } from '../index/columns.ts';
+import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import type { DateBounds } from '../index/query.ts';
 

@@ -1,0 +1,79 @@
+// The columns' own promises apart from query answers: order, change detection, reads undisturbed by changes.
+//
+// The answers are held against the reference query through EventIndex, in src/index/event-index.oracle.test.ts.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { event, wall } from '../arbitraries.ts';
+import type { EventFacets } from '../facets.ts';
+import { byStart, type IndexQuery, queryIndex } from '../query.ts';
+import { EventColumns } from './index.ts';
+
+describe('EventColumns', () => {
+  it('keeps its order through many changes to the same events (block splits, removals)', () => {
+    const columns = new EventColumns({ blockSize: 16 });
+    const held = new Map<number, EventFacets>();
+    const rnd = fc.sample(fc.tuple(fc.integer({ min: 1, max: 3000 }), wall, fc.boolean()), {
+      numRuns: 20_000,
+      seed: 7,
+    });
+    const searched: IndexQuery = { statuses: ['publish'], page: 2, perPage: 7, search: 'jazz -rock' };
+    for (const [i, [id, start, remove]] of rnd.entries()) {
+      // The same search now and then, while the rows grow past their capacity.
+      if (i % 1000 === 0) expect(columns.query(searched)).toEqual(queryIndex(held.values(), searched));
+      if (remove && id % 3 === 0) {
+        columns.delete(id);
+        held.delete(id);
+        continue;
+      }
+      const f = fc.sample(event(id), { numRuns: 1, seed: id })[0];
+      const g = { ...f, start, hidden: false, status: 'publish' };
+      columns.set(g);
+      held.set(id, g);
+    }
+    const q: IndexQuery = {
+      statuses: ['publish'],
+      page: 3,
+      perPage: 50,
+      dates: { startGte: '2025-02-02 00:00:00' },
+    };
+    expect(columns.query(q)).toEqual(queryIndex(held.values(), q));
+    expect(columns.query({ statuses: ['publish'], page: 1, perPage: 5000 })).toEqual(
+      queryIndex(held.values(), { statuses: ['publish'], page: 1, perPage: 5000 }),
+    );
+    expect(columns.dead).toBe(
+      20_000 - rnd.filter(([id, , remove]) => remove && id % 3 === 0).length - held.size,
+    );
+  });
+
+  it('says whether it already holds an event as given', () => {
+    const columns = new EventColumns();
+    const f = fc.sample(event(1), { numRuns: 1, seed: 3 })[0];
+    columns.set(f);
+    expect(columns.holds(f)).toBe(true);
+    expect(columns.holds({ ...f, searchText: `${f.searchText} more` })).toBe(false);
+    expect(columns.holds({ ...f, categories: [...f.categories, 99] })).toBe(false);
+    expect(columns.holds({ ...f, id: 2 })).toBe(false);
+  });
+
+  it('reads out every event as it was when the read began, whatever changes meanwhile (a snapshot being saved)', () => {
+    const columns = new EventColumns({ blockSize: 2 });
+    const before = Array.from({ length: 30 }, (_, i) => fc.sample(event(i + 1), { numRuns: 1, seed: i })[0]);
+    for (const f of before) columns.set(f);
+    const read = columns.batches(4);
+    const out = [...read.next().value];
+    // Half the events change, a third go, new ones come, between two batches.
+    for (const f of before.slice(0, 15))
+      columns.set({ ...f, start: '2030-01-01 00:00:00', searchText: 'new' });
+    for (let id = 16; id <= 25; id++) columns.delete(id);
+    columns.set(fc.sample(event(99), { numRuns: 1, seed: 9 })[0]);
+    for (const batch of read) out.push(...batch);
+    const want = [...before].sort(byStart).map((f) => storedOf(f));
+    expect(out).toEqual(want);
+  });
+});
+
+/** What the columns store of an event. */
+function storedOf(f: EventFacets) {
+  const { title: _t, startUtc: _s, endUtc: _e, sticky: _k, allDay: _a, ...stored } = f;
+  return stored;
+}

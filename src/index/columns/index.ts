@@ -1,0 +1,165 @@
+// The event index's storage and query engine: EventColumns, over its rows, their order, postings and plan.
+//
+// Rows in typed columns (./rows.ts), kept in (start, id) order in small blocks (./order.ts), posting lists and word
+// postings (./postings.ts), and the query plan (./plan.ts). Answers exactly what `querySorted` (src/index/query.ts)
+// answers over the same events (a property test holds the two together), in O(log n + rows in the date window)
+// without collecting.
+//
+// A row is never rewritten: a change takes a new row and the old one dies, so what is kept per search or per term
+// stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the
+// background, and these columns never renumber their rows.
+import type { IndexQuery, IndexResult } from '../query.ts';
+import { Ordered } from './order.ts';
+import { answer } from './plan.ts';
+import { FacetPostings, TextPostings } from './postings.ts';
+import { type IndexedEvent, Rows, type StoredEvent } from './rows.ts';
+import { Searches } from './search.ts';
+
+export interface ColumnsOptions {
+  /** Whether words are posted in the background (else only by `indexWords`). Default true. */
+  background?: boolean;
+  /** Tests: take the candidate lists whatever their size (both ways must answer the same). */
+  alwaysNarrow?: boolean;
+  /** Rows per block (tests make it small, to have many). */
+  blockSize?: number;
+}
+
+export class EventColumns {
+  readonly #rows = new Rows();
+  readonly #order: Ordered;
+  readonly #facets = new FacetPostings();
+  readonly #text: TextPostings;
+  readonly #searches: Searches;
+  readonly #alwaysNarrow: boolean;
+
+  constructor(options: ColumnsOptions = {}) {
+    this.#order = new Ordered(this.#rows, options.blockSize);
+    this.#text = new TextPostings(this.#rows, options.background ?? true);
+    this.#searches = new Searches(this.#rows, this.#text);
+    this.#alwaysNarrow = options.alwaysNarrow ?? false;
+  }
+
+  get size(): number {
+    return this.#rows.alive;
+  }
+
+  /** Rows whose words are not posted yet (searches read their text meanwhile). */
+  get pendingWords(): number {
+    return this.#text.pending;
+  }
+
+  /** Rows allocated but dead (replaced or removed events): they stay until new columns are built without them. */
+  get dead(): number {
+    return this.#rows.used - this.#rows.alive;
+  }
+
+  has(id: number): boolean {
+    return this.#rows.rowOf.has(id);
+  }
+
+  ids(): IterableIterator<number> {
+    return this.#rows.rowOf.keys();
+  }
+
+  idOfSlug(slug: string): number | undefined {
+    return this.#rows.idOfSlug(slug);
+  }
+
+  get(id: number): IndexedEvent | undefined {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? undefined : this.#rows.record(r);
+  }
+
+  /** The stored event with its search text (snapshots; change detection). */
+  stored(id: number): StoredEvent | undefined {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? undefined : this.#rows.stored(r);
+  }
+
+  /** Whether `f` is what the index holds for its id (so applying it would change nothing). */
+  holds(f: StoredEvent): boolean {
+    const r = this.#rows.rowOf.get(f.id);
+    return r !== undefined && this.#rows.holds(r, f);
+  }
+
+  /**
+   * Every stored event in (start, id) order as of now, `batch` at a time, however the columns change meanwhile: a
+   * row is never rewritten (a change takes a new one) and never renumbered.
+   */
+  *batches(batch: number): Generator<StoredEvent[]> {
+    const rows = new Int32Array(this.#rows.alive);
+    let n = 0;
+    for (const b of this.#order.blocks) {
+      rows.set(b.rows.subarray(0, b.n), n);
+      n += b.n;
+    }
+    for (let from = 0; from < n; from += batch) {
+      const out: StoredEvent[] = [];
+      for (let i = from; i < Math.min(n, from + batch); i++) out.push(this.#rows.stored(rows[i]));
+      yield out;
+    }
+  }
+
+  /** Adds or replaces an event. `inOrder`: it sorts after every event held (loading a snapshot). */
+  set(f: StoredEvent, inOrder = false): void {
+    this.delete(f.id);
+    const r = this.#rows.add(f);
+    this.#facets.add(r, f);
+    this.#text.later();
+    if (inOrder) this.#order.append(r);
+    else this.#order.insert(r);
+  }
+
+  delete(id: number): boolean {
+    const r = this.#rows.rowOf.get(id);
+    if (r === undefined) return false;
+    this.#order.remove(r);
+    this.#rows.kill(r, id);
+    return true;
+  }
+
+  query(q: IndexQuery): IndexResult {
+    return answer(q, {
+      rows: this.#rows,
+      order: this.#order,
+      facets: this.#facets,
+      searches: this.#searches,
+      alwaysNarrow: this.#alwaysNarrow,
+    });
+  }
+
+  /** The venue (or organizer) ids the given events link to. */
+  linkedOf(kind: 'venue' | 'organizer', ids: readonly number[]): Set<number> {
+    const { rowOf, venue, valOff, catN, tagN, orgN, vals } = this.#rows;
+    const out = new Set<number>();
+    for (const id of ids) {
+      const r = rowOf.get(id);
+      if (r === undefined) continue;
+      if (kind === 'venue') {
+        if (venue[r] !== 0) out.add(venue[r]);
+        continue;
+      }
+      const o = valOff[r] + catN[r] + tagN[r];
+      for (let j = o; j < o + orgN[r]; j++) out.add(vals[j]);
+    }
+    return out;
+  }
+
+  /**
+   * Posts the words of up to `rows` more rows; returns how many are left. Loading and crawling leave this to the
+   * background, a few thousand rows a tick, so they stay fast; searches read the text of rows not yet posted.
+   */
+  indexWords(rows: number, budgetMs = Number.POSITIVE_INFINITY): number {
+    return this.#text.indexWords(rows, budgetMs);
+  }
+
+  /** Holds back (true) or lets go (false) the background posting of words: a load posts them once it is done. */
+  pauseWords(paused: boolean): void {
+    this.#text.pause(paused);
+  }
+
+  /** Makes room for `rows` more events at once (see `Rows.reserve`). */
+  reserve(rows: number): void {
+    this.#rows.reserve(rows);
+  }
+}

@@ -1,0 +1,221 @@
+// Posting lists: the rows of each category, tag, venue and organizer, and the rows whose text holds a search term.
+//
+// Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
+// ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
+import type { IndexQuery } from '../query.ts';
+import { piecesOf, WordPostings, wordsOf } from '../words.ts';
+import { ALIVE, type Rows } from './rows.ts';
+
+/** Rows whose words are posted per background tick, at most (and at most ~4 ms of work). */
+const WORDS_PER_TICK = 2000;
+
+/** Rows in ascending order (`n` of them used). */
+interface Posting {
+  rows: Int32Array;
+  n: number;
+}
+
+/** Rows per category, tag, venue and organizer id. */
+export class FacetPostings {
+  readonly #of = {
+    categories: new Map<number, Posting>(),
+    tags: new Map<number, Posting>(),
+    venue: new Map<number, Posting>(),
+    organizer: new Map<number, Posting>(),
+  };
+
+  /** Posts a new row under its event's terms, venue and organizers. */
+  add(
+    r: number,
+    f: { categories: number[]; tags: number[]; venue: number | null; organizers: number[] },
+  ): void {
+    for (const v of f.categories) post(this.#of.categories, v, r);
+    for (const v of f.tags) post(this.#of.tags, v, r);
+    for (const v of f.organizers) post(this.#of.organizer, v, r);
+    if (f.venue !== null) post(this.#of.venue, f.venue, r);
+  }
+
+  /**
+   * `rows` (a search's, or null for all) narrowed by the posting lists of the query's term, venue and organizer
+   * filters that are selective enough to be worth reading (an eighth of the `alive` rows at most, unless `always`).
+   * Null when nothing narrows.
+   */
+  narrow(q: IndexQuery, rows: Int32Array | null, alive: number, always: boolean): Int32Array | null {
+    for (const kind of ['categories', 'tags', 'venue', 'organizer'] as const) {
+      const values = q[kind];
+      if (!values || values.length === 0) continue;
+      const lists = values.map((v) => this.#of[kind].get(v)).filter((l) => l !== undefined);
+      const size = lists.reduce((n, l) => n + l.n, 0);
+      if (!always && size * 8 > alive) continue;
+      const union = new Int32Array(size);
+      let n = 0;
+      for (const l of lists) {
+        union.set(l.rows.subarray(0, l.n), n);
+        n += l.n;
+      }
+      if (lists.length > 1) union.sort();
+      // A row listed under two of the values (or twice under one) counts once.
+      let k = 0;
+      for (let i = 0; i < union.length; i++) if (k === 0 || union[i] !== union[k - 1]) union[k++] = union[i];
+      rows = rows ? intersect(rows, union.subarray(0, k)) : union.subarray(0, k);
+    }
+    return rows;
+  }
+}
+
+function post(lists: Map<number, Posting>, value: number, r: number): void {
+  let l = lists.get(value);
+  if (!l) {
+    l = { rows: new Int32Array(4), n: 0 };
+    lists.set(value, l);
+  }
+  if (l.n === l.rows.length) {
+    const grown = new Int32Array(l.n * 2);
+    grown.set(l.rows);
+    l.rows = grown;
+  }
+  l.rows[l.n++] = r;
+}
+
+/**
+ * The rows whose search text holds a term (`LIKE '%term%'`). Words are posted in the background after the rows are
+ * added, a few thousand rows a tick, so loading and crawling stay fast; until then the text of the rows not posted
+ * yet is read.
+ */
+export class TextPostings {
+  readonly #rows: Rows;
+  /** Whether words are posted in the background (else only by `indexWords`). */
+  readonly #background: boolean;
+  #words = new WordPostings();
+  /** Rows below this one are in `#words`. */
+  #upTo = 0;
+  #tick: NodeJS.Immediate | undefined;
+  #paused = false;
+  /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
+  readonly #terms = new Map<string, { rows: Int32Array; upTo: number }>();
+  #termInts = 0;
+
+  constructor(rows: Rows, background: boolean) {
+    this.#rows = rows;
+    this.#background = background;
+  }
+
+  /** Rows whose words are not posted yet. */
+  get pending(): number {
+    return this.#rows.used - this.#upTo;
+  }
+
+  /**
+   * The rows (ascending; dead ones included) whose search text contains `term`. Kept per term: rows never change
+   * (a change takes a new row), so an answer stays right for the rows it covered and only newer rows are read.
+   */
+  rowsContaining(term: string): Int32Array {
+    const rows = this.#rows;
+    let hit = this.#terms.get(term);
+    if (hit) this.#terms.delete(term);
+    if (!hit) {
+      hit = { rows: this.#findRows(term), upTo: rows.used };
+      this.#termInts += hit.rows.length;
+    } else if (hit.upTo < rows.used) {
+      const needle = Buffer.from(term, 'utf8');
+      const more: number[] = [];
+      for (let r = hit.upTo; r < rows.used; r++)
+        if (rows.meta[r] & ALIVE && rows.textOf(r).includes(needle)) more.push(r);
+      if (more.length) {
+        this.#termInts += more.length;
+        hit.rows = appended(hit.rows, more);
+      }
+      hit.upTo = rows.used;
+    }
+    this.#terms.set(term, hit);
+    // Least recently used answers go first once they hold more row numbers than the index has rows, twice over.
+    for (const [t, h] of this.#terms) {
+      if (this.#termInts <= 2 * rows.cap + 100_000 || t === term) break;
+      this.#terms.delete(t);
+      this.#termInts -= h.rows.length;
+    }
+    return hit.rows;
+  }
+
+  /** Rows containing `term`: from the postings for the rows they cover, from the text for the rows after. */
+  #findRows(term: string): Int32Array {
+    const rows = this.#rows;
+    const pieces = piecesOf(term);
+    const needle = Buffer.from(term, 'utf8');
+    const meta = rows.meta;
+    const holds = (r: number) => (meta[r] & ALIVE) !== 0 && rows.textOf(r).includes(needle);
+    let found: Int32Array;
+    if (pieces === null) {
+      found = this.#words.rowsOf(term);
+    } else if (pieces.length === 0) {
+      const out: number[] = [];
+      for (let r = 0; r < this.#upTo; r++) if (holds(r)) out.push(r);
+      found = Int32Array.from(out);
+    } else {
+      let candidates = this.#words.rowsOf(pieces[0]);
+      for (const p of pieces.slice(1)) candidates = intersect(candidates, this.#words.rowsOf(p));
+      found = candidates.filter(holds);
+    }
+    if (this.#upTo === rows.used) return found;
+    const more: number[] = [];
+    for (let r = this.#upTo; r < rows.used; r++) if (holds(r)) more.push(r);
+    return appended(found, more);
+  }
+
+  /** Posts the words of up to `rows` more rows (for at most about `budgetMs`); returns how many are left. */
+  indexWords(rows: number, budgetMs = Number.POSITIVE_INFINITY): number {
+    const held = this.#rows;
+    const end = Math.min(held.used, this.#upTo + rows);
+    const t0 = performance.now();
+    let r = this.#upTo;
+    for (; r < end; r++) {
+      if (held.meta[r] & ALIVE) this.#words.add(r, wordsOf(held.textOf(r).toString('utf8')));
+      if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
+        r++;
+        break;
+      }
+    }
+    this.#upTo = r;
+    return held.used - r;
+  }
+
+  /** Holds back (true) or lets go (false) the background posting of words: a load posts them once it is done. */
+  pause(paused: boolean): void {
+    this.#paused = paused;
+    if (!paused) this.later();
+  }
+
+  /** Posts the words of new rows in the background, a tick at a time, unless paused or done by hand. */
+  later(): void {
+    if (this.#tick || !this.#background || this.#paused) return;
+    this.#tick = setImmediate(() => {
+      this.#tick = undefined;
+      if (!this.#paused && this.indexWords(WORDS_PER_TICK, 4) > 0) this.later();
+    });
+    this.#tick.unref();
+  }
+}
+
+/** `rows` followed by `more`, in a new array. */
+export function appended(rows: Int32Array, more: readonly number[]): Int32Array {
+  const out = new Int32Array(rows.length + more.length);
+  out.set(rows);
+  out.set(more, rows.length);
+  return out;
+}
+
+/** The numbers in both ascending lists. */
+export function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let n = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      out[n++] = a[i];
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}

@@ -1,0 +1,274 @@
+// The event index's rows in typed columns, one per version of an event, and the one table of their flag bits.
+//
+// A change takes a new row and the old one dies, so a row never changes. Snapshots store the same flag bits.
+import type { EventFacets } from '../facets.ts';
+import { IdTable, SlugTable } from '../id-table.ts';
+import { NO_DATE, wallKey, wallText } from './wall-clock.ts';
+
+/** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
+export type IndexedEvent = Pick<
+  EventFacets,
+  | 'id'
+  | 'status'
+  | 'slug'
+  | 'start'
+  | 'end'
+  | 'categories'
+  | 'tags'
+  | 'venue'
+  | 'organizers'
+  | 'featured'
+  | 'hidden'
+  | 'parent'
+  | 'protected'
+  | 'author'
+  | 'date'
+  | 'modifiedGmt'
+  | 'hasExcerpt'
+>;
+
+/** An indexed event with its search text: what a row is built from, and what a snapshot holds. */
+export type StoredEvent = IndexedEvent & Pick<EventFacets, 'searchText'>;
+
+/**
+ * An event's yes/no facets as bits: the low bits of a row's `meta`, and a snapshot row's flags byte (stored bytes:
+ * a bit never changes meaning).
+ */
+export const FLAG = { hidden: 1, featured: 2, protected: 4, hasExcerpt: 8 } as const;
+/** The `meta` bit of a row that holds its event's current version (a replaced or removed event's row loses it). */
+export const ALIVE = 16;
+/** `meta` is the status code above this many bits of flags. */
+export const FLAG_BITS = 5;
+
+/** The {@link FLAG} bits of an event. */
+export const flagsOf = (f: Pick<IndexedEvent, keyof typeof FLAG>): number =>
+  (f.hidden ? FLAG.hidden : 0) |
+  (f.featured ? FLAG.featured : 0) |
+  (f.protected ? FLAG.protected : 0) |
+  (f.hasExcerpt ? FLAG.hasExcerpt : 0);
+
+/**
+ * The columns. Read directly by the order, the postings and the query plan (their hot loops take the arrays into
+ * locals); arrays are replaced, not mutated in place, when they grow, so hold this object, not an array.
+ */
+export class Rows {
+  /** Rows allocated, rows used, rows alive. */
+  cap = 0;
+  used = 0;
+  alive = 0;
+  start = new Float64Array(0);
+  id = new Int32Array(0);
+  end = new Float64Array(0);
+  /** Status code and flags ({@link FLAG_BITS}): what every list checks, read at once from a table per query. */
+  meta = new Uint16Array(0);
+  date = new Float64Array(0);
+  modified = new Float64Array(0);
+  author = new Int32Array(0);
+  parent = new Int32Array(0);
+  /** 0 for none. */
+  venue = new Int32Array(0);
+  /** Categories, tags and organizers of row r: `vals[valOff[r] …]`, `catN[r]`, `tagN[r]`, `orgN[r]` long. */
+  valOff = new Uint32Array(0);
+  catN = new Uint16Array(0);
+  tagN = new Uint16Array(0);
+  orgN = new Uint16Array(0);
+  vals = new Int32Array(1024);
+  #valsUsed = 0;
+  /** Search text of row r (UTF-8): `#text[#textOff[r] …+ #textLen[r]]`. */
+  #textOff = new Float64Array(0);
+  #textLen = new Uint32Array(0);
+  #text = Buffer.alloc(1 << 16);
+  #textUsed = 0;
+  #slugs: string[] = [];
+  /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
+  inverted = 0;
+
+  /** The live row of each event id. */
+  readonly rowOf = new IdTable();
+  readonly #idOfSlug = new SlugTable((id) => {
+    const r = this.rowOf.get(id);
+    return r === undefined ? undefined : this.#slugs[r];
+  });
+  /** Status names by code, and codes by name (at most 255). */
+  readonly statusCode = new Map<string, number>();
+  readonly statusName: string[] = [];
+
+  /** A new live row holding `f` (the caller has killed the event's previous row). */
+  add(f: StoredEvent): number {
+    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
+    const r = this.used++;
+    this.id[r] = f.id;
+    this.start[r] = wallKey(f.start);
+    this.end[r] = wallKey(f.end);
+    this.date[r] = wallKey(f.date);
+    this.modified[r] = wallKey(f.modifiedGmt);
+    this.author[r] = f.author;
+    this.parent[r] = f.parent;
+    this.venue[r] = f.venue ?? 0;
+    this.meta[r] = (this.#codeOf(f.status) << FLAG_BITS) | ALIVE | flagsOf(f);
+    this.#putVals(r, f.categories, f.tags, f.organizers);
+    this.#putText(r, f.searchText);
+    this.#slugs[r] = f.slug;
+    if (f.slug) this.#idOfSlug.set(f.slug, f.id);
+    if (this.#isInverted(r)) this.inverted++;
+    this.rowOf.set(f.id, r);
+    this.alive++;
+    return r;
+  }
+
+  /** Row `r`, the live row of event `id`, dies. */
+  kill(r: number, id: number): void {
+    this.meta[r] &= ~ALIVE;
+    if (this.#isInverted(r)) this.inverted--;
+    this.#idOfSlug.delete(this.#slugs[r], id);
+    this.rowOf.delete(id);
+    this.alive--;
+  }
+
+  idOfSlug(slug: string): number | undefined {
+    return this.#idOfSlug.get(slug);
+  }
+
+  record(r: number): IndexedEvent {
+    const o = this.valOff[r];
+    const c = this.catN[r];
+    const t = this.tagN[r];
+    const g = this.orgN[r];
+    const f = this.meta[r];
+    return {
+      id: this.id[r],
+      status: this.statusName[f >> FLAG_BITS],
+      slug: this.#slugs[r],
+      start: wallText(this.start[r]),
+      end: wallText(this.end[r]),
+      categories: Array.from(this.vals.subarray(o, o + c)),
+      tags: Array.from(this.vals.subarray(o + c, o + c + t)),
+      venue: this.venue[r] === 0 ? null : this.venue[r],
+      organizers: Array.from(this.vals.subarray(o + c + t, o + c + t + g)),
+      featured: (f & FLAG.featured) !== 0,
+      hidden: (f & FLAG.hidden) !== 0,
+      parent: this.parent[r],
+      protected: (f & FLAG.protected) !== 0,
+      author: this.author[r],
+      date: wallText(this.date[r]),
+      modifiedGmt: wallText(this.modified[r]),
+      hasExcerpt: (f & FLAG.hasExcerpt) !== 0,
+    };
+  }
+
+  stored(r: number): StoredEvent {
+    return { ...this.record(r), searchText: this.textOf(r).toString('utf8') };
+  }
+
+  /** Whether row `r` holds `f` as given (dates as their keys read them back). */
+  holds(r: number, f: StoredEvent): boolean {
+    const have = this.record(r);
+    for (const k of Object.keys(have) as (keyof IndexedEvent)[]) {
+      const a = have[k];
+      const b =
+        k === 'start' || k === 'end' || k === 'date' || k === 'modifiedGmt' ? wallText(wallKey(f[k])) : f[k];
+      if (Array.isArray(a) ? String(a) !== String(b) : a !== b) return false;
+    }
+    return this.textOf(r).equals(Buffer.from(f.searchText, 'utf8'));
+  }
+
+  /** Row `r`'s search text, lower-cased UTF-8 (a view, not a copy). */
+  textOf(r: number): Buffer {
+    const o = this.#textOff[r];
+    return this.#text.subarray(o, o + this.#textLen[r]);
+  }
+
+  /**
+   * Makes room for `rows` more rows (and their text, at the average size of the rows held), so that a crawl that
+   * knows the site's size grows the columns once, early, instead of copying them at every doubling (a copy of
+   * 100k rows' columns is a stall of 15 ms or more).
+   */
+  reserve(rows: number): void {
+    if (this.used + rows > this.cap) this.#grow(this.used + rows);
+    this.rowOf.reserve(this.alive + rows);
+    this.#idOfSlug.reserve(this.alive + rows);
+    if (this.used > 0) this.#growText(Math.ceil(this.#textUsed + (this.#textUsed / this.used) * rows * 1.05));
+  }
+
+  #isInverted(r: number): boolean {
+    const s = this.start[r];
+    const e = this.end[r];
+    return s !== NO_DATE && e !== NO_DATE && e < s;
+  }
+
+  #codeOf(status: string): number {
+    let c = this.statusCode.get(status);
+    if (c === undefined) {
+      if (this.statusName.length === 255) throw new Error('more than 255 post statuses');
+      c = this.statusName.length;
+      this.statusCode.set(status, c);
+      this.statusName.push(status);
+    }
+    return c;
+  }
+
+  #putVals(r: number, ...lists: number[][]): void {
+    const n = lists.reduce((a, l) => a + l.length, 0);
+    if (this.#valsUsed + n > this.vals.length) {
+      const grown = new Int32Array(Math.max(this.vals.length * 2, this.#valsUsed + n));
+      grown.set(this.vals.subarray(0, this.#valsUsed));
+      this.vals = grown;
+    }
+    this.valOff[r] = this.#valsUsed;
+    for (const l of lists) for (const v of l) this.vals[this.#valsUsed++] = v;
+    this.catN[r] = lists[0].length;
+    this.tagN[r] = lists[1].length;
+    this.orgN[r] = lists[2].length;
+  }
+
+  #growText(bytes: number): void {
+    if (bytes <= this.#text.length) return;
+    const grown = Buffer.allocUnsafe(bytes);
+    this.#text.copy(grown, 0, 0, this.#textUsed);
+    this.#text = grown;
+  }
+
+  #putText(r: number, text: string): void {
+    const n = Buffer.byteLength(text, 'utf8');
+    if (this.#textUsed + n > this.#text.length) {
+      // Doubling while small; then by half, so a 500 MB text pool does not reserve another 500 MB.
+      const factor = this.#text.length < 64 << 20 ? 2 : 1.5;
+      this.#growText(Math.max(Math.ceil(this.#text.length * factor), this.#textUsed + n));
+    }
+    this.#text.write(text, this.#textUsed, 'utf8');
+    this.#textOff[r] = this.#textUsed;
+    this.#textLen[r] = n;
+    this.#textUsed += n;
+  }
+
+  #grow(cap: number): void {
+    const g = <T extends Float64Array | Int32Array | Uint32Array | Uint16Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
+      const b = make(cap);
+      b.set(a.subarray(0, Math.min(a.length, cap)) as never);
+      return b;
+    };
+    const f64 = (n: number) => new Float64Array(n);
+    const i32 = (n: number) => new Int32Array(n);
+    const u16 = (n: number) => new Uint16Array(n);
+    const u32 = (n: number) => new Uint32Array(n);
+    this.start = g(this.start, f64);
+    this.id = g(this.id, i32);
+    this.end = g(this.end, f64);
+    this.meta = g(this.meta, u16);
+    this.date = g(this.date, f64);
+    this.modified = g(this.modified, f64);
+    this.author = g(this.author, i32);
+    this.parent = g(this.parent, i32);
+    this.venue = g(this.venue, i32);
+    this.valOff = g(this.valOff, u32);
+    this.catN = g(this.catN, u16);
+    this.tagN = g(this.tagN, u16);
+    this.orgN = g(this.orgN, u16);
+    this.#textOff = g(this.#textOff, f64);
+    this.#textLen = g(this.#textLen, u32);
+    this.cap = cap;
+  }
+}
