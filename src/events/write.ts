@@ -18,7 +18,7 @@ import { refusal, trashFailed } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
-import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, undoing, withStamp } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
@@ -46,14 +46,18 @@ async function resolveTerms(
         : terms.find((x) => x.name.toLowerCase() === v.toLowerCase()));
     if (t) ids.push(t.id);
     else if (!/^\d+$/.test(v)) {
-      const res = await undo.create('terms', { restBase: tax.restBase, search: v, term: v }, () =>
-        deps.wp.request<WpTerm>({
-          path: `/wp/v2/${tax.restBase}`,
-          method: 'POST',
-          body: { name: v },
-          as: { credentials: ctx.credentials },
-          signal: ctx.signal,
-        }),
+      const res = await undo.create(
+        'terms',
+        tax.restBase,
+        (meta) =>
+          deps.wp.request<WpTerm>({
+            path: `/wp/v2/${tax.restBase}`,
+            method: 'POST',
+            body: withStamp({ name: v }, meta),
+            as: { credentials: ctx.credentials },
+            signal: ctx.signal,
+          }),
+        ctx.signal,
       );
       ids.push(res.body.id);
     }
@@ -171,8 +175,7 @@ export async function createEvent(
     undo,
     async () => {
       const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
-      const title = typeof payload.title === 'string' ? payload.title : '';
-      const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, title, payload);
+      const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, payload);
       return respond(deps, ctx, site, res.body, 201);
     },
     { map: (err) => refusal(err, true) },

@@ -19,6 +19,12 @@ export const isImageArg = (value: string): boolean =>
 const refusedUpstream = (err: unknown): err is ApiError =>
   err instanceof ApiError && err.status !== 502 && err.status < 503;
 
+/** `meta` as query parameters (`meta[key]=value`), for a create whose body is a file. */
+const metaQuery = (meta: Record<string, string>): Record<string, string> | undefined =>
+  Object.keys(meta).length
+    ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [`meta[${k}]`, v]))
+    : undefined;
+
 const refused = (why: string) => invalidParams({ image: `image was refused: ${why}` }, { image: why });
 
 /**
@@ -91,21 +97,28 @@ export async function resolveImage(
     if (err instanceof RemoteImageError) throw refused(err.message);
     throw err;
   });
-  const stem = stemOf(url);
   const res = await undo
-    .create('posts', { restBase: 'media', search: stem, title: stem, sourceUrl: url.href }, () =>
-      deps.wp.request<{ id: number }>({
-        path: '/wp/v2/media',
-        method: 'POST',
-        // The body is the file, so the source URL goes in the query (WordPress reads `meta` from there too).
-        query: deps.site.mediaSourceMeta ? { [`meta[${SOURCE_URL_META}]`]: url.href } : undefined,
-        body: image.bytes,
-        headers: {
-          'Content-Type': image.type,
-          'Content-Disposition': `attachment; filename="${image.filename}"`,
-        },
-        ...asCaller(ctx),
-      }),
+    .create(
+      'posts',
+      'media',
+      (stamp) =>
+        deps.wp.request<{ id: number }>({
+          path: '/wp/v2/media',
+          method: 'POST',
+          // The body is the file, so the source URL and the write's token go in the query (WordPress reads `meta`
+          // from there too): both are written by the request that creates the attachment.
+          query: metaQuery({
+            ...(deps.site.mediaSourceMeta ? { [SOURCE_URL_META]: url.href } : {}),
+            ...stamp,
+          }),
+          body: image.bytes,
+          headers: {
+            'Content-Type': image.type,
+            'Content-Disposition': `attachment; filename="${image.filename}"`,
+          },
+          ...asCaller(ctx),
+        }),
+      ctx.signal,
     )
     .catch((err: unknown) => {
       if (refusedUpstream(err)) throw refused(`WordPress refused the image: ${err.message}`);
