@@ -185,27 +185,25 @@ add_action('init', static function (): void {
         });
     }
     foreach (calendar_gateway_taxonomies() as $taxonomy) {
-        // Editing a term needs manage_terms; a contributor or author who may create a tag writes the token once,
-        // on the term their create makes (a term that already has one keeps it).
         register_term_meta($taxonomy, CALENDAR_GATEWAY_WRITE_META, calendar_gateway_write_meta_args(
-            static function ($allowed, $key, $term_id) use ($taxonomy) {
-                if (current_user_can('edit_term', $term_id)) {
-                    return true;
-                }
-                $tax = get_taxonomy($taxonomy);
-                return $tax && current_user_can($tax->cap->assign_terms)
-                    && get_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, true) === '';
-            }
+            static fn ($allowed, $key, $term_id) => current_user_can('edit_term', $term_id)
         ));
-        // The token goes in as the term is inserted (created_{taxonomy} runs inside wp_insert_term), as for posts.
+        // The token goes in as the term is inserted (created_{taxonomy} runs inside wp_insert_term), as for posts. It
+        // is then taken out of the request's meta: a contributor or author may create a tag but not edit terms, so
+        // the REST meta update that follows would refuse it (403) after the term was made.
         add_filter("rest_pre_insert_{$taxonomy}", static function ($prepared, WP_REST_Request $request) use ($taxonomy) {
             $token = calendar_gateway_write_token($request);
-            if ($token !== '' && empty($prepared->term_id)) {
-                add_action("created_{$taxonomy}", $stamp = static function ($term_id) use ($token, $taxonomy, &$stamp) {
-                    remove_action("created_{$taxonomy}", $stamp);
-                    add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
-                });
+            if ($token === '' || !empty($prepared->term_id)) {
+                return $prepared;
             }
+            $meta = $request['meta'];
+            unset($meta[CALENDAR_GATEWAY_WRITE_META]);
+            $request->set_param('meta', $meta);
+            $stamp = static function ($term_id) use ($token, $taxonomy, &$stamp): void {
+                remove_action("created_{$taxonomy}", $stamp);
+                add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
+            };
+            add_action("created_{$taxonomy}", $stamp);
             return $prepared;
         }, 10, 2);
         add_filter("rest_{$taxonomy}_query", 'calendar_gateway_write_filter', 10, 2);
