@@ -38,6 +38,8 @@ async function resolveTerms(
 ): Promise<number[]> {
   const terms = await deps.terms.all(tax, ctx.language);
   const ids: number[] = [];
+  /** A term this copy did not know was made or found: the copy is stale. */
+  let stale = false;
   for (const v of values) {
     const t =
       terms.find((x) => x.slug === v) ??
@@ -46,23 +48,32 @@ async function resolveTerms(
         : terms.find((x) => x.name.toLowerCase() === v.toLowerCase()));
     if (t) ids.push(t.id);
     else if (!/^\d+$/.test(v)) {
-      const res = await undo.create(
-        'terms',
-        tax.restBase,
-        (meta) =>
-          deps.wp.request<WpTerm>({
-            path: `/wp/v2/${tax.restBase}`,
-            method: 'POST',
-            body: withStamp({ name: v }, meta),
-            as: { credentials: ctx.credentials },
-            signal: ctx.signal,
-          }),
-        ctx.signal,
-      );
-      ids.push(res.body.id);
+      const made = await undo
+        .create(
+          'terms',
+          tax.restBase,
+          (meta) =>
+            deps.wp.request<WpTerm>({
+              path: `/wp/v2/${tax.restBase}`,
+              method: 'POST',
+              body: withStamp({ name: v }, meta),
+              as: { credentials: ctx.credentials },
+              signal: ctx.signal,
+            }),
+          ctx.signal,
+        )
+        .then((res) => res.body.id)
+        .catch((err: unknown) => {
+          // Someone added it since this copy of the terms was read: the name is theirs, used and never undone.
+          const existing = err instanceof ApiError && err.code === 'term_exists' ? err.data.term_id : undefined;
+          if (typeof existing === 'number') return existing;
+          throw err;
+        });
+      stale = true;
+      ids.push(made);
     }
   }
-  if (undo.terms.length) deps.terms.invalidate(tax);
+  if (stale) deps.terms.invalidate(tax);
   return [...new Set(ids)];
 }
 

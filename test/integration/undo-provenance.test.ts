@@ -205,3 +205,22 @@ describe('the write token', () => {
     expect(JSON.stringify(through.body)).not.toContain(String(stamp));
   });
 });
+
+describe('a tag an editor added that the gateway has not read yet', () => {
+  it("is the tag the event gets, and stays the editor's", async () => {
+    const tax = t.mapping.event.tags;
+    if (!tax) return;
+    await t.gateway.deps.terms.all(tax, t.mapping.language.default);
+    const name = `Known later ${tok}`;
+    const term = await wp('POST', tax.restBase, { name });
+    expect(term.status).toBe(201);
+    made.push([tax.restBase, term.body.id]);
+    const res = await call<Json & { id: number; tags: Array<{ id: number }> }>(t, 'POST', '/events', {
+      as: 'contributor',
+      body: { title: `Uses it ${tok}`, start_date: day(6), end_date: day(6, '12:00:00'), tags: [name] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    made.push([t.mapping.event.restBase, res.body.id]);
+    expect(res.body.tags.map((x) => x.id)).toEqual([term.body.id]);
+  });
+});
