@@ -356,8 +356,8 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
 
 /**
  * Removes what a failed write made, with the caller's credentials (when there is a caller) and then the service
- * account's. Lost creates are looked for first, by the write's token. Whatever cannot be done now (WordPress still away) stays in the
- * journal for the next sweep.
+ * account's. Lost creates are looked for first, by the write's token. Whatever cannot be done now (WordPress still
+ * away) stays in the journal for the next sweep.
  */
 export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Promise<void> {
   // Refused before anything was made (most failures): nothing to look at.
