@@ -65,7 +65,8 @@ async function resolveTerms(
         .then((res) => res.body.id)
         .catch((err: unknown) => {
           // Someone added it since this copy of the terms was read: the name is theirs, used and never undone.
-          const existing = err instanceof ApiError && err.code === 'term_exists' ? err.data.term_id : undefined;
+          const existing =
+            err instanceof ApiError && err.code === 'term_exists' ? err.data.term_id : undefined;
           if (typeof existing === 'number') return existing;
           throw err;
         });
