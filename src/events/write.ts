@@ -57,8 +57,8 @@ async function resolveTerms(
               path: `/wp/v2/${tax.restBase}`,
               method: 'POST',
               body: withStamp({ name: v }, meta),
+              // Without the caller's signal: seen through if the caller hangs up (see creatingAsCaller).
               as: { credentials: ctx.credentials },
-              signal: ctx.signal,
             }),
           ctx.signal,
         )

@@ -5,7 +5,7 @@ import { ApiError, invalidParams } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { SOURCE_URL_META } from '../wp/probe.ts';
-import type { Undo } from '../write/undo.ts';
+import { creatingAsCaller, type Undo } from '../write/undo.ts';
 import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 
 /** Whether the `image` value has a valid shape: empty, an id or an http(s) URL. Pure. */
@@ -116,7 +116,7 @@ export async function resolveImage(
             'Content-Type': image.type,
             'Content-Disposition': `attachment; filename="${image.filename}"`,
           },
-          ...asCaller(ctx),
+          ...creatingAsCaller(ctx),
         }),
       ctx.signal,
     )

@@ -8,7 +8,7 @@ import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpTerm } from '../wp/types.ts';
-import { newUndo, undoing, withStamp } from '../write/undo.ts';
+import { creatingAsCaller, newUndo, undoing, withStamp } from '../write/undo.ts';
 import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termPath } from './common.ts';
 
 /** The parsed write arguments (categories add `parent`). */
@@ -100,7 +100,7 @@ export async function createTerm(
               path: termPath(tax),
               method: 'POST',
               body: withStamp(fieldsOf(args), meta),
-              ...asCaller(ctx),
+              ...creatingAsCaller(ctx),
             }),
           ctx.signal,
         ),

@@ -112,7 +112,33 @@ describe('rollback of a create whose answer was lost', () => {
     (deps.wp as { list: unknown }).list = () =>
       Promise.reject(new ApiError('upstream_unavailable', 'down', 503));
     await rollback(deps, undo);
-    expect(undo.probes).toEqual([{ restBase: 'tags' }]);
+    expect(undo.probes).toMatchObject([{ restBase: 'tags' }]);
+  });
+
+  it('waits for a lost create that may still land before it removes anything, and takes it when it lands', async () => {
+    const undo = new Undo();
+    await undo.create('posts', 'tribe_venue', made(4));
+    await expect(undo.create('posts', 'tribe_events', lost)).rejects.toThrow();
+    const records: Record<string, Row[]> = { tribe_venue: [{ id: 4, meta: { [WRITE_META]: undo.token } }] };
+    const { deps, deleted } = fakeDeps(records, { callerMayDelete: true });
+    await rollback(deps, undo, caller);
+    // Not found yet: the event may still be on its way, and would link the venue.
+    expect(deleted).toEqual([]);
+    expect(undo.probes).toHaveLength(1);
+    records.tribe_events = [{ id: 9, meta: { [WRITE_META]: undo.token } }];
+    await rollback(deps, undo, caller);
+    expect(deleted).toEqual(['tribe_events/9', 'tribe_venue/4']);
+    expect(undo.empty).toBe(true);
+  });
+
+  it('stops looking once a lost create can no longer land', async () => {
+    const undo = new Undo();
+    await expect(undo.create('posts', 'tribe_events', lost)).rejects.toThrow();
+    (undo.probes[0] as { lostAt?: number }).lostAt = Date.now() - 60_000;
+    const { deps, deleted } = fakeDeps({});
+    await rollback(deps, undo, caller);
+    expect(deleted).toEqual([]);
+    expect(undo.empty).toBe(true);
   });
 
   it('logs a lost create for the operator, and deletes nothing, where the site does not register the token', async () => {

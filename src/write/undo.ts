@@ -25,7 +25,15 @@ export interface UndoStep {
 /** A create whose answer was lost: whatever it made in `restBase` carries the write's token. */
 export interface UndoProbe {
   restBase: string;
+  /** When its answer was lost (ms since epoch): until WordPress can no longer be carrying it out, it is looked for. */
+  lostAt?: number;
 }
+
+/**
+ * How long after its answer was lost a create may still land: WordPress had the upstream timeout to carry it out,
+ * plus slack. Not finding its token before then proves nothing; the rollback waits (the sweep looks again).
+ */
+const landsWithin = (deps: Deps): number => (deps.wp.options?.timeoutMs ?? 10_000) + 5_000;
 
 /** The meta a create sends: the write's token, or nothing where the site does not register it. */
 export type Stamp = Record<string, string>;
@@ -219,7 +227,8 @@ export class Undo {
     try {
       res = await send(this.#stamped ? { [WRITE_META]: this.#id } : {});
     } catch (err) {
-      if (!mayHaveWritten(err)) forget();
+      if (mayHaveWritten(err)) p.lostAt = Date.now();
+      else forget();
       await this.save();
       throw err;
     }
@@ -374,17 +383,26 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
       continue;
     }
     try {
-      for (const id of await found(deps, undo.token, p)) {
+      const ids = await found(deps, undo.token, p);
+      for (const id of ids) {
         const step = { restBase: p.restBase, id };
         if (known.has(stepKey(step))) continue;
         known.add(stepKey(step));
         (isTerms(deps, p.restBase) ? undo.terms : undo.posts).push(step);
       }
+      // Not there yet, but WordPress may still be carrying it out: looked for again.
+      if (!ids.length && Date.now() < (p.lostAt ?? 0) + landsWithin(deps)) left.push(p);
     } catch {
       left.push(p);
     }
   }
   undo.probes.push(...left);
+  if (undo.probes.length) {
+    // A create that lands later may link what is here (an event its venue): nothing is removed or let go until
+    // every lost create is found or can no longer land; the sweep takes it up again.
+    await undo.save(Date.now() + 5_000);
+    return;
+  }
   const events = deps.mapping.event.restBase;
   const remove = async (step: UndoStep): Promise<boolean> => {
     for (const as of ctx
@@ -459,6 +477,17 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   await undo.save(Date.now() + 5_000);
 }
 
+/**
+ * The caller's credentials and language for a create, without the caller's abort signal: a create once sent is seen
+ * through even when the caller hangs up, so that its answer says what it made and the rollback removes exactly that.
+ * Abandoned, it would be a lost create, which WordPress may carry out after the rollback looked for it. (Undo.create
+ * sends nothing once the caller is gone.)
+ */
+export const creatingAsCaller = (ctx: RequestContext): ReturnType<typeof asCaller> => ({
+  ...asCaller(ctx),
+  signal: undefined,
+});
+
 /** A create's body with the write's token added to its `meta` (unchanged when there is no token to send). */
 export const withStamp = (body: Record<string, unknown>, stamp: Stamp): Record<string, unknown> =>
   Object.keys(stamp).length
@@ -481,7 +510,7 @@ export function createPost(
         path: `/wp/v2/${restBase}`,
         method: 'POST',
         body: withStamp(body, stamp),
-        ...asCaller(ctx),
+        ...creatingAsCaller(ctx),
       }),
     ctx.signal,
   );
@@ -514,7 +543,10 @@ export async function sweep(deps: Deps): Promise<number> {
   const journal = deps.undo;
   if (!journal) return 0;
   const due = await journal.due(Date.now());
-  // A create still open when its process died is found by its token, whenever WordPress carried it out.
-  for (const [id, e] of due) await rollback(deps, journal.resume(id, e));
+  for (const [id, e] of due) {
+    // A create still open when its process died was sent before its last heartbeat (a lease before it was due).
+    for (const p of e.probes) p.lostAt ??= e.due - journal.leaseMs;
+    await rollback(deps, journal.resume(id, e));
+  }
   return due.length;
 }

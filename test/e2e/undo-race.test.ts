@@ -13,8 +13,11 @@ import { type ImageServer, startImageServer } from '../support/image-server.ts';
 const ATTEMPTS = Number(process.env.UNDO_RACE_ATTEMPTS ?? 40);
 /** Attempts in flight at once. */
 const PARALLEL = Number(process.env.UNDO_RACE_PARALLEL ?? 4);
-/** Callers hang up uniformly within this many ms of sending: before, during and after each nested create. */
-const HANGUP_MS = Number(process.env.UNDO_RACE_HANGUP_MS ?? 400);
+/**
+ * Half the callers hang up within 20 ms of sending (the issue's reproduction: mostly before the first create is
+ * sent), the other half uniformly within this many ms: during each nested create, and after some writes completed.
+ */
+const HANGUP_MS = Number(process.env.UNDO_RACE_HANGUP_MS ?? 1500);
 
 const up = inject('upstream');
 const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
@@ -70,7 +73,8 @@ beforeAll(async () => {
     UPSTREAM_AUTH: up.auth,
     REDIS_URL: 'redis://127.0.0.1:6379',
     REDIS_PREFIX: prefix,
-    LOG_LEVEL: process.env.FAULT_DEBUG ?? 'silent',
+    // Debug: the rollbacks' own lines say what each one removed (counted below).
+    LOG_LEVEL: 'debug',
     POLL_INTERVAL_MS: '1000',
     IMAGE_ALLOW_PRIVATE_HOSTS: 'true',
   });
@@ -112,7 +116,7 @@ async function attempt(i: number, editors: Array<[string, number]>, outcomes: Ma
       return String(r.status);
     })
     .catch(() => 'hung up');
-  const hangUpAt = Math.random() * HANGUP_MS;
+  const hangUpAt = Math.random() * (Math.floor(i / 2) % 2 ? HANGUP_MS : 20);
   const timer = setTimeout(() => hangUp.abort(), hangUpAt);
   const edit = (async () => {
     await sleep(Math.random() * HANGUP_MS);
@@ -195,6 +199,16 @@ describe('callers hanging up while nested creates race with an editor creating t
           if (process.env.FAULT_DEBUG) console.info('orphan', rb, r.id, r.meta?.[WRITE_META]);
         }
       }
+      // The gateway's own lines: every request logged (a hang-up as 499), and what each rollback removed.
+      const lines = gateway
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const creates = lines.filter((l) => l.msg === 'request' && l.route === 'events.create');
+      const undone = lines.filter((l) => l.msg === 'undoing a write');
+      const steps = (l: Record<string, unknown>) =>
+        ((l.posts as unknown[]) ?? []).length + ((l.terms as unknown[]) ?? []).length;
       const report = {
         attempts: ATTEMPTS,
         parallel: PARALLEL,
@@ -206,6 +220,11 @@ describe('callers hanging up while nested creates race with an editor creating t
         gatewayRecordsLeft: stamped,
         orphans,
         journalLeft: waiting,
+        requestLines: Object.fromEntries(
+          [...Map.groupBy(creates, (l) => String(l.status))].map(([k, v]) => [k, v.length]),
+        ),
+        rollbacksWithRecords: undone.filter((l) => steps(l) > 0).length,
+        recordsRolledBack: undone.reduce((n, l) => n + steps(l), 0),
         raceMs: raced,
       };
       console.info(`undo race: ${JSON.stringify(report)}`);

@@ -1,7 +1,7 @@
 // Issue 19: a write whose caller hangs up while a create is on its way removes only what that write made (the
 // records carrying its token), never an editor's term, venue or organizer of the same name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aborted } from '../../src/http/errors.ts';
+import { aborted, upstreamTimeout } from '../../src/http/errors.ts';
 import type { WpRequest } from '../../src/wp/client.ts';
 import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import { call, openTarget, type Role, type Target } from '../harness.ts';
@@ -33,15 +33,18 @@ async function wp(method: string, path: string, body?: Json, as: Role = 'editor'
 }
 
 /**
- * POSTs an event as `as` and hangs up when the gateway's create to `restBase` reaches WordPress's door. That create
- * is then carried out all the same (its answer is lost to the gateway, as when the socket closes mid-call), after
- * `meanwhile`: an editor's edit made while the create was on its way. Resolves when the gateway's handler is done.
+ * POSTs an event as `as` and hangs up when the gateway's create to `restBase` reaches WordPress's door; `meanwhile`
+ * runs then: an editor's edit made while the create is on its way. The create goes on as fetch would take it: sent
+ * with the caller's abort signal, it is abandoned when the caller hangs up (WordPress carries it out all the same,
+ * and its answer is lost); sent without, it is seen through. `lose` loses its answer in any case, as a WordPress
+ * that timed out would. Resolves when the gateway's undo is over.
  */
 async function hangUpDuring(
   restBase: string,
   body: Json,
   as: Role,
   meanwhile: () => Promise<void> = async () => {},
+  lose = false,
 ) {
   const client = t.gateway.deps.wp;
   const original = client.request.bind(client);
@@ -57,10 +60,19 @@ async function hangUpDuring(
     const signal = req.signal;
     if (signal && !signal.aborted)
       await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
+    // The gateway sees the hang-up (the socket's close) before the create's answer comes.
+    else await new Promise((r) => setTimeout(r, 200));
     await meanwhile();
-    await original({ ...req, signal: undefined }).catch(() => undefined);
-    sentOn();
-    throw aborted();
+    try {
+      const answer = original({ ...req, signal: undefined });
+      if (signal || lose) {
+        await answer.catch(() => undefined);
+        throw signal ? aborted() : upstreamTimeout();
+      }
+      return await answer;
+    } finally {
+      sentOn();
+    }
   }) as typeof client.request;
   const res = await fetch(`${t.api}/events`, {
     method: 'POST',
@@ -164,6 +176,33 @@ describe.each(['venue', 'organizer'] as const)(
     });
   },
 );
+
+describe('a nested venue create whose answer is lost (WordPress timed out)', () => {
+  it("is found by its write's token and removed; the editor's venue of the same title made meanwhile stays", async () => {
+    const title = `Lost venue ${tok}`;
+    const restBase = t.mapping.venue.restBase;
+    let editors: number | undefined;
+    await hangUpDuring(
+      restBase,
+      { title: `Lost ${tok}`, start_date: day(7), end_date: day(7, '12:00:00'), venue: { venue: title } },
+      'contributor',
+      async () => {
+        const r = await wp('POST', restBase, { title, status: 'publish' });
+        expect(r.status).toBe(201);
+        editors = r.body.id;
+        made.push([restBase, r.body.id]);
+      },
+      true,
+    );
+    const all = await wp(
+      'GET',
+      `${restBase}?search=${encodeURIComponent(title)}&status=any&context=edit`,
+      undefined,
+      'admin',
+    );
+    expect((all.body as unknown as Array<{ id: number }>).map((r) => r.id)).toEqual([editors]);
+  });
+});
 
 describe('the write token', () => {
   it('is stored with what the gateway creates, found by the list filter, and never shown to readers', async () => {
