@@ -17,7 +17,7 @@ const PARALLEL = Number(process.env.UNDO_RACE_PARALLEL ?? 4);
  * Half the callers hang up within 20 ms of sending (the issue's reproduction: mostly before the first create is
  * sent), the other half uniformly within this many ms: during each nested create, and after some writes completed.
  */
-const HANGUP_MS = Number(process.env.UNDO_RACE_HANGUP_MS ?? 1500);
+const HANGUP_MS = Number(process.env.UNDO_RACE_HANGUP_MS ?? 3000);
 
 const up = inject('upstream');
 const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
