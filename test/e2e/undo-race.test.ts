@@ -3,6 +3,7 @@
 // and organizers of the same names through wp/v2 at the same time. Nothing the editor made may be deleted, and
 // nothing the gateway made may be left behind without its event. `npm run fault:undo` runs 500 attempts; `npm test`
 // runs a short version (UNDO_RACE_ATTEMPTS, default 40).
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
@@ -18,6 +19,9 @@ const PARALLEL = Number(process.env.UNDO_RACE_PARALLEL ?? 4);
  * sent), the other half uniformly within this many ms: during each nested create, and after some writes completed.
  */
 const HANGUP_MS = Number(process.env.UNDO_RACE_HANGUP_MS ?? 3000);
+
+/** The checkout whose gateway runs the race (another one, e.g. main before the fix, to compare). */
+const GATEWAY = process.env.UNDO_RACE_GATEWAY ?? '.';
 
 const up = inject('upstream');
 const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`).toString('base64')}`;
@@ -66,7 +70,7 @@ let images: ImageServer;
 
 beforeAll(async () => {
   images = await startImageServer();
-  gateway = await startChild(['src/main.ts'], {
+  gateway = await startChild([join(GATEWAY, 'src/main.ts')], {
     PORT: '0',
     HOST: '127.0.0.1',
     UPSTREAM_URL: up.url,
@@ -91,14 +95,36 @@ afterAll(async () => {
   await cleanup();
 });
 
-/** One attempt: a writer's event with new nested records, hung up at a random moment; the editor's creates meanwhile. */
+/**
+ * One attempt: the editor creates a tag, a venue and an organizer through wp/v2, either just before the writer sends
+ * (the gateway's copies do not know them yet: the issue's reproduction) or at a random moment while the writer's
+ * event with new nested records of the same names is on its way; the writer hangs up at a random moment.
+ */
 async function attempt(i: number, editors: Array<[string, number]>, outcomes: Map<string, number>) {
   const names = { tag: `${tok}tag${i}`, venue: `Venue ${tok} ${i}`, organizer: `Organizer ${tok} ${i}` };
-  const as = writers[i % 2] as string;
+  const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+  const edit = async (after: number) => {
+    await sleep(after);
+    const made = await Promise.all([
+      wp('POST', 'tags', editor, { name: names.tag }).then((r) => ['tags', r] as const),
+      wp('POST', 'tribe_venue', editor, { title: names.venue, status: 'publish' }).then(
+        (r) => ['tribe_venue', r] as const,
+      ),
+      wp('POST', 'tribe_organizer', editor, { title: names.organizer, status: 'publish' }).then(
+        (r) => ['tribe_organizer', r] as const,
+      ),
+    ]);
+    for (const [rb, r] of made) {
+      if (r.status === 201) editors.push([rb, (r.body as { id: number }).id]);
+      else count(`editor ${rb} ${r.status}`);
+    }
+  };
+  const editorFirst = Math.random() < 0.5;
+  if (editorFirst) await edit(0);
   const hangUp = new AbortController();
   const write = fetch(`${gateway.url}/wp-json/calendar/events/v1/events`, {
     method: 'POST',
-    headers: { Authorization: as, 'Content-Type': 'application/json' },
+    headers: { Authorization: writers[i % 2] as string, 'Content-Type': 'application/json' },
     body: JSON.stringify({
       title: `Event ${tok} ${i}`,
       start_date: '2035-04-01 10:00:00',
@@ -116,28 +142,12 @@ async function attempt(i: number, editors: Array<[string, number]>, outcomes: Ma
       return String(r.status);
     })
     .catch(() => 'hung up');
-  const hangUpAt = Math.random() * (Math.floor(i / 2) % 2 ? HANGUP_MS : 20);
-  const timer = setTimeout(() => hangUp.abort(), hangUpAt);
-  const edit = (async () => {
-    await sleep(Math.random() * HANGUP_MS);
-    const made = await Promise.all([
-      wp('POST', 'tags', editor, { name: names.tag }).then((r) => ['tags', r] as const),
-      wp('POST', 'tribe_venue', editor, { title: names.venue, status: 'publish' }).then(
-        (r) => ['tribe_venue', r] as const,
-      ),
-      wp('POST', 'tribe_organizer', editor, { title: names.organizer, status: 'publish' }).then(
-        (r) => ['tribe_organizer', r] as const,
-      ),
-    ]);
-    for (const [rb, r] of made) {
-      if (r.status === 201) editors.push([rb, (r.body as { id: number }).id]);
-      else outcomes.set(`editor ${rb} ${r.status}`, (outcomes.get(`editor ${rb} ${r.status}`) ?? 0) + 1);
-    }
-  })();
+  const timer = setTimeout(() => hangUp.abort(), Math.random() * (Math.floor(i / 2) % 2 ? HANGUP_MS : 20));
+  const meanwhile = editorFirst ? Promise.resolve() : edit(Math.random() * HANGUP_MS);
   const outcome = await write;
   clearTimeout(timer);
-  await edit;
-  outcomes.set(`writer ${outcome}`, (outcomes.get(`writer ${outcome}`) ?? 0) + 1);
+  await meanwhile;
+  count(`writer ${outcome}`);
 }
 
 describe('callers hanging up while nested creates race with an editor creating the same names', () => {
