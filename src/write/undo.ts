@@ -118,6 +118,12 @@ export class UndoJournal {
     this.#memory.set(id, entry);
   }
 
+  /** Lets other instances' sweeps take `id` again when it is due (its sweep here is over for now). */
+  async release(id: string): Promise<void> {
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.del(`${this.#key}:claim:${id}`).catch(() => {});
+  }
+
   async drop(id: string): Promise<void> {
     this.#memory.delete(id);
     const r = this.#redis;
@@ -251,6 +257,8 @@ export class Undo {
     if (this.empty) return j.drop(this.#id);
     const { posts, terms, probes, target, gone } = this;
     await j.put(this.#id, { posts, terms, probes, target, gone, due: due ?? Date.now() + j.leaseMs });
+    // Left for a later sweep: at its due time, not once a claim taken now runs out.
+    if (due !== undefined) await j.release(this.#id);
   }
 
   /** The write is answered: what it made stays. */
