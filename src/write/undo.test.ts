@@ -131,6 +131,16 @@ describe('rollback of a create whose answer was lost', () => {
     expect(undo.empty).toBe(true);
   });
 
+  it('looks once for a create WordPress could not take or answered with a server error: it will not land later', async () => {
+    const undo = new Undo();
+    const down = () =>
+      Promise.reject(new ApiError('upstream_unavailable', 'WordPress cannot be reached.', 503));
+    await expect(undo.create('posts', 'tribe_events', down)).rejects.toThrow();
+    const { deps } = fakeDeps({});
+    await rollback(deps, undo, caller);
+    expect(undo.empty).toBe(true);
+  });
+
   it('stops looking once a lost create can no longer land', async () => {
     const undo = new Undo();
     await expect(undo.create('posts', 'tribe_events', lost)).rejects.toThrow();

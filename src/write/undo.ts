@@ -57,6 +57,14 @@ interface Entry {
 export const mayHaveWritten = (err: unknown): boolean =>
   !(err instanceof ApiError && err.status < 500 && err.status !== 499);
 
+/**
+ * A lost create that WordPress may still be carrying out: one it had not finished when the gateway stopped waiting
+ * (a timeout, or a call left behind). One it answered with a server error or a cut answer was over; one that could
+ * not reach it, or died with it, will never land.
+ */
+const mayStillLand = (err: unknown): boolean =>
+  !(err instanceof ApiError) || err.status === 504 || err.status === 499;
+
 /** An entry of a write in progress is renewed every third of this; the entry of a dead process is due after it. */
 export const UNDO_LEASE_MS = 10_000;
 
@@ -233,8 +241,8 @@ export class Undo {
     try {
       res = await send(this.#stamped ? { [WRITE_META]: this.#id } : {});
     } catch (err) {
-      if (mayHaveWritten(err)) p.lostAt = Date.now();
-      else forget();
+      if (!mayHaveWritten(err)) forget();
+      else if (mayStillLand(err)) p.lostAt = Date.now();
       await this.save();
       throw err;
     }

@@ -47,7 +47,7 @@ describe('undo journal in Redis', () => {
     const refused = () =>
       Promise.reject(new ApiError('rest_invalid_param', 'Invalid parameter(s): name', 400));
     await expect(undo.create('posts', 'tribe_venue', refused)).rejects.toThrow();
-    expect(undo.probes).toMatchObject([{ restBase: 'tags', lostAt: expect.any(Number) }]);
+    expect(undo.probes).toEqual([{ restBase: 'tags' }]);
     expect(undo.terms).toEqual([]);
     await undo.done();
     expect(await j.size()).toBe(0);
