@@ -308,9 +308,16 @@ async function found(deps: Deps, token: string, p: UndoProbe): Promise<number[]>
  * longer exists, undefined when WordPress did not answer). Where the site registers no token, only ids that came
  * back in the create's own answer are steps at all, and they are their own proof.
  */
-async function proof(deps: Deps, undo: Undo, step: UndoStep): Promise<boolean | 'gone' | undefined> {
+async function proof(
+  deps: Deps,
+  undo: Undo,
+  step: UndoStep,
+  carrying: (restBase: string) => Promise<Set<number>>,
+): Promise<boolean | 'gone' | undefined> {
   if (!stamps(deps)) return true;
   try {
+    // One list per rest base tells for all its steps; a step missing from it is read on its own (gone, trashed…).
+    if ((await carrying(step.restBase)).has(step.id)) return true;
     const res = await deps.wp.request<{ meta?: unknown }>({
       path: `/wp/v2/${step.restBase}/${step.id}`,
       query: { context: 'edit', _fields: 'id,meta' },
@@ -420,12 +427,24 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
     return;
   }
   const events = deps.mapping.event.restBase;
+  /** The ids of a rest base that carry this write's token, listed once per rollback. */
+  const listed = new Map<string, Promise<Set<number>>>();
+  const carrying = (restBase: string): Promise<Set<number>> => {
+    let ids = listed.get(restBase);
+    if (!ids) {
+      ids = found(deps, undo.token, { restBase }).then((found) => new Set(found));
+      // A failed list is asked again by the next step.
+      ids.catch(() => listed.delete(restBase));
+      listed.set(restBase, ids);
+    }
+    return ids;
+  };
   const remove = async (step: UndoStep): Promise<boolean> => {
     for (const as of ctx
       ? ([{ credentials: ctx.credentials }, 'service'] as const)
       : (['service'] as const)) {
       if (as === 'service') {
-        const proven = await proof(deps, undo, step);
+        const proven = await proof(deps, undo, step, carrying);
         if (proven === 'gone') return true;
         // WordPress did not answer: asked again by the next sweep.
         if (proven === undefined) return false;
