@@ -573,15 +573,25 @@ export async function undoing<T>(
   }
 }
 
+/** Entries a sweep undoes at once. */
+const SWEEP_PARALLEL = 4;
+
 /** Takes the journal's due entries (failed undos, writes whose process died) and undoes them as the service. */
 export async function sweep(deps: Deps): Promise<number> {
   const journal = deps.undo;
   if (!journal) return 0;
   const due = await journal.due(Date.now());
-  for (const [id, e] of due) {
-    // A create still open when its process died was sent before its last heartbeat (a lease before it was due).
-    for (const p of e.probes) p.lostAt ??= e.due - journal.leaseMs;
-    await rollback(deps, journal.resume(id, e));
-  }
+  const queue = [...due];
+  // A few at a time: after an outage every failed write of the burst is due at once, each a dozen upstream calls.
+  await Promise.all(
+    Array.from({ length: Math.min(SWEEP_PARALLEL, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [id, e] = next;
+        // A create still open when its process died was sent before its last heartbeat (a lease before it was due).
+        for (const p of e.probes) p.lostAt ??= e.due - journal.leaseMs;
+        await rollback(deps, journal.resume(id, e));
+      }
+    }),
+  );
   return due.length;
 }
