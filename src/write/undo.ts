@@ -1,10 +1,10 @@
 // What a write created on the way (nested venues, organizers, terms, uploads, the event itself), kept where a crash
 // cannot lose it, so that a write that fails, or a process that dies mid-write, leaves nothing behind once
 // WordPress answers again. The rule: every create carries the token of its write (WRITE_META, sent in the create
-// request itself), and a rollback removes only what is proven the write's own: its id came back in the create's
-// answer, or it carries the token. A create whose answer never came (WordPress died, timed out, the caller hung up)
-// is looked for by its token, never by a title or a name. The service account deletes nothing whose token it has
-// not read back; where the site does not register the token, a lost create is logged for the operator instead.
+// request itself), and a rollback deletes only what carries that token, read back before each delete (the caller's
+// too). A create whose answer never came (WordPress died or timed out) is looked for by its token, never by a title
+// or a name. Where the site does not register the token, only ids the creates' own answers named are deleted, and a
+// lost create is logged for the operator instead.
 import { randomUUID } from 'node:crypto';
 import type { SharedRedis } from '../cache/redis.ts';
 import { tag } from '../cache/tags.ts';
@@ -304,7 +304,7 @@ async function found(deps: Deps, token: string, p: UndoProbe): Promise<number[]>
 }
 
 /**
- * Whether the service account may delete `step`: it carries the write's token, read back now (`gone` when it no
+ * Whether `step` may be deleted: it carries the write's token, read back now as the service (`gone` when it no
  * longer exists, undefined when WordPress did not answer). Where the site registers no token, only ids that came
  * back in the create's own answer are steps at all, and they are their own proof.
  */
@@ -440,22 +440,22 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
     return ids;
   };
   const remove = async (step: UndoStep): Promise<boolean> => {
+    // Proven before any delete, the caller's too: a create's answer alone is not proof, since WordPress answers a
+    // term create that raced another of the same name with the older term (wp_insert_term folds the newer into it).
+    const proven = await proof(deps, undo, step, carrying);
+    if (proven === 'gone') return true;
+    // WordPress did not answer: asked again by the next sweep.
+    if (proven === undefined) return false;
+    if (!proven) {
+      deps.log.warn(
+        { ...step, write: undo.token },
+        'rollback step does not carry its write token: not deleted, left for the operator',
+      );
+      return true;
+    }
     for (const as of ctx
       ? ([{ credentials: ctx.credentials }, 'service'] as const)
       : (['service'] as const)) {
-      if (as === 'service') {
-        const proven = await proof(deps, undo, step, carrying);
-        if (proven === 'gone') return true;
-        // WordPress did not answer: asked again by the next sweep.
-        if (proven === undefined) return false;
-        if (!proven) {
-          deps.log.warn(
-            { ...step, write: undo.token },
-            'rollback step does not carry its write token: not deleted as the service account, left for the operator',
-          );
-          return true;
-        }
-      }
       try {
         await deps.wp.request({
           path: `/wp/v2/${step.restBase}/${step.id}`,

@@ -35,6 +35,7 @@ const tok = `race${Math.random()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const { prefix, cleanup } = testPrefix();
 
+type UndoStep = { restBase: string; id: number };
 type Row = Record<string, unknown> & { id: number; meta?: Record<string, unknown> };
 const BASES = ['tribe_events', 'tribe_venue', 'tribe_organizer', 'tags', 'media'] as const;
 
@@ -177,11 +178,12 @@ describe('callers hanging up while nested creates race with an editor creating t
       redis.disconnect();
 
       // The editor's records, counted back one by one.
-      let deleted = 0;
+      const gone: Array<[string, number]> = [];
       for (const [rb, id] of editors) {
         const r = await wp('GET', `${rb}/${id}?context=edit`, admin);
-        if (r.status === 404 || r.status === 410) deleted++;
+        if (r.status === 404 || r.status === 410) gone.push([rb, id]);
       }
+      const deleted = gone.length;
       const mine = new Set(editors.map(([rb, id]) => `${rb}:${id}`));
 
       // What the gateway left: each record must belong to an event that exists.
@@ -238,6 +240,15 @@ describe('callers hanging up while nested creates race with an editor creating t
         raceMs: raced,
       };
       console.info(`undo race: ${JSON.stringify(report)}`);
+      // What the gateway's rollbacks said about each editor record that is gone.
+      for (const [rb, id] of gone) {
+        const said = undone.filter((l) =>
+          [...((l.posts as UndoStep[]) ?? []), ...((l.terms as UndoStep[]) ?? [])].some(
+            (st) => st.restBase === rb && st.id === id,
+          ),
+        );
+        console.info(`gone: ${rb} ${id}; rollbacks naming it: ${JSON.stringify(said)}`);
+      }
       expect(outcomes.get('writer hung up') ?? 0).toBeGreaterThan(0);
       expect(editors.length).toBeGreaterThan(0);
       expect({ deleted, orphans, waiting }).toEqual({ deleted: 0, orphans: {}, waiting: 0 });

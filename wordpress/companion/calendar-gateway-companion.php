@@ -159,6 +159,19 @@ function calendar_gateway_write_filter(array $args, WP_REST_Request $request): a
     return $args;
 }
 
+const CALENDAR_GATEWAY_WRITE_SHARED = '_calendar_gateway_write_shared';
+
+// Two creates of the same term name at once: wp_insert_term folds the newer into the older and answers both creators
+// with it (its last-minute duplicate check). The older term is then someone else's too, so it no longer carries a
+// write token: a failed gateway write never deletes a term another creator was given.
+add_filter('wp_insert_term_duplicate_term_check', static function ($duplicate, $term, $taxonomy) {
+    if ($duplicate && in_array($taxonomy, calendar_gateway_taxonomies(), true)) {
+        update_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_SHARED, '1');
+        delete_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_META);
+    }
+    return $duplicate;
+}, 10, 3);
+
 add_action('init', static function (): void {
     $types = array_merge(array_keys(calendar_gateway_post_types()), ['attachment']);
     foreach ($types as $type) {
@@ -201,7 +214,10 @@ add_action('init', static function (): void {
             $request->set_param('meta', $meta);
             $stamp = static function ($term_id) use ($token, $taxonomy, &$stamp): void {
                 remove_action("created_{$taxonomy}", $stamp);
-                add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
+                // Another create of the same name was folded into this term meanwhile (below): it is shared.
+                if (get_term_meta($term_id, CALENDAR_GATEWAY_WRITE_SHARED, true) === '') {
+                    add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
+                }
             };
             add_action("created_{$taxonomy}", $stamp);
             return $prepared;
