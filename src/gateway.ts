@@ -26,7 +26,7 @@ import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
 import { upstreamUnavailable } from './wp/errors.ts';
-import { ProbeError, probeUpstream, SOURCE_URL_META } from './wp/probe.ts';
+import { ProbeError, probeUpstream, SOURCE_URL_META, WRITE_META } from './wp/probe.ts';
 import { RecordCache } from './wp/records.ts';
 import { TermCache } from './wp/terms.ts';
 import { sweep, UndoJournal } from './write/undo.ts';
@@ -239,6 +239,11 @@ async function prepare(
   if (!site.mediaSourceMeta) {
     log.info(
       `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,
+    );
+  }
+  if (!site.writeMeta) {
+    log.warn(
+      `${site.unstamped?.join(', ')} do not expose ${WRITE_META} in REST: update the companion plugin (wordpress/companion/calendar-gateway-companion.php). Until then a write whose answer is lost leaves what it may have made for the operator (logged), since nothing proves it the gateway's.`,
     );
   }
   const caching = createCacheLayer(config, log);

@@ -15,7 +15,7 @@ import { siteModel } from './schema.ts';
 import { loadSeed } from './seed.ts';
 import { index, media, postOptions, taxonomies, types, users, usersMe } from './site-routes.ts';
 import { Store } from './store.ts';
-import { deleteTerm, listTerms, readTerm, writeTerm } from './terms.ts';
+import { deleteTerm, listTerms, readTerm, termOptions, writeTerm } from './terms.ts';
 
 export { SAMPLE_PASSWORD_PROTECTED } from '../seed-data.ts';
 export type { StoredPost, StoredTerm } from './store.ts';
@@ -128,6 +128,7 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     }
     const tax = model.taxonomies.find((t) => t.restBase === base);
     if (tax) {
+      if (effective === 'OPTIONS') return termOptions(tax);
       if (id === undefined) {
         if (isRead) return listTerms(req, tax);
         if (effective === 'POST') return writeTerm(req, tax, undefined);

@@ -1,6 +1,7 @@
 // Media uploads (raw body, as WordPress 6.1's attachments controller takes them) and deletes of the mock WordPress.
 import { imageSize } from 'image-size';
 import { HttpResponse } from 'msw';
+import { WRITE_META } from '../../src/wp/probe.ts';
 import { canPost, hasCap, type MockUser } from './caps.ts';
 import { authCode, WpError } from './http-util.ts';
 import type { Req } from './posts.ts';
@@ -41,7 +42,10 @@ export function mediaOptions(): Response {
         meta: {
           type: 'object',
           context: ['view', 'edit'],
-          properties: { [ATTACHMENT_META]: { type: 'string', default: '', context: ['view', 'edit'] } },
+          properties: {
+            [ATTACHMENT_META]: { type: 'string', default: '', context: ['view', 'edit'] },
+            [WRITE_META]: { type: 'string', default: '', context: ['edit'] },
+          },
         },
       },
     },
@@ -107,10 +111,12 @@ export function uploadMedia(req: Req, request: Request, bytes: Uint8Array): Resp
   for (let n = 1; taken(file); n++) file = `${stem}-${n}.${ext}`;
   // `meta` may come in the query string, since the body is the file.
   const sent = req.params.meta as Record<string, unknown> | undefined;
-  const source = typeof sent?.[ATTACHMENT_META] === 'string' ? (sent[ATTACHMENT_META] as string) : '';
+  const text = (key: string) => (typeof sent?.[key] === 'string' ? (sent[key] as string) : '');
+  const meta: Record<string, string[]> = {};
+  for (const key of [ATTACHMENT_META, WRITE_META]) if (text(key)) meta[key] = [text(key)];
   const post = site.store.insertPost({
     type: 'attachment',
-    meta: source ? { [ATTACHMENT_META]: [source] } : {},
+    meta,
     status: 'inherit',
     author: user?.id ?? 0,
     title: stem,

@@ -1,4 +1,5 @@
 // The collection query of WP_REST_Posts_Controller::get_items as WP_Query would run it: filters, search, order.
+import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import type { MockUser } from './caps.ts';
 import { hasCap } from './caps.ts';
 import { authCode, type Params, parseList, WpError } from './http-util.ts';
@@ -178,6 +179,9 @@ function matching(
   if (authorsOut.length) posts = posts.filter((p) => !authorsOut.includes(p.author));
   const parents = intList(params.parent);
   if (parents.length) posts = posts.filter((p) => parents.includes(p.parent));
+  // The companion plugin's filter: the posts a gateway write created (its token in WRITE_META).
+  if (params[WRITE_QUERY] !== undefined)
+    posts = posts.filter((p) => String(p.meta[WRITE_META]?.[0] ?? '') === String(params[WRITE_QUERY]));
   if (params.menu_order !== undefined) posts = posts.filter((p) => p.menuOrder === Number(params.menu_order));
   if (typeof params.search === 'string' && params.search.trim()) {
     const terms = searchTerms(params.search.trim());

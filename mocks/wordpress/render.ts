@@ -1,4 +1,6 @@
 // Turns stored posts, terms, media and users into WordPress 6.1's REST records for each context.
+
+import { WRITE_META } from '../../src/wp/probe.ts';
 import { capabilityObject, hasCap, type MockUser } from './caps.ts';
 import type { PostTypeInfo } from './schema.ts';
 import { metaValue } from './schema.ts';
@@ -75,7 +77,8 @@ export function renderPost(
     protected: post.password !== '',
   };
   const meta: Record<string, unknown> = {};
-  for (const [key, mk] of info.meta) meta[key] = metaValue(mk, post.meta[key]);
+  for (const [key, mk] of info.meta)
+    if (context === 'edit' || !mk.editOnly) meta[key] = metaValue(mk, post.meta[key]);
   const base: Record<string, unknown> = {
     id: post.id,
     date: rfc3339(post.date),
@@ -163,7 +166,8 @@ export function renderTerm(
     taxonomy: term.taxonomy,
   };
   if (tax?.hierarchical) out.parent = term.parent;
-  out.meta = [];
+  // The only registered term meta is edit-only: PHP's empty array in the view context.
+  out.meta = context === 'edit' ? { [WRITE_META]: term.meta?.[WRITE_META] ?? '' } : [];
   return out;
 }
 
@@ -244,7 +248,10 @@ export function renderMedia(site: Site, post: StoredPost, context: Context): Rec
     status: 'inherit',
     description: { rendered: `<p class="attachment">${post.title}</p>\n` },
     post: post.parent || null,
-    meta: { [ATTACHMENT_META]: String(post.meta[ATTACHMENT_META]?.[0] ?? '') },
+    meta: {
+      [ATTACHMENT_META]: String(post.meta[ATTACHMENT_META]?.[0] ?? ''),
+      ...(context === 'edit' ? { [WRITE_META]: String(post.meta[WRITE_META]?.[0] ?? '') } : {}),
+    },
   };
 }
 

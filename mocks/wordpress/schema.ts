@@ -1,6 +1,10 @@
 // What the mock WordPress has registered for a mapping: post types, taxonomies and REST meta keys (as the companion does).
 import type { FieldSource, Mapping, ResourceKind, StorageFormat } from '../../src/mapping/schema.ts';
 import { metaKeysOf } from '../../src/mapping/schema.ts';
+import { WRITE_META } from '../../src/wp/probe.ts';
+
+/** WRITE_META as the companion plugin registers it on posts, terms and attachments. */
+export const WRITE_META_INFO: MetaKeyInfo = { type: 'string', single: true, editOnly: true };
 
 export interface MetaKeyInfo {
   /** register_post_meta type: the companion registers ints as integer and everything else as string. */
@@ -9,6 +13,8 @@ export interface MetaKeyInfo {
   single: boolean;
   /** Registered default (bool keys with a mapping default): what REST reads when the row is absent. */
   default?: string;
+  /** Shown in the edit context only (WRITE_META: readers never see which write made a record). */
+  editOnly?: boolean;
 }
 
 export interface PostTypeInfo {
@@ -80,6 +86,7 @@ export function siteModel(mapping: Mapping): SiteModel {
     }
     for (const [key, format] of keys.get(res.postType) ?? [])
       meta.set(key, metaKeyInfo(format, defaults.get(key)));
+    meta.set(WRITE_META, WRITE_META_INFO);
     return {
       name: res.postType,
       restBase: res.restBase,

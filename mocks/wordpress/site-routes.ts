@@ -1,5 +1,7 @@
 // Index, types, taxonomies, OPTIONS schema, users and media routes of the mock WordPress.
+
 import { HttpResponse } from 'msw';
+import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import { hasCap } from './caps.ts';
 import { authCode, filterFields, parseList, WpError } from './http-util.ts';
 import { validateParams } from './params.ts';
@@ -160,7 +162,7 @@ export function postOptions(req: Req, info: PostTypeInfo, single: boolean): Resp
           type: mk.type,
           description: '',
           default: mk.default ?? (mk.type === 'integer' ? 0 : ''),
-          context: ['view', 'edit'],
+          context: mk.editOnly ? ['edit'] : ['view', 'edit'],
         }
       : {
           type: 'array',
@@ -268,8 +270,10 @@ export function media(req: Req, id?: string): Response {
   }
   const include = parseList(req.params.include).map(Number);
   const search = String(req.params.search ?? '').toLowerCase();
+  const token = req.params[WRITE_QUERY];
   const list = all
     .filter((p) => !include.length || include.includes(p.id))
+    .filter((p) => token === undefined || String(p.meta[WRITE_META]?.[0] ?? '') === String(token))
     .filter((p) => !search || `${p.title} ${p.content} ${p.excerpt}`.toLowerCase().includes(search));
   const body = list.map((m) => withFields(req, renderMedia(req.site, m, context)));
   const headers = new Headers({

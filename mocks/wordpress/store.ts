@@ -43,6 +43,8 @@ export interface StoredTerm {
   slug: string;
   description: string;
   parent: number;
+  /** Registered term meta (the companion plugin registers only WRITE_META on terms). */
+  meta?: Record<string, string>;
 }
 
 export type PostPatch = Partial<Omit<StoredPost, 'id' | 'meta' | 'type'>> & {

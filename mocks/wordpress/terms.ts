@@ -1,5 +1,7 @@
 // /wp/v2/{taxonomy rest_base}[/{id}]: list, read, create, update and delete terms as WP_REST_Terms_Controller does.
+
 import { HttpResponse } from 'msw';
+import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import { slugify } from '../seed-data.ts';
 import { canPost, hasCap, type MockUser } from './caps.ts';
 import { authCode, filterFields, linkHeader, parseList, WpError } from './http-util.ts';
@@ -76,6 +78,9 @@ export function listTerms(req: Req, tax: TaxonomyInfo): Response {
   const slugs = parseList(params.slug);
   if (slugs.length) terms = terms.filter((t) => slugs.includes(t.slug));
   if (params.parent !== undefined) terms = terms.filter((t) => t.parent === Number(params.parent));
+  // The companion plugin's filter: the terms a gateway write created (its token in WRITE_META).
+  const token = params[WRITE_QUERY];
+  if (token !== undefined) terms = terms.filter((t) => (t.meta?.[WRITE_META] ?? '') === String(token));
   if (toBool(params.hide_empty)) {
     // get_terms' `hierarchical` default keeps an empty term that has a non-empty descendant.
     const all = [...site.store.terms.values()].filter((t) => t.taxonomy === tax.name);
@@ -225,6 +230,10 @@ export function writeTerm(req: Req, tax: TaxonomyInfo, id: string | undefined): 
   } else {
     term = store.insertTerm({ taxonomy: tax.name, name, slug, description, parent });
   }
+  // Meta is written after the term (the companion's auth callback lets its creator write WRITE_META once).
+  const token = (params.meta as Record<string, unknown> | undefined)?.[WRITE_META];
+  if (typeof token === 'string' && (canManage(user) || !term.meta?.[WRITE_META]))
+    term.meta = { ...term.meta, [WRITE_META]: token };
   const body = present(
     { ...req, params: { ...params, context: 'edit' } },
     term,
@@ -235,6 +244,25 @@ export function writeTerm(req: Req, tax: TaxonomyInfo, id: string | undefined): 
   return HttpResponse.json(body, {
     status: 201,
     headers: { Location: `${site.root}/wp/v2/${tax.restBase}/${term.id}` },
+  });
+}
+
+/** OPTIONS on a taxonomy's route, reduced to what clients read from it: the registered term meta. */
+export function termOptions(tax: TaxonomyInfo): Response {
+  return HttpResponse.json({
+    namespace: 'wp/v2',
+    methods: ['GET', 'POST'],
+    schema: {
+      title: tax.name,
+      type: 'object',
+      properties: {
+        meta: {
+          type: 'object',
+          context: ['view', 'edit'],
+          properties: { [WRITE_META]: { type: 'string', default: '', context: ['edit'] } },
+        },
+      },
+    },
   });
 }
 

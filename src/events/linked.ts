@@ -136,14 +136,7 @@ async function createLinked(
     if (image !== undefined) values.image = image;
   }
   const body = { ...writeRecord(deps.mapping, kind, values), status };
-  const res = await createPost(
-    deps,
-    ctx,
-    undo,
-    deps.mapping[kind].restBase,
-    String(values[kind]),
-    body,
-  ).catch((err: unknown) => {
+  const res = await createPost(deps, ctx, undo, deps.mapping[kind].restBase, body).catch((err: unknown) => {
     // WordPress away is not an argument error: the write is refused as a whole (502/503/504).
     if (mayHaveWritten(err)) throw err;
     const e = err as ApiError;

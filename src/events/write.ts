@@ -18,7 +18,7 @@ import { refusal, trashFailed } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
-import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, undoing, withStamp } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
@@ -38,6 +38,8 @@ async function resolveTerms(
 ): Promise<number[]> {
   const terms = await deps.terms.all(tax, ctx.language);
   const ids: number[] = [];
+  /** A term this copy did not know was made or found: the copy is stale. */
+  let stale = false;
   for (const v of values) {
     const t =
       terms.find((x) => x.slug === v) ??
@@ -46,19 +48,33 @@ async function resolveTerms(
         : terms.find((x) => x.name.toLowerCase() === v.toLowerCase()));
     if (t) ids.push(t.id);
     else if (!/^\d+$/.test(v)) {
-      const res = await undo.create('terms', { restBase: tax.restBase, search: v, term: v }, () =>
-        deps.wp.request<WpTerm>({
-          path: `/wp/v2/${tax.restBase}`,
-          method: 'POST',
-          body: { name: v },
-          as: { credentials: ctx.credentials },
-          signal: ctx.signal,
-        }),
-      );
-      ids.push(res.body.id);
+      const made = await undo
+        .create(
+          'terms',
+          tax.restBase,
+          (meta) =>
+            deps.wp.request<WpTerm>({
+              path: `/wp/v2/${tax.restBase}`,
+              method: 'POST',
+              body: withStamp({ name: v }, meta),
+              // Without the caller's signal: seen through if the caller hangs up (see creatingAsCaller).
+              as: { credentials: ctx.credentials },
+            }),
+          ctx.signal,
+        )
+        .then((res) => res.body.id)
+        .catch((err: unknown) => {
+          // Someone added it since this copy of the terms was read: the name is theirs, used and never undone.
+          const existing =
+            err instanceof ApiError && err.code === 'term_exists' ? err.data.term_id : undefined;
+          if (typeof existing === 'number') return existing;
+          throw err;
+        });
+      stale = true;
+      ids.push(made);
     }
   }
-  if (undo.terms.length) deps.terms.invalidate(tax);
+  if (stale) deps.terms.invalidate(tax);
   return [...new Set(ids)];
 }
 
@@ -171,8 +187,7 @@ export async function createEvent(
     undo,
     async () => {
       const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
-      const title = typeof payload.title === 'string' ? payload.title : '';
-      const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, title, payload);
+      const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, payload);
       return respond(deps, ctx, site, res.body, 201);
     },
     { map: (err) => refusal(err, true) },

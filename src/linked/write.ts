@@ -136,14 +136,7 @@ export async function createLinked(
   if (slug) values.slug = slug;
   return write(deps, ctx, caller, kind, a, values, 'create', async (undo) => {
     const record = writeRecord(deps.mapping, kind, values);
-    const res = await createPost(
-      deps,
-      ctx,
-      undo,
-      deps.mapping[kind].restBase,
-      String(values[kind] ?? ''),
-      record,
-    );
+    const res = await createPost(deps, ctx, undo, deps.mapping[kind].restBase, record);
     return respond(deps, ctx, site, kind, res.body, 201);
   });
 }

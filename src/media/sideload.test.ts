@@ -82,7 +82,7 @@ describe('resolveImage', () => {
     expect(request).not.toHaveBeenCalled();
   });
 
-  it('uploads the fetched bytes with their type and name, and records the upload for a rollback', async () => {
+  it("uploads the fetched bytes with their type and name, the source URL and the write's token in the same request, and records the upload for a rollback", async () => {
     const { d, fetch, request } = deps();
     fetch.mockResolvedValue({ bytes: Buffer.from('png'), type: 'image/png', filename: 'a.png' });
     request.mockResolvedValue({ status: 201, body: { id: 77 }, headers: new Headers() });
@@ -92,7 +92,10 @@ describe('resolveImage', () => {
       expect.objectContaining({
         path: '/wp/v2/media',
         method: 'POST',
-        query: { 'meta[_tribe_importer_original_url]': 'https://img.test/a.png' },
+        query: {
+          'meta[_tribe_importer_original_url]': 'https://img.test/a.png',
+          'meta[_calendar_gateway_write]': u.token,
+        },
         headers: { 'Content-Type': 'image/png', 'Content-Disposition': 'attachment; filename="a.png"' },
       }),
     );

@@ -5,7 +5,7 @@ import { ApiError, invalidParams } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
 import { SOURCE_URL_META } from '../wp/probe.ts';
-import type { Undo } from '../write/undo.ts';
+import { creatingAsCaller, type Undo } from '../write/undo.ts';
 import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 
 /** Whether the `image` value has a valid shape: empty, an id or an http(s) URL. Pure. */
@@ -18,6 +18,12 @@ export const isImageArg = (value: string): boolean =>
  */
 const refusedUpstream = (err: unknown): err is ApiError =>
   err instanceof ApiError && err.status !== 502 && err.status < 503;
+
+/** `meta` as query parameters (`meta[key]=value`), for a create whose body is a file. */
+const metaQuery = (meta: Record<string, string>): Record<string, string> | undefined =>
+  Object.keys(meta).length
+    ? Object.fromEntries(Object.entries(meta).map(([k, v]) => [`meta[${k}]`, v]))
+    : undefined;
 
 const refused = (why: string) => invalidParams({ image: `image was refused: ${why}` }, { image: why });
 
@@ -93,21 +99,28 @@ export async function resolveImage(
       deps.log.info({ url: url.href, detail: err.detail, requestId: ctx.requestId }, err.message);
     throw refused(err.message);
   });
-  const stem = stemOf(url);
   const res = await undo
-    .create('posts', { restBase: 'media', search: stem, title: stem, sourceUrl: url.href }, () =>
-      deps.wp.request<{ id: number }>({
-        path: '/wp/v2/media',
-        method: 'POST',
-        // The body is the file, so the source URL goes in the query (WordPress reads `meta` from there too).
-        query: deps.site.mediaSourceMeta ? { [`meta[${SOURCE_URL_META}]`]: url.href } : undefined,
-        body: image.bytes,
-        headers: {
-          'Content-Type': image.type,
-          'Content-Disposition': `attachment; filename="${image.filename}"`,
-        },
-        ...asCaller(ctx),
-      }),
+    .create(
+      'posts',
+      'media',
+      (stamp) =>
+        deps.wp.request<{ id: number }>({
+          path: '/wp/v2/media',
+          method: 'POST',
+          // The body is the file, so the source URL and the write's token go in the query (WordPress reads `meta`
+          // from there too): both are written by the request that creates the attachment.
+          query: metaQuery({
+            ...(deps.site.mediaSourceMeta ? { [SOURCE_URL_META]: url.href } : {}),
+            ...stamp,
+          }),
+          body: image.bytes,
+          headers: {
+            'Content-Type': image.type,
+            'Content-Disposition': `attachment; filename="${image.filename}"`,
+          },
+          ...creatingAsCaller(ctx),
+        }),
+      ctx.signal,
     )
     .catch((err: unknown) => {
       if (refusedUpstream(err)) throw refused(`WordPress refused the image: ${err.message}`);

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +39,8 @@ beforeAll(async () => {
     upstreamAuth: `admin:${PASSWORD}`,
     pollIntervalMs: 0,
     metricsToken: TOKEN,
+    // The hang-up case below points an image URL at a loopback server that never answers.
+    imageAllowPrivateHosts: 'true',
   });
   g = await startGateway({ ...config, upstreamUrl }, { log: pino({ level: 'info' }, sink) });
 });
@@ -91,5 +95,32 @@ describe('request log', () => {
     expect(typeof line?.requestId).toBe('string');
     expect(raw).not.toContain(PASSWORD);
     expect(raw).not.toContain(admin.slice(6));
+  });
+
+  it('writes a line for a request whose caller hung up, with status 499, its route and its duration', async () => {
+    // An image server that never answers: the write waits on it until the caller gives up.
+    const stalled = createServer(() => {});
+    await new Promise<void>((r) => stalled.listen(0, '127.0.0.1', r));
+    const port = (stalled.address() as AddressInfo).port;
+    lines.length = 0;
+    const gaveUp = fetch(`${api()}/events`, {
+      method: 'POST',
+      headers: { Authorization: admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Hung up',
+        start_date: '2031-03-01 10:00:00',
+        end_date: '2031-03-01 11:00:00',
+        image: `http://127.0.0.1:${port}/never.png`,
+      }),
+      signal: AbortSignal.timeout(300),
+    }).catch((err: unknown) => err);
+    expect(await gaveUp).toBeInstanceOf(Error);
+    await expect
+      .poll(() => lines.find((l) => l.msg === 'request' && l.method === 'POST'), { timeout: 2_000 })
+      .toMatchObject({ route: 'events.create', status: 499, caller: 'basic' });
+    const line = lines.find((l) => l.msg === 'request' && l.method === 'POST');
+    expect(line?.ms).toBeGreaterThanOrEqual(250);
+    stalled.closeAllConnections();
+    stalled.close();
   });
 });

@@ -1,4 +1,5 @@
-// One log line and one metric per request that reached express: route, status, duration, cache source, caller kind.
+// One log line and one metric per request that reached express, answered or hung up: route, status, duration, cache
+// source, caller kind.
 import type { NextFunction, Request, Response } from 'express';
 import { credentialsOf } from '../http/credentials.ts';
 import type { Logger } from '../log.ts';
@@ -12,18 +13,21 @@ import type { AnswerSource, Metrics } from './metrics.ts';
 export function requestLog(log: Logger, metrics?: Metrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const t0 = performance.now();
-    res.once('finish', () => {
+    // `close`, not `finish`: a caller that hangs up never lets the answer finish, and is logged all the same (499,
+    // as nginx names it), with how long the gateway worked on it.
+    res.once('close', () => {
+      const status = res.writableFinished ? res.statusCode : 499;
       const credentials = credentialsOf(req);
       const route = typeof res.locals.route === 'string' ? res.locals.route : 'other';
       const source: AnswerSource =
         res.locals.cacheSource ?? (credentials ? 'private' : route === 'other' ? 'none' : 'wordpress');
-      metrics?.request(route, req.method, res.statusCode, source);
+      metrics?.request(route, req.method, status, source);
       log.info(
         {
           method: req.method,
           route,
           path: req.path,
-          status: res.statusCode,
+          status,
           ms: Math.round((performance.now() - t0) * 10) / 10,
           source,
           requestId: res.getHeader('x-request-id'),

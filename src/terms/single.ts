@@ -8,7 +8,7 @@ import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpTerm } from '../wp/types.ts';
-import { newUndo, undoing } from '../write/undo.ts';
+import { creatingAsCaller, newUndo, undoing, withStamp } from '../write/undo.ts';
 import { publicLinks, requireTerm, requireTermWriter, taxonomyOf, termPath } from './common.ts';
 
 /** The parsed write arguments (categories add `parent`). */
@@ -84,22 +84,25 @@ export async function createTerm(
   args: TermWriteArgs,
 ): Promise<HandlerResult> {
   const tax = await prepareWrite(deps, kind, ctx, args);
-  // A create whose answer is lost is looked for and removed: a refused write leaves no term.
+  // A create whose answer is lost is found by its write's token and removed: a refused write leaves no term.
   const undo = newUndo(deps);
-  const name = String(args.name ?? '');
   try {
     const res = await undoing(
       deps,
       ctx,
       undo,
       () =>
-        undo.create('terms', { restBase: tax.restBase, search: name, term: name }, () =>
-          deps.wp.request<Upstream>({
-            path: termPath(tax),
-            method: 'POST',
-            body: fieldsOf(args),
-            ...asCaller(ctx),
-          }),
+        undo.create(
+          'terms',
+          tax.restBase,
+          (meta) =>
+            deps.wp.request<Upstream>({
+              path: termPath(tax),
+              method: 'POST',
+              body: withStamp(fieldsOf(args), meta),
+              ...creatingAsCaller(ctx),
+            }),
+          ctx.signal,
         ),
       { map: (err) => refusal(err, loggedIn(ctx)) },
     );

@@ -16,10 +16,28 @@ export interface SiteFacts {
    * again reuses the attachment uploaded from it, as TEC's uploader does.
    */
   mediaSourceMeta: boolean;
+  /**
+   * Whether every record kind the gateway creates (mapped posts, mapped taxonomies' terms, attachments) exposes
+   * WRITE_META in REST (the companion plugin registers it, with the WRITE_QUERY list filter). Without it a create
+   * whose answer was lost cannot be proven the gateway's: it is logged for the operator, never deleted.
+   */
+  writeMeta: boolean;
+  /** What lacks WRITE_META, for the start-up warning. */
+  unstamped?: string[];
 }
 
 /** TEC's own record of the URL an attachment was downloaded from (Tribe__Image__Uploader). */
 export const SOURCE_URL_META = '_tribe_importer_original_url';
+
+/**
+ * The token of the gateway write that created a record (post, term or attachment meta, registered by the companion
+ * plugin and written in the create request itself). Cleaning up after a failed write removes only what carries its
+ * token (src/write/undo.ts).
+ */
+export const WRITE_META = '_calendar_gateway_write';
+
+/** The list parameter the companion plugin adds to wp/v2 posts, terms and media: the records carrying a token. */
+export const WRITE_QUERY = 'calendar_gateway_write';
 
 export class ProbeError extends Error {
   readonly problems: string[];
@@ -81,7 +99,14 @@ export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<Sit
   const taxes = (
     await wp.request<Record<string, TaxInfo>>({ path: '/wp/v2/taxonomies', query: { context }, as })
   ).body;
+  const metaOf = (path: string): Promise<Record<string, unknown>> =>
+    wp
+      .request<Schema>({ path, method: 'OPTIONS', as })
+      .then((r) => r.body.schema?.properties?.meta?.properties ?? {})
+      .catch(() => ({}));
   const caps = {} as Record<ResourceKind, TypeCaps>;
+  /** Where WRITE_META is not registered (the companion plugin is older than this gateway). */
+  const unstamped: string[] = [];
   for (const kind of ['event', 'venue', 'organizer'] as const) {
     const res = mapping[kind];
     const type = types[res.postType];
@@ -100,6 +125,7 @@ export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<Sit
     caps[kind] = type.capabilities ?? {};
     const schema = (await wp.request<Schema>({ path: `/wp/v2/${res.restBase}`, method: 'OPTIONS', as })).body;
     const meta = schema.schema?.properties?.meta?.properties ?? {};
+    if (!(WRITE_META in meta)) unstamped.push(`post type "${res.postType}"`);
     const missing = (Object.values(res.fields) as Array<FieldSource | undefined>)
       .filter((s): s is Extract<FieldSource, { meta: string }> => !!s && 'meta' in s)
       .map((s) => s.meta)
@@ -123,13 +149,13 @@ export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<Sit
       problems.push(
         `taxonomy "${tax.taxonomy}" is not attached to post type "${mapping.event.postType}": ${FIX}.`,
       );
+    } else if (!(WRITE_META in (await metaOf(`/wp/v2/${tax.restBase}`)))) {
+      unstamped.push(`taxonomy "${tax.taxonomy}"`);
     }
   }
   if (problems.length) throw new ProbeError(problems);
-  const media = await wp
-    .request<Schema>({ path: '/wp/v2/media', method: 'OPTIONS', as })
-    .then((r) => r.body.schema?.properties?.meta?.properties ?? {})
-    .catch(() => ({}));
+  const media = await metaOf('/wp/v2/media');
+  if (!(WRITE_META in media)) unstamped.push('attachments');
   const home = String(root.home ?? root.url ?? wp.siteUrl).replace(/\/+$/, '');
   return {
     name: root.name ?? '',
@@ -137,5 +163,7 @@ export async function probeUpstream(wp: WpClient, mapping: Mapping): Promise<Sit
     timezone: siteTimezone(root),
     caps,
     mediaSourceMeta: SOURCE_URL_META in media,
+    writeMeta: unstamped.length === 0,
+    ...(unstamped.length ? { unstamped } : {}),
   };
 }

@@ -1,17 +1,20 @@
 // What a write created on the way (nested venues, organizers, terms, uploads, the event itself), kept where a crash
 // cannot lose it, so that a write that fails, or a process that dies mid-write, leaves nothing behind once
-// WordPress answers again. A create whose answer never came (WordPress died, timed out, the caller hung up) is kept
-// as a probe: what to look for, since WordPress may have carried it out anyway.
+// WordPress answers again. The rule: every create carries the token of its write (WRITE_META, sent in the create
+// request itself), and a rollback deletes only what carries that token, read back before each delete (the caller's
+// too). A create whose answer never came (WordPress died or timed out) is looked for by its token, never by a title
+// or a name. Where the site does not register the token, only ids the creates' own answers named are deleted, and a
+// lost create is logged for the operator instead.
 import { randomUUID } from 'node:crypto';
 import type { SharedRedis } from '../cache/redis.ts';
 import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, aborted } from '../http/errors.ts';
 import { ANY_EVENT_STATUSES } from '../linked/usage.ts';
 import { readRecord } from '../mapping/codec.ts';
 import { asCaller, type WpResponse } from '../wp/client.ts';
-import { SOURCE_URL_META } from '../wp/probe.ts';
+import { WRITE_META, WRITE_QUERY } from '../wp/probe.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface UndoStep {
@@ -19,20 +22,21 @@ export interface UndoStep {
   id: number;
 }
 
-/** A create whose answer was lost: the record it would have made, as a list of `restBase` finds it. */
+/** A create whose answer was lost: whatever it made in `restBase` carries the write's token. */
 export interface UndoProbe {
   restBase: string;
-  /** `search` of the list. */
-  search: string;
-  /** A post's raw title, or a term's name (`term`), or an upload's source URL (`sourceUrl`). */
-  title?: string;
-  term?: string;
-  sourceUrl?: string;
-  /** Posts changed before this (ISO UTC) are older than the create. */
-  since: string;
-  /** Posts changed after this (ISO UTC) were made after the create failed: a retry's, not the lost one. */
-  until?: string;
+  /** When its answer was lost (ms since epoch): until WordPress can no longer be carrying it out, it is looked for. */
+  lostAt?: number;
 }
+
+/**
+ * How long after its answer was lost a create may still land: WordPress had the upstream timeout to carry it out,
+ * plus slack. Not finding its token before then proves nothing; the rollback waits (the sweep looks again).
+ */
+const landsWithin = (deps: Deps): number => (deps.wp.options?.timeoutMs ?? 10_000) + 5_000;
+
+/** The meta a create sends: the write's token, or nothing where the site does not register it. */
+export type Stamp = Record<string, string>;
 
 interface Entry {
   posts: UndoStep[];
@@ -53,8 +57,13 @@ interface Entry {
 export const mayHaveWritten = (err: unknown): boolean =>
   !(err instanceof ApiError && err.status < 500 && err.status !== 499);
 
-/** A moment as WordPress writes `modified_gmt` (`2026-11-25T14:00:00`), for comparing with it. */
-const gmtAt = (ms: number): string => new Date(ms).toISOString().slice(0, 19);
+/**
+ * A lost create that WordPress may still be carrying out: one it had not finished when the gateway stopped waiting
+ * (a timeout, or a call left behind). One it answered with a server error or a cut answer was over; one that could
+ * not reach it, or died with it, will never land.
+ */
+const mayStillLand = (err: unknown): boolean =>
+  !(err instanceof ApiError) || err.status === 504 || err.status === 499;
 
 /** An entry of a write in progress is renewed every third of this; the entry of a dead process is due after it. */
 export const UNDO_LEASE_MS = 10_000;
@@ -93,11 +102,12 @@ export class UndoJournal {
     return `${this.#redis?.prefix ?? ''}undo`;
   }
 
-  begin(): Undo {
-    return new Undo(this);
+  /** A new write; `stamped`: its creates carry its token (the site registers WRITE_META). */
+  begin(stamped = true): Undo {
+    return new Undo(this, undefined, undefined, stamped);
   }
 
-  /** The write of an entry taken by `due`, to undo again. */
+  /** The write of an entry taken by `due`, to undo again (its id is its token). */
   resume(id: string, e: Entry): Undo {
     return new Undo(this, id, e);
   }
@@ -114,6 +124,12 @@ export class UndoJournal {
       }
     }
     this.#memory.set(id, entry);
+  }
+
+  /** Lets other instances' sweeps take `id` again when it is due (its sweep here is over for now). */
+  async release(id: string): Promise<void> {
+    const r = this.#redis;
+    if (r?.up()) await r.cmd.del(`${this.#key}:claim:${id}`).catch(() => {});
   }
 
   async drop(id: string): Promise<void> {
@@ -169,8 +185,12 @@ export class UndoJournal {
   }
 }
 
+/** Whether the site registers WRITE_META, so that what the gateway creates carries its write's token. */
+const stamps = (deps: Partial<Pick<Deps, 'site'>>): boolean => deps.site?.writeMeta === true;
+
 /** A write's record: in the journal when the gateway has one. */
-export const newUndo = (deps: Pick<Deps, 'undo'>): Undo => deps.undo?.begin() ?? new Undo();
+export const newUndo = (deps: Pick<Deps, 'undo' | 'site'>): Undo =>
+  deps.undo?.begin(stamps(deps)) ?? new Undo(undefined, undefined, undefined, stamps(deps));
 
 /** One write's record of what it created. Without a journal (tests' own Deps) it lives in memory only. */
 export class Undo {
@@ -181,10 +201,12 @@ export class Undo {
   readonly gone: number[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
+  readonly #stamped: boolean;
 
-  constructor(journal?: UndoJournal, id: string = randomUUID(), e?: Omit<Entry, 'due'>) {
+  constructor(journal?: UndoJournal, id: string = randomUUID(), e?: Omit<Entry, 'due'>, stamped = true) {
     this.#journal = journal;
     this.#id = id;
+    this.#stamped = stamped;
     if (e) {
       this.posts.push(...e.posts);
       this.terms.push(...e.terms);
@@ -194,31 +216,38 @@ export class Undo {
     }
   }
 
+  /** The token every record this write creates carries (WRITE_META): the write's id. */
+  get token(): string {
+    return this.#id;
+  }
+
   /**
-   * Runs the create `send`, noted first as a probe (written down before WordPress sees it), then as the id it made.
-   * A refusal leaves nothing to note; a lost answer leaves the probe.
+   * Runs the create `send` with the meta that marks what it makes as this write's, noted first as a probe (written
+   * down before WordPress sees it), then as the id it made. A refusal leaves nothing to note; a lost answer leaves
+   * the probe. A caller that hung up before the create was sent sends nothing and notes nothing.
    */
   async create<T extends { id: number }>(
     kind: 'posts' | 'terms',
-    probe: Omit<UndoProbe, 'since'>,
-    send: () => Promise<WpResponse<T>>,
+    restBase: string,
+    send: (meta: Stamp) => Promise<WpResponse<T>>,
+    signal?: AbortSignal,
   ): Promise<WpResponse<T>> {
-    // Two seconds of slack for the clocks of WordPress and the gateway.
-    const p: UndoProbe = { ...probe, since: gmtAt(Date.now() - 2_000) };
+    if (signal?.aborted) throw aborted();
+    const p: UndoProbe = { restBase };
     this.probes.push(p);
     await this.save();
     const forget = () => this.probes.splice(this.probes.indexOf(p), 1);
     let res: WpResponse<T>;
     try {
-      res = await send();
+      res = await send(this.#stamped ? { [WRITE_META]: this.#id } : {});
     } catch (err) {
-      if (mayHaveWritten(err)) p.until = gmtAt(Date.now() + 1_000);
-      else forget();
+      if (!mayHaveWritten(err)) forget();
+      else if (mayStillLand(err)) p.lostAt = Date.now();
       await this.save();
       throw err;
     }
     forget();
-    this[kind].push({ restBase: probe.restBase, id: res.body.id });
+    this[kind].push({ restBase, id: res.body.id });
     await this.save();
     return res;
   }
@@ -236,6 +265,8 @@ export class Undo {
     if (this.empty) return j.drop(this.#id);
     const { posts, terms, probes, target, gone } = this;
     await j.put(this.#id, { posts, terms, probes, target, gone, due: due ?? Date.now() + j.leaseMs });
+    // Left for a later sweep: at its due time, not once a claim taken now runs out.
+    if (due !== undefined) await j.release(this.#id);
   }
 
   /** The write is answered: what it made stays. */
@@ -247,29 +278,56 @@ export class Undo {
 
 const stepKey = (s: UndoStep) => `${s.restBase}:${s.id}`;
 
-/** What a probe finds: the record the lost create made, if WordPress made it. */
-async function found(deps: Deps, p: UndoProbe): Promise<number[]> {
-  const terms = p.term !== undefined;
-  const res = await deps.wp.list<WpPost & { name?: string; modified_gmt?: string }>({
+/** Whether a record as wp/v2 shows it in the edit context carries `token`. */
+const carries = (r: { meta?: unknown }, token: string): boolean =>
+  !!r.meta && typeof r.meta === 'object' && (r.meta as Record<string, unknown>)[WRITE_META] === token;
+
+const isTerms = (deps: Deps, restBase: string): boolean =>
+  restBase === deps.mapping.event.categories?.restBase || restBase === deps.mapping.event.tags?.restBase;
+
+/** What a lost create of `restBase` made, if WordPress made it: the records carrying the write's token. */
+async function found(deps: Deps, token: string, p: UndoProbe): Promise<number[]> {
+  const terms = isTerms(deps, p.restBase);
+  const res = await deps.wp.list<{ id: number; meta?: unknown }>({
     path: `/wp/v2/${p.restBase}`,
     query: {
-      search: p.search,
+      [WRITE_QUERY]: token,
       per_page: 100,
       context: 'edit',
+      _fields: 'id,meta',
       ...(terms ? { hide_empty: false } : p.restBase === 'media' ? {} : { status: 'any' }),
     },
     as: 'service',
   });
-  return res.items
-    .filter((r) => {
-      if (terms) return r.name?.toLowerCase() === p.term?.toLowerCase();
-      // Changed while the create was on its way, not before (someone else's) nor after it failed (a retry's).
-      const changed = r.modified_gmt ?? '';
-      if (changed < p.since || (p.until !== undefined && changed > p.until)) return false;
-      const source = (r.meta as Record<string, unknown> | undefined)?.[SOURCE_URL_META];
-      return (p.sourceUrl !== undefined && source === p.sourceUrl) || r.title?.raw === p.title;
-    })
-    .map((r) => r.id);
+  // The filter narrows the list; the meta proves it (a site whose plugin ignored the filter would list everything).
+  return res.items.filter((r) => carries(r, token)).map((r) => r.id);
+}
+
+/**
+ * Whether `step` may be deleted: it carries the write's token, read back now as the service (`gone` when it no
+ * longer exists, undefined when WordPress did not answer). Where the site registers no token, only ids that came
+ * back in the create's own answer are steps at all, and they are their own proof.
+ */
+async function proof(
+  deps: Deps,
+  undo: Undo,
+  step: UndoStep,
+  carrying: (restBase: string) => Promise<Set<number>>,
+): Promise<boolean | 'gone' | undefined> {
+  if (!stamps(deps)) return true;
+  try {
+    // One list per rest base tells for all its steps; a step missing from it is read on its own (gone, trashed…).
+    if ((await carrying(step.restBase)).has(step.id)) return true;
+    const res = await deps.wp.request<{ meta?: unknown }>({
+      path: `/wp/v2/${step.restBase}/${step.id}`,
+      query: { context: 'edit', _fields: 'id,meta' },
+      as: 'service',
+    });
+    return carries(res.body, undo.token);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 410)) return 'gone';
+    return undefined;
+  }
 }
 
 /** Ids that must stay: what the updated record links to, and venues, organizers and terms events use. */
@@ -330,24 +388,71 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
 
 /**
  * Removes what a failed write made, with the caller's credentials (when there is a caller) and then the service
- * account's. Lost creates are looked for first. Whatever cannot be done now (WordPress still away) stays in the
- * journal for the next sweep.
+ * account's. Lost creates are looked for first, by the write's token. Whatever cannot be done now (WordPress still
+ * away) stays in the journal for the next sweep.
  */
 export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Promise<void> {
   // Refused before anything was made (most failures): nothing to look at.
   if (undo.empty) return undo.done();
   const left: UndoProbe[] = [];
+  const known = new Set([...undo.posts, ...undo.terms].map(stepKey));
   for (const p of undo.probes.splice(0)) {
+    if (!stamps(deps)) {
+      // Nothing could tell the gateway's record from an editor's: never guess, say it.
+      deps.log.warn(
+        { restBase: p.restBase, write: undo.token },
+        `a create whose answer was lost may have made a record that nothing proves the gateway's (the site does not register ${WRITE_META}): left for the operator`,
+      );
+      continue;
+    }
     try {
-      for (const id of await found(deps, p))
-        (p.term !== undefined ? undo.terms : undo.posts).push({ restBase: p.restBase, id });
+      const ids = await found(deps, undo.token, p);
+      for (const id of ids) {
+        const step = { restBase: p.restBase, id };
+        if (known.has(stepKey(step))) continue;
+        known.add(stepKey(step));
+        (isTerms(deps, p.restBase) ? undo.terms : undo.posts).push(step);
+      }
+      // Not there yet, but WordPress may still be carrying it out: looked for again.
+      if (!ids.length && Date.now() < (p.lostAt ?? 0) + landsWithin(deps)) left.push(p);
     } catch {
       left.push(p);
     }
   }
   undo.probes.push(...left);
+  if (undo.probes.length) {
+    // A create that lands later may link what is here (an event its venue): nothing is removed or let go until
+    // every lost create is found or can no longer land; the sweep takes it up again.
+    await undo.save(Date.now() + 5_000);
+    return;
+  }
   const events = deps.mapping.event.restBase;
+  /** The ids of a rest base that carry this write's token, listed once per rollback. */
+  const listed = new Map<string, Promise<Set<number>>>();
+  const carrying = (restBase: string): Promise<Set<number>> => {
+    let ids = listed.get(restBase);
+    if (!ids) {
+      ids = found(deps, undo.token, { restBase }).then((found) => new Set(found));
+      // A failed list is asked again by the next step.
+      ids.catch(() => listed.delete(restBase));
+      listed.set(restBase, ids);
+    }
+    return ids;
+  };
   const remove = async (step: UndoStep): Promise<boolean> => {
+    // Proven before any delete, the caller's too: a create's answer alone is not proof, since WordPress answers a
+    // term create that raced another of the same name with the older term (wp_insert_term folds the newer into it).
+    const proven = await proof(deps, undo, step, carrying);
+    if (proven === 'gone') return true;
+    // WordPress did not answer: asked again by the next sweep.
+    if (proven === undefined) return false;
+    if (!proven) {
+      deps.log.warn(
+        { ...step, write: undo.token },
+        'rollback step does not carry its write token: not deleted, left for the operator',
+      );
+      return true;
+    }
     for (const as of ctx
       ? ([{ credentials: ctx.credentials }, 'service'] as const)
       : (['service'] as const)) {
@@ -407,17 +512,42 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   await undo.save(Date.now() + 5_000);
 }
 
-/** Creates a post of `restBase` as the caller, noted in `undo` (looked for by its title if the answer is lost). */
+/**
+ * The caller's credentials and language for a create, without the caller's abort signal: a create once sent is seen
+ * through even when the caller hangs up, so that its answer says what it made and the rollback removes exactly that.
+ * Abandoned, it would be a lost create, which WordPress may carry out after the rollback looked for it. (Undo.create
+ * sends nothing once the caller is gone.)
+ */
+export const creatingAsCaller = (ctx: RequestContext): ReturnType<typeof asCaller> => ({
+  ...asCaller(ctx),
+  signal: undefined,
+});
+
+/** A create's body with the write's token added to its `meta` (unchanged when there is no token to send). */
+export const withStamp = (body: Record<string, unknown>, stamp: Stamp): Record<string, unknown> =>
+  Object.keys(stamp).length
+    ? { ...body, meta: { ...(body.meta as Record<string, unknown> | undefined), ...stamp } }
+    : body;
+
+/** Creates a post of `restBase` as the caller, stamped with and noted in `undo` (found by its token if lost). */
 export function createPost(
   deps: Deps,
   ctx: RequestContext,
   undo: Undo,
   restBase: string,
-  title: string,
   body: Record<string, unknown>,
 ): Promise<WpResponse<WpPost>> {
-  return undo.create('posts', { restBase, search: title, title }, () =>
-    deps.wp.request<WpPost>({ path: `/wp/v2/${restBase}`, method: 'POST', body, ...asCaller(ctx) }),
+  return undo.create(
+    'posts',
+    restBase,
+    (stamp) =>
+      deps.wp.request<WpPost>({
+        path: `/wp/v2/${restBase}`,
+        method: 'POST',
+        body: withStamp(body, stamp),
+        ...creatingAsCaller(ctx),
+      }),
+    ctx.signal,
   );
 }
 
@@ -443,16 +573,25 @@ export async function undoing<T>(
   }
 }
 
+/** Entries a sweep undoes at once. */
+const SWEEP_PARALLEL = 4;
+
 /** Takes the journal's due entries (failed undos, writes whose process died) and undoes them as the service. */
 export async function sweep(deps: Deps): Promise<number> {
   const journal = deps.undo;
   if (!journal) return 0;
   const due = await journal.due(Date.now());
-  for (const [id, e] of due) {
-    // A create still open when its process died was sent before its last heartbeat: WordPress carried it out, if at
-    // all, before the lease ran out; what was made after that is someone else's (a retry's).
-    for (const p of e.probes) p.until ??= gmtAt(e.due);
-    await rollback(deps, journal.resume(id, e));
-  }
+  const queue = [...due];
+  // A few at a time: after an outage every failed write of the burst is due at once, each a dozen upstream calls.
+  await Promise.all(
+    Array.from({ length: Math.min(SWEEP_PARALLEL, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [id, e] = next;
+        // A create still open when its process died was sent before its last heartbeat (a lease before it was due).
+        for (const p of e.probes) p.lostAt ??= e.due - journal.leaseMs;
+        await rollback(deps, journal.resume(id, e));
+      }
+    }),
+  );
   return due.length;
 }

@@ -119,6 +119,121 @@ add_action('init', static function (): void {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
+// WRITE PROVENANCE: every post, term and attachment the gateway creates carries the token of the write that made it
+// (meta `_calendar_gateway_write`, sent in the create request itself). When a write fails, the gateway removes only
+// what carries its token, found with the list filter `calendar_gateway_write=<token>` added below; it never looks for
+// "the record with that title". The key is shown in the edit context only: readers never see it.
+// ---------------------------------------------------------------------------------------------------------------
+
+const CALENDAR_GATEWAY_WRITE_META = '_calendar_gateway_write';
+const CALENDAR_GATEWAY_WRITE_QUERY = 'calendar_gateway_write';
+
+/** register_meta arguments of the token: a single string, edit context only. */
+function calendar_gateway_write_meta_args(callable $auth): array
+{
+    return [
+        'type' => 'string',
+        'single' => true,
+        'show_in_rest' => ['schema' => ['context' => ['edit']]],
+        'auth_callback' => $auth,
+    ];
+}
+
+/** The token a create request sends, if any. */
+function calendar_gateway_write_token(WP_REST_Request $request): string
+{
+    $meta = $request['meta'];
+    $token = is_array($meta) ? ($meta[CALENDAR_GATEWAY_WRITE_META] ?? '') : '';
+    return is_string($token) ? $token : '';
+}
+
+/** A list request asking for the records of one write: the meta_query that finds them. */
+function calendar_gateway_write_filter(array $args, WP_REST_Request $request): array
+{
+    $token = $request->get_param(CALENDAR_GATEWAY_WRITE_QUERY);
+    if (is_string($token) && $token !== '') {
+        $args['meta_query'] = array_merge($args['meta_query'] ?? [], [
+            ['key' => CALENDAR_GATEWAY_WRITE_META, 'value' => $token],
+        ]);
+    }
+    return $args;
+}
+
+const CALENDAR_GATEWAY_WRITE_SHARED = '_calendar_gateway_write_shared';
+
+// Two creates of the same term name at once: wp_insert_term folds the newer into the older and answers both creators
+// with it (its last-minute duplicate check). The older term is then someone else's too, so it no longer carries a
+// write token: a failed gateway write never deletes a term another creator was given.
+add_filter('wp_insert_term_duplicate_term_check', static function ($duplicate, $term, $taxonomy) {
+    if ($duplicate && in_array($taxonomy, calendar_gateway_taxonomies(), true)) {
+        update_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_SHARED, '1');
+        delete_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_META);
+    }
+    return $duplicate;
+}, 10, 3);
+
+add_action('init', static function (): void {
+    $types = array_merge(array_keys(calendar_gateway_post_types()), ['attachment']);
+    foreach ($types as $type) {
+        // Only who may edit the post writes it (the author of a new post may: it is theirs).
+        register_post_meta($type, CALENDAR_GATEWAY_WRITE_META, calendar_gateway_write_meta_args(
+            static fn ($allowed, $key, $post_id) => current_user_can('edit_post', $post_id)
+        ));
+        // Written by wp_insert_post itself (meta_input), not in a later query of the same request: a record is never
+        // created without its token, even when PHP dies mid-request.
+        add_filter("rest_pre_insert_{$type}", static function ($prepared, WP_REST_Request $request) {
+            $token = calendar_gateway_write_token($request);
+            if ($token !== '' && is_object($prepared) && empty($prepared->ID)) {
+                $prepared->meta_input = array_merge((array) ($prepared->meta_input ?? []), [CALENDAR_GATEWAY_WRITE_META => $token]);
+            }
+            return $prepared;
+        }, 10, 2);
+        add_filter("rest_{$type}_query", 'calendar_gateway_write_filter', 10, 2);
+        add_filter("rest_{$type}_collection_params", static function (array $params): array {
+            $params[CALENDAR_GATEWAY_WRITE_QUERY] = [
+                'description' => 'Limit results to the records one calendar-gateway write created.',
+                'type' => 'string',
+            ];
+            return $params;
+        });
+    }
+    foreach (calendar_gateway_taxonomies() as $taxonomy) {
+        register_term_meta($taxonomy, CALENDAR_GATEWAY_WRITE_META, calendar_gateway_write_meta_args(
+            static fn ($allowed, $key, $term_id) => current_user_can('edit_term', $term_id)
+        ));
+        // The token goes in as the term is inserted (created_{taxonomy} runs inside wp_insert_term), as for posts. It
+        // is then taken out of the request's meta: a contributor or author may create a tag but not edit terms, so
+        // the REST meta update that follows would refuse it (403) after the term was made.
+        add_filter("rest_pre_insert_{$taxonomy}", static function ($prepared, WP_REST_Request $request) use ($taxonomy) {
+            $token = calendar_gateway_write_token($request);
+            if ($token === '' || !empty($prepared->term_id)) {
+                return $prepared;
+            }
+            $meta = $request['meta'];
+            unset($meta[CALENDAR_GATEWAY_WRITE_META]);
+            $request->set_param('meta', $meta);
+            $stamp = static function ($term_id) use ($token, $taxonomy, &$stamp): void {
+                remove_action("created_{$taxonomy}", $stamp);
+                // Another create of the same name was folded into this term meanwhile (below): it is shared.
+                if (get_term_meta($term_id, CALENDAR_GATEWAY_WRITE_SHARED, true) === '') {
+                    add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
+                }
+            };
+            add_action("created_{$taxonomy}", $stamp);
+            return $prepared;
+        }, 10, 2);
+        add_filter("rest_{$taxonomy}_query", 'calendar_gateway_write_filter', 10, 2);
+        add_filter("rest_{$taxonomy}_collection_params", static function (array $params): array {
+            $params[CALENDAR_GATEWAY_WRITE_QUERY] = [
+                'description' => 'Limit results to the terms one calendar-gateway write created.',
+                'type' => 'string',
+            ];
+            return $params;
+        });
+    }
+}, 20);
+
+// ---------------------------------------------------------------------------------------------------------------
 // CHANGE NOTIFICATION WEBHOOK: post saves, status changes, trash, deletes, meta and term changes of the mapping's
 // post types and taxonomies are collected during the request and sent once, signed (HMAC-SHA256 of the raw body),
 // to the gateway at shutdown. Where to: constants CALENDAR_GATEWAY_WEBHOOK_URL / _SECRET (wp-config.php), else the
