@@ -2,7 +2,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/schema.ts';
-import type { SharedRedis } from './redis.ts';
+import type { SharedRedis } from '../shared-redis.ts';
 import { tag } from './tags.ts';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>`. */

@@ -21,9 +21,6 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-/** Redis as a store shared by instances uses it: commands, whether it is up now, and this deployment's key prefix. */
-export type SharedRedis = Pick<RedisLink, 'cmd' | 'up'> & { prefix: string };
-
 export function connectRedis(url: string, log: CacheLogger): RedisLink {
   const options = {
     // A request must never wait for Redis: no offline queue, one retry, short timeouts.

@@ -6,6 +6,7 @@ import type { CacheEntry, CachePolicy } from './entry.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';
+import { tag } from './tags.ts';
 
 /** What a loader produced: the entry, and whether it may be shared (a 200 for an anonymous caller). */
 export interface Loaded {
@@ -228,6 +229,11 @@ export class ResponseCache {
    * Drops every entry carrying one of the tags, in this instance, in Redis and (through pub/sub) in every other
    * instance's L1. Never throws: with Redis away, the tags are replayed when it is back.
    */
+  /** Events gone from WordPress for good: every answer that showed them, and every event list, is dropped. */
+  forgetEvents(ids: readonly number[]): Promise<void> {
+    return this.invalidate([tag.list('event'), ...ids.map((id) => tag.event(id))]);
+  }
+
   async invalidate(tags: string[]): Promise<void> {
     if (tags.length === 0) return;
     this.#dropLocal(tags);

@@ -68,6 +68,11 @@ const FACET_FIELDS = [
 /** Statuses the index crawls. `trash` is allowed in the same CSV for editors; `any` would leave it out. */
 export const INDEX_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
 
+/** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending), when readable. */
+export const HAS_EVENTS_STATUSES = ['publish', 'future', 'private'];
+/** Every status an event can be linked in (`only_with_upcoming` counts each the caller may read). */
+export const ANY_EVENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
+
 /** Statuses that exist upstream but are never listed, whatever the caller asks for. */
 export const UNLISTED_STATUSES: ReadonlySet<string> = new Set(['trash', 'auto-draft', 'inherit']);
 

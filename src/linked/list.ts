@@ -7,9 +7,10 @@ import { postListResult, readPage } from '../events/page.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
 import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
+import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES } from '../index/facets.ts';
 import type { LinkedFacets } from './catalog.ts';
 import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
-import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES, linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
+import { linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
 
 type Args = ArgsOf<ReturnType<typeof linkedListArgs>>;
 

@@ -5,11 +5,6 @@ import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import type { DateBounds } from '../index/query.ts';
 
-/** Statuses of an event that make it count for `has_events` (TEC: every status but draft and pending), when readable. */
-export const HAS_EVENTS_STATUSES = ['publish', 'future', 'private'];
-/** Every status an event can be linked in (`only_with_upcoming` counts each the caller may read). */
-export const ANY_EVENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
-
 /** The venue or organizer ids one event links to. */
 export function linkedIdsOf(kind: LinkedKind, f: Pick<IndexedEvent, 'venue' | 'organizers'>): number[] {
   if (kind === 'venue') return f.venue === null ? [] : [f.venue];

@@ -1,7 +1,7 @@
 // Throttles guesses at post passwords, per client and record and per client overall (Redis or memory, fixed window).
 import { LRUCache } from 'lru-cache';
-import type { SharedRedis } from '../cache/redis.ts';
 import { tooManyPasswordAttempts } from '../http/errors.ts';
+import type { SharedRedis } from '../shared-redis.ts';
 
 export interface GuessLimits {
   /** Wrong passwords one client may try against one record per window. */

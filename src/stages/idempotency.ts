@@ -1,10 +1,10 @@
 // `Idempotency-Key` on POST: a retried write returns the first answer instead of writing twice (Redis or memory, 24 h).
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { SharedRedis } from '../cache/redis.ts';
 import { ApiError, idempotencyInProgress, idempotencyKeyReused, invalidParams } from '../http/errors.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import type { HandlerResult } from '../http/handler.ts';
+import type { SharedRedis } from '../shared-redis.ts';
 
 /** What a write answered, as replayed to a retry. */
 export interface StoredResult {

@@ -6,15 +6,20 @@
 // or a name. Where the site does not register the token, only ids the creates' own answers named are deleted, and a
 // lost create is logged for the operator instead.
 import { randomUUID } from 'node:crypto';
-import type { SharedRedis } from '../cache/redis.ts';
-import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
-import type { Deps } from '../deps.ts';
 import { ApiError, aborted } from '../http/errors.ts';
-import { ANY_EVENT_STATUSES } from '../linked/usage.ts';
+import { ANY_EVENT_STATUSES } from '../index/facets.ts';
+import type { IndexRegistry } from '../index/registry.ts';
+import type { LinkedCatalog } from '../linked/catalog.ts';
+import type { Logger } from '../log.ts';
 import { readRecord } from '../mapping/codec.ts';
+import type { Mapping } from '../mapping/schema.ts';
+import type { SharedRedis } from '../shared-redis.ts';
+import type { WpClient } from '../wp/client.ts';
 import { asCaller, type WpResponse } from '../wp/client.ts';
+import type { SiteFacts } from '../wp/probe.ts';
 import { WRITE_META, WRITE_QUERY } from '../wp/probe.ts';
+import type { TermCache } from '../wp/terms.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface UndoStep {
@@ -33,7 +38,22 @@ export interface UndoProbe {
  * How long after its answer was lost a create may still land: WordPress had the upstream timeout to carry it out,
  * plus slack. Not finding its token before then proves nothing; the rollback waits (the sweep looks again).
  */
-const landsWithin = (deps: Deps): number => (deps.wp.options?.timeoutMs ?? 10_000) + 5_000;
+/**
+ * What undoing a write reads and changes (the gateway's `Deps` has all of it): WordPress, the mapping and the site's
+ * facts, the event indexes, the term cache and venue catalog to refresh, the response cache to drop removed events.
+ */
+export interface UndoDeps {
+  wp: WpClient;
+  mapping: Mapping;
+  site: SiteFacts;
+  indexes: IndexRegistry;
+  log: Logger;
+  terms: TermCache;
+  catalog: LinkedCatalog;
+  cache?: { forgetEvents(ids: readonly number[]): Promise<void> };
+  undo?: UndoJournal;
+}
+const landsWithin = (deps: UndoDeps): number => (deps.wp.options?.timeoutMs ?? 10_000) + 5_000;
 
 /** The meta a create sends: the write's token, or nothing where the site does not register it. */
 export type Stamp = Record<string, string>;
@@ -186,13 +206,13 @@ export class UndoJournal {
 }
 
 /** Whether the site registers WRITE_META, so that what the gateway creates carries its write's token. */
-const stamps = (deps: Partial<Pick<Deps, 'site'>>): boolean => deps.site?.writeMeta === true;
+const stamps = (deps: Partial<Pick<UndoDeps, 'site'>>): boolean => deps.site?.writeMeta === true;
 
 /** A write's record: in the journal when the gateway has one. */
-export const newUndo = (deps: Pick<Deps, 'undo' | 'site'>): Undo =>
+export const newUndo = (deps: Pick<UndoDeps, 'undo' | 'site'>): Undo =>
   deps.undo?.begin(stamps(deps)) ?? new Undo(undefined, undefined, undefined, stamps(deps));
 
-/** One write's record of what it created. Without a journal (tests' own Deps) it lives in memory only. */
+/** One write's record of what it created. Without a journal (tests' own UndoDeps) it lives in memory only. */
 export class Undo {
   readonly posts: UndoStep[] = [];
   readonly terms: UndoStep[] = [];
@@ -282,11 +302,11 @@ const stepKey = (s: UndoStep) => `${s.restBase}:${s.id}`;
 const carries = (r: { meta?: unknown }, token: string): boolean =>
   !!r.meta && typeof r.meta === 'object' && (r.meta as Record<string, unknown>)[WRITE_META] === token;
 
-const isTerms = (deps: Deps, restBase: string): boolean =>
+const isTerms = (deps: UndoDeps, restBase: string): boolean =>
   restBase === deps.mapping.event.categories?.restBase || restBase === deps.mapping.event.tags?.restBase;
 
 /** What a lost create of `restBase` made, if WordPress made it: the records carrying the write's token. */
-async function found(deps: Deps, token: string, p: UndoProbe): Promise<number[]> {
+async function found(deps: UndoDeps, token: string, p: UndoProbe): Promise<number[]> {
   const terms = isTerms(deps, p.restBase);
   const res = await deps.wp.list<{ id: number; meta?: unknown }>({
     path: `/wp/v2/${p.restBase}`,
@@ -309,7 +329,7 @@ async function found(deps: Deps, token: string, p: UndoProbe): Promise<number[]>
  * back in the create's own answer are steps at all, and they are their own proof.
  */
 async function proof(
-  deps: Deps,
+  deps: UndoDeps,
   undo: Undo,
   step: UndoStep,
   carrying: (restBase: string) => Promise<Set<number>>,
@@ -331,7 +351,7 @@ async function proof(
 }
 
 /** Ids that must stay: what the updated record links to, and venues, organizers and terms events use. */
-async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promise<Set<string>> {
+async function inUse(deps: UndoDeps, undo: Undo, removedEvents: Set<number>): Promise<Set<string>> {
   // Keyed by rest base: a term and a venue may have the same id.
   const keep = new Set<string>();
   const { mapping } = deps;
@@ -391,7 +411,7 @@ async function inUse(deps: Deps, undo: Undo, removedEvents: Set<number>): Promis
  * account's. Lost creates are looked for first, by the write's token. Whatever cannot be done now (WordPress still
  * away) stays in the journal for the next sweep.
  */
-export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Promise<void> {
+export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext): Promise<void> {
   // Refused before anything was made (most failures): nothing to look at.
   if (undo.empty) return undo.done();
   const left: UndoProbe[] = [];
@@ -480,9 +500,7 @@ export async function rollback(deps: Deps, undo: Undo, ctx?: RequestContext): Pr
   if (removedNow.length) {
     // Gone from WordPress for good: a poll would not tell (deleted posts are not listed), so say it here.
     for (const index of deps.indexes.all()) for (const id of removedNow) index.remove(id);
-    await deps.cache
-      ?.invalidate([tag.list('event'), ...removedNow.map((id) => tag.event(id))])
-      .catch(() => undefined);
+    await deps.cache?.forgetEvents(removedNow).catch(() => undefined);
   }
   for (const id of removedNow) removedEvents.add(id);
   undo.gone.splice(0, undo.gone.length, ...removedEvents);
@@ -531,7 +549,7 @@ export const withStamp = (body: Record<string, unknown>, stamp: Stamp): Record<s
 
 /** Creates a post of `restBase` as the caller, stamped with and noted in `undo` (found by its token if lost). */
 export function createPost(
-  deps: Deps,
+  deps: UndoDeps,
   ctx: RequestContext,
   undo: Undo,
   restBase: string,
@@ -556,7 +574,7 @@ export function createPost(
  * runs (putting back what it changed), what it made is removed, and the error goes out through `map`.
  */
 export async function undoing<T>(
-  deps: Deps,
+  deps: UndoDeps,
   ctx: RequestContext,
   undo: Undo,
   run: () => Promise<T>,
@@ -577,7 +595,7 @@ export async function undoing<T>(
 const SWEEP_PARALLEL = 4;
 
 /** Takes the journal's due entries (failed undos, writes whose process died) and undoes them as the service. */
-export async function sweep(deps: Deps): Promise<number> {
+export async function sweep(deps: UndoDeps): Promise<number> {
   const journal = deps.undo;
   if (!journal) return 0;
   const due = await journal.due(Date.now());
