@@ -56,12 +56,39 @@ export function zoneObjectOf(tz: string): Zone {
  * that format or not a real date.
  */
 export function wallClockIn(wallClock: string, tz: string): DateTime | null {
-  const wall = DateTime.fromFormat(wallClock, WALL_FORMAT, { zone: 'UTC' });
-  if (!wall.isValid) return null;
+  const seconds = wallSeconds(wallClock);
+  if (seconds === null) return null;
   const zone = zoneObjectOf(tz);
-  const seconds = wall.toSeconds();
   return DateTime.fromSeconds(seconds - phpOffset(seconds, zone), { zone });
 }
+
+const WALL_PARTS = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * A `Y-m-d H:i:s` wall clock as seconds, read as UTC; null when it is not in that format or not a real date (no
+ * 30 February, no 24:00). Read by a pattern: luxon's format parser cost more than the conversion it serves, on every
+ * event a list serialises.
+ */
+function wallSeconds(wallClock: string): number | null {
+  const m = WALL_PARTS.exec(wallClock);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const at = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  // Date.UTC maps years 0–99 to 1900–1999; set the year itself.
+  at.setUTCFullYear(y);
+  const real =
+    at.getUTCFullYear() === y &&
+    at.getUTCMonth() === mo - 1 &&
+    at.getUTCDate() === d &&
+    at.getUTCHours() === h &&
+    at.getUTCMinutes() === mi &&
+    at.getUTCSeconds() === s;
+  return real ? at.getTime() / 1000 : null;
+}
+
+/** Seconds as a UTC `Y-m-d H:i:s` wall clock. */
+const utcWall = (seconds: number): string =>
+  new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 const offsetAt = (zone: Zone, seconds: number) => zone.offset(seconds * 1000) * 60;
 
@@ -109,9 +136,9 @@ function lastChange(zone: Zone, at: number): number | null {
 
 /** Converts a wall clock in `tz` to the UTC wall clock, as PHP's DateTime does (see `phpOffset`). */
 export function toUtc(localWallClock: string, tz: string): string {
-  const dt = wallClockIn(localWallClock, tz);
-  if (!dt) throw new RangeError(`Not a Y-m-d H:i:s date: ${localWallClock}`);
-  return dt.toUTC().toFormat(WALL_FORMAT);
+  const seconds = wallSeconds(localWallClock);
+  if (seconds === null) throw new RangeError(`Not a Y-m-d H:i:s date: ${localWallClock}`);
+  return utcWall(seconds - phpOffset(seconds, zoneObjectOf(tz)));
 }
 
 /** Converts a UTC wall clock to the wall clock of `tz`. */
@@ -135,6 +162,21 @@ export function timezoneAbbr(localWallClock: string, tz: string): string {
   if (zone.startsWith('UTC')) return tz.trim().toUpperCase().startsWith('UTC') ? tz.trim() : zone;
   const dt = wallClockIn(localWallClock, zone);
   if (!dt) return '';
+  // A zone's abbreviation follows its offset (CET, CEST), and its era (the year): asking Intl's locales costs ~0.2 ms,
+  // so it is asked once per zone, offset and year.
+  const key = `${zone}|${dt.offset}|${dt.year}`;
+  let name = ABBRS.get(key);
+  if (name === undefined) {
+    name = abbrAsked(dt);
+    if (ABBRS.size >= 10_000) ABBRS.clear();
+    ABBRS.set(key, name);
+  }
+  return name;
+}
+
+const ABBRS = new Map<string, string>();
+
+function abbrAsked(dt: DateTime): string {
   for (const locale of ABBR_LOCALES) {
     const name = dt.setLocale(locale).offsetNameShort;
     if (name && !/^(GMT|UTC)[+-]/.test(name)) return name;
