@@ -5,20 +5,14 @@ import {
   dayOfWeek,
   LAST_DAY_OF_WEEK_IN_MONTH,
   type Parsed,
+  type Relative,
   WEEKDAY_COUNT,
 } from './php-parsed.ts';
 import type { NamedZone } from './php-read.ts';
 import { phpOffset } from './zones.ts';
 
-interface Fields {
-  y: number;
-  m: number;
-  d: number;
-  h: number;
-  i: number;
-  s: number;
-  us: number;
-}
+/** A date and time's fields, as timelib keeps them (the same names a relative part uses). */
+type Fields = Pick<Relative, 'y' | 'm' | 'd' | 'h' | 'i' | 's' | 'us'>;
 
 /**
  * The Unix time `parsed` names when read at `now` (seconds) in `zone`, or null when it falls outside what a
