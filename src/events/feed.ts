@@ -2,6 +2,7 @@
 //
 // The feed takes the list's filters and visibility (events/filters.ts) without paging: every matching event in the
 // window, up to the configured cap, read as the caller as a list page is (events/read-events.ts).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
@@ -53,7 +54,7 @@ export async function eventsFeed(
   // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
   const events: Record<string, unknown>[] = [];
   for (let i = 0; i < posts.length; i += SERIALIZE_SLICE) {
-    if (i) await new Promise((resolve) => setImmediate(resolve));
+    if (i) await nextTurn();
     for (const p of posts.slice(i, i + SERIALIZE_SLICE)) events.push(serializeEvent(p, related, options));
   }
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };

@@ -43,13 +43,19 @@ function pathParams(groups: Record<string, string> | undefined): Record<string, 
   return out;
 }
 
+/**
+ * Whether an answer is the caller's own, never to be kept by a browser, proxy or CDN: one for a signed-in caller, or
+ * one that depends on a post `password` (the record unlocked, or 403 for a wrong one).
+ */
+const isOwn = (x: Pick<Exchange, 'credentials' | 'raw'>): boolean =>
+  x.credentials !== undefined || x.raw.password !== undefined;
+
 /** Sends what the stages left: a shared answer with its validator, anything else with this request's headers. */
 function send(x: Exchange): void {
   if (!x.answer) throw new Error('the stages left no answer');
   const extra: Record<string, string> = {};
   if (x.method === 'GET' && !x.shared) extra.vary = VARY;
-  // An answer that depends on a post `password` (the record unlocked, or 403 for a wrong one) is the caller's own.
-  if (x.credentials || x.raw.password !== undefined) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
+  if (isOwn(x)) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
   if (x.source) x.res.locals.cacheSource = x.source;
   sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra });
 }
@@ -98,16 +104,15 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     }
     res.locals.route = match.contract.id;
     const controller = new AbortController();
-    // An answer that depends on a post `password` (the record unlocked, or 403 for a wrong one) is the caller's own.
-    let secret = false;
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
     const credentials = credentialsOf(req);
+    // What an error is judged by when it comes before the exchange is made (a broken path parameter).
+    let own: Pick<Exchange, 'credentials' | 'raw'> = { credentials, raw: {} };
     try {
       const params = pathParams(groups);
       const query = queryOf(req);
-      secret = query.password !== undefined;
       const base = publicBase(req, opts.publicUrl);
       const x: Exchange = {
         req,
@@ -126,13 +131,14 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
         body: {},
         raw: { ...query, ...params },
       };
+      own = x;
       await run(x);
       if (res.headersSent) return;
       send(x);
     } catch (err) {
       if (res.headersSent) return;
       const answer = errorAnswer(toApiError(err, opts.log, requestId));
-      const extra = credentials || secret ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
+      const extra = isOwn(own) ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
       sendAnswer(req, res, answer, { extra });
     }
   });

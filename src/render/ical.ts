@@ -3,6 +3,8 @@
 // The records are the ones the JSON answer holds for the same caller, so whatever the JSON blanks (a protected
 // description) is blank here too. The same records give the same bytes: DTSTAMP is the event's modified time and
 // nothing reads the clock, so a feed's ETag holds until an event changes.
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
@@ -156,8 +158,6 @@ const componentsOf = (calendar: string): string => {
 /** Events rendered between two turns of the event loop: a feed of thousands never holds it for long. */
 export const RENDER_SLICE = 10;
 
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
  * One VCALENDAR of the events, in the order given: the calendar's properties, a VTIMEZONE for every TZID its events
  * use, then the events, rendered by ical-generator `slice` at a time with a turn of the event loop between slices.
@@ -172,7 +172,7 @@ export async function renderCalendar(
   const zones = new Set<string>();
   const parts: string[] = [];
   for (let i = 0; i < events.length; i += slice) {
-    if (i) await turn();
+    if (i) await nextTurn();
     const cal = calendarOf();
     for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones);
     parts.push(componentsOf(cal.toString()));

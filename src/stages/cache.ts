@@ -4,7 +4,7 @@ import { entryOf, sharedOf } from '../cache/entry.ts';
 import { cacheKey } from '../cache/key.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
 import { answerTags } from '../cache/tags.ts';
-import { type Answer, VARY } from '../http/answer.ts';
+import type { Answer } from '../http/answer.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
 
@@ -74,5 +74,4 @@ function served(
   x.answer = entry;
   x.source = SOURCES[source];
   x.shared = shared ? sharedOf(entry, cache.policy) : undefined;
-  if (!shared) x.res.setHeader('Vary', VARY);
 }
