@@ -27,8 +27,9 @@ export const FEED_MAX_EVENTS = 1000;
 
 /** The calendar's name: the site's, then what the feed is narrowed to (as `rest_url` echoes it). */
 function calendarOf(deps: Deps, site: SiteInfo, narrowedTo: string[]): CalendarInfo {
-  const name = [deps.site.name || new URL(site.home).host, ...narrowedTo].join(' — ');
-  return { name, host: new URL(site.home).host, refreshSeconds: deps.feed?.refreshSeconds ?? 0 };
+  const host = new URL(site.home).host;
+  const name = [deps.site.name || host, ...narrowedTo].join(' — ');
+  return { name, host, refreshSeconds: deps.feed?.refreshSeconds ?? 0 };
 }
 
 /** What a list's arguments narrow it to, in words a calendar app can show: search, categories, tags. */
