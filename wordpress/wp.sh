@@ -214,6 +214,18 @@ start_db() {
     GRANT ALL ON wordpress.* TO 'wp'@'localhost';" || die "creating the database failed"
 }
 
+# The companion plugin as an mu-plugin: its folder, and a loader file (WordPress loads only files at mu-plugins' top).
+install_companion() {
+  local mu="$1/wp-content/mu-plugins"
+  mkdir -p "$mu"
+  rm -rf "$mu/calendar-gateway-companion.tmp"
+  cp -a "$HERE/companion" "$mu/calendar-gateway-companion.tmp"
+  rm -rf "$mu/calendar-gateway-companion"
+  mv "$mu/calendar-gateway-companion.tmp" "$mu/calendar-gateway-companion"
+  printf '%s\n' '<?php' "require_once __DIR__ . '/calendar-gateway-companion/calendar-gateway-companion.php';" \
+    >"$mu/calendar-gateway-companion.php"
+}
+
 prepare_site() {
   if [ ! -f "$SITE/wp-settings.php" ]; then
     log "copying /usr/share/wordpress"
@@ -223,8 +235,7 @@ prepare_site() {
     rm -f "$SITE.tmp/.htaccess" "$SITE.tmp/wp-config.php" # both point into /etc/wordpress
     mv "$SITE.tmp" "$SITE"
   fi
-  mkdir -p "$SITE/wp-content/mu-plugins"
-  cp "$HERE/companion/calendar-gateway-companion.php" "$SITE/wp-content/mu-plugins/"
+  install_companion "$SITE"
   cp "$MAPPING" "$STATE/mapping.json"
   local url=http://127.0.0.1:$PORT salt hook_url hook_secret
   salt=$(basename "$STATE")
@@ -321,7 +332,7 @@ start() {
     [ "$running_port" = "$PORT" ] || die "already running on port $running_port for $STATE; stop it first"
     if [ "$(seed_stamp "$MAPPING")" = "$(seed_stamp "$STATE/mapping.json")" ] && http_ok "$PORT"; then
       # The running site always gets the current companion plugin (PHP reads it on the next request).
-      cp "$HERE/companion/calendar-gateway-companion.php" "$STATE/site/wp-content/mu-plugins/"
+      install_companion "$STATE/site"
       print_lines
       return 0
     fi

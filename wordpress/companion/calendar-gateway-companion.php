@@ -390,3 +390,8 @@ function calendar_gateway_send(): void
         ]);
     }
 }
+
+// Screens for editors in wp-admin (sites without TEC's own): each file in admin/ adds its part.
+foreach (glob(__DIR__ . '/admin/*.php') ?: [] as $calendar_gateway_admin_file) {
+    require_once $calendar_gateway_admin_file;
+}
