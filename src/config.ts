@@ -57,6 +57,7 @@ export const configSchema = z.object({
     .max(100_000, 'must be at most 100000')
     .default(230),
   upstreamTimeoutMs: ms(10_000),
+  upstreamSlotGraceMs: ms(30_000),
   upstreamConcurrency: z.coerce
     .number({ message: 'must be a number of calls' })
     .int('must be a whole number')
@@ -238,7 +239,14 @@ export const settings: Record<keyof Config, SettingDoc> = {
   upstreamTimeoutMs: {
     env: 'UPSTREAM_TIMEOUT_MS',
     flag: 'upstream-timeout-ms',
-    meaning: 'per upstream call',
+    meaning:
+      "a request's deadline for WordPress: every call it makes shares it, from the request's arrival (a call of the index's crawls has it to itself)",
+  },
+  upstreamSlotGraceMs: {
+    env: 'UPSTREAM_SLOT_GRACE_MS',
+    flag: 'upstream-slot-grace-ms',
+    meaning:
+      "how long past its deadline a call the gateway gave up on keeps its `UPSTREAM_CONCURRENCY` slot, waiting for WordPress's answer: PHP goes on with a request whose client has gone (default: PHP's own 30 s `max_execution_time`)",
   },
   upstreamConcurrency: {
     env: 'UPSTREAM_CONCURRENCY',

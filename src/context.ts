@@ -15,6 +15,8 @@ export interface RequestContext {
   /** The caller's address as express sees it (after `trust proxy`): what password guesses are counted against. */
   readonly client?: string;
   readonly signal: AbortSignal;
+  /** When the request arrived (epoch ms): the upstream calls made for it share one deadline from then. */
+  readonly arrivedAt?: number;
 }
 
 export const isAnonymous = (ctx: RequestContext): boolean => ctx.credentials === undefined;

@@ -225,6 +225,7 @@ async function prepare(
     baseUrl: found.root,
     serviceAuth: config.upstreamAuth,
     timeoutMs: config.upstreamTimeoutMs,
+    slotGraceMs: config.upstreamSlotGraceMs,
     languageParam: mapping.language.param,
     defaultLanguage: mapping.language.default,
     concurrency: config.upstreamConcurrency,

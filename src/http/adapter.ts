@@ -86,6 +86,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
   };
 
   router.use(async (req: Request, res: Response, next) => {
+    const arrivedAt = Date.now();
     const requestId = (req.get('x-request-id') ?? randomUUID()).slice(0, 64);
     res.set('X-Request-Id', requestId);
     const path = req.path.replace(/\/+$/, '') || '';
@@ -127,6 +128,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
         site: { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` },
         rootLanguage: opts.defaultLanguage,
         signal: controller.signal,
+        arrivedAt,
         // A GET or HEAD body is ignored: it must never change a read's answer. Writes read theirs after authenticate.
         body: {},
         raw: { ...query, ...params },

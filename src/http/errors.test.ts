@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { refusal, trashFailed } from '../wp/errors.ts';
+import { mapUpstreamError, refusal, trashFailed } from '../wp/errors.ts';
 import {
   fromWordPress,
   invalidParams,
@@ -51,8 +51,6 @@ describe('refusal: WordPress refusals in TEC words, for every resource', () => {
     ['rest_cannot_create', 403, true, { code: 'rest_forbidden', status: 403 }],
     ['rest_cannot_create', 401, false, { code: 'rest_forbidden', status: 401 }],
     ['rest_forbidden', 403, false, { code: 'rest_forbidden', status: 401 }],
-    // WordPress's own failure under a permission-like code is not a refusal.
-    ['rest_cannot_delete', 500, true, { code: 'rest_cannot_delete', status: 500 }],
   ])('%s (HTTP %i, signed in: %s) → %o', (code, status, loggedIn, expected) => {
     expect(refusal(wp(code, status), loggedIn)).toMatchObject(expected);
   });
@@ -91,9 +89,40 @@ describe('refusal: WordPress refusals in TEC words, for every resource', () => {
   });
 });
 
+describe('mapUpstreamError: WordPress refusing, and WordPress failing', () => {
+  it('keeps a refusal (4xx) as WordPress said it', () => {
+    expect(
+      mapUpstreamError(400, { code: 'rest_invalid_param', message: 'bad', data: { status: 400 } }),
+    ).toMatchObject({
+      code: 'rest_invalid_param',
+      status: 400,
+      message: 'bad',
+    });
+  });
+
+  it.each([500, 501, 503, 507])(
+    'answers WordPress’s own failure (%i) as 502, its message kept for the log',
+    (status) => {
+      const body = {
+        code: 'rest_upload_unknown_error',
+        message: 'Unable to create directory wp-content/uploads/2026/11.',
+      };
+      const err = mapUpstreamError(status, body);
+      expect(err.toJSON()).toEqual({
+        code: 'upstream_error',
+        message: `WordPress failed with HTTP ${status}.`,
+        data: { status: 502, upstream_status: status, upstream_code: 'rest_upload_unknown_error' },
+      });
+      expect(JSON.stringify(err)).not.toContain('wp-content');
+      expect(err.cause).toBe(body.message);
+      expect(mapUpstreamError(status, null).toJSON().data).toEqual({ status: 502, upstream_status: status });
+    },
+  );
+});
+
 describe('trashFailed: when a trash is TEC\u2019s could-not-delete', () => {
   it.each([
-    [fromWordPress('rest_cannot_delete', 'The post cannot be deleted.', 500, {}), true],
+    [mapUpstreamError(500, { code: 'rest_cannot_delete', message: 'The post cannot be deleted.' }), true],
     [upstreamFailed(500), true],
     [upstreamFailed(502), true],
     [upstreamTimeout(), false],

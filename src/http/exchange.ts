@@ -28,6 +28,8 @@ export interface Exchange {
   /** The root's language: the cache key's, and the context's unless the arguments name another. */
   readonly rootLanguage: string;
   readonly signal: AbortSignal;
+  /** When the request arrived (epoch ms). */
+  readonly arrivedAt: number;
   /** The user WordPress vouched for (authenticate); absent for an anonymous caller. */
   user?: { id: number };
   /** The body's fields, read once the caller may send one (authenticate); `{}` for a GET. */
@@ -75,4 +77,5 @@ export const contextOf = (x: Exchange, language: string): RequestContext => ({
   // Whom password guesses are counted against: the address express sees (after TRUST_PROXY).
   client: x.req.ip,
   signal: x.signal,
+  arrivedAt: x.arrivedAt,
 });

@@ -21,7 +21,12 @@ export const publicBase = (req: Request, publicUrl: string | undefined): string 
 
 /** Turns whatever was thrown into the WordPress error body; unexpected errors never leak a stack. */
 export function toApiError(err: unknown, log: Logger, requestId: string): ApiError {
-  if (err instanceof ApiError) return err;
+  if (err instanceof ApiError) {
+    if (err.code === 'upstream_error' && typeof err.cause === 'string') {
+      log.warn({ requestId, upstream: err.data, why: err.cause }, 'WordPress failed on its side');
+    }
+    return err;
+  }
   const e = err as { type?: string; status?: number } | null;
   if (e?.type === 'entity.parse.failed') return invalidJson();
   if (e?.type === 'entity.too.large') return tooLarge();

@@ -14,10 +14,9 @@ export const isImageArg = (value: string): boolean =>
 
 /**
  * WordPress answered and said no (a missing id, a file type, the caller's rights): the caller's to fix. An upstream
- * that cannot be reached or failed (502, 503, 504) is not.
+ * that cannot be reached or failed on its side (WordPress's 500 on an upload becomes 502, like 503 and 504) is not.
  */
-const refusedUpstream = (err: unknown): err is ApiError =>
-  err instanceof ApiError && err.status !== 502 && err.status < 503;
+const refusedUpstream = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500;
 
 /** `meta` as query parameters (`meta[key]=value`), for a create whose body is a file. */
 const metaQuery = (meta: Record<string, string>): Record<string, string> | undefined =>

@@ -32,3 +32,108 @@ describe('buildQuery', () => {
     expect(buildQuery({})).toBe('');
   });
 });
+
+/** A WordPress that takes `delayMs` for every call and, like PHP, finishes a call whose client has gone. */
+async function slowWordPress(delayMs: number) {
+  const { createServer } = await import('node:http');
+  const state = { inFlight: 0, maxInFlight: 0, calls: 0 };
+  const server = createServer((_req, res) => {
+    state.calls++;
+    state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
+    setTimeout(() => {
+      state.inFlight--;
+      if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    }, delayMs);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    state,
+    url: `http://127.0.0.1:${port}/wp-json`,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => 'answered',
+    (err: { code?: string }) => err.code,
+  );
+
+describe('WpClient deadlines and slots', () => {
+  it('gives the calls of one request one deadline, not one timeout each', async () => {
+    const wp = await slowWordPress(400);
+    try {
+      const c = new WpClient({ baseUrl: wp.url, timeoutMs: 700, languageParam: null, defaultLanguage: 'en' });
+      const since = Date.now();
+      const t0 = performance.now();
+      expect((await c.request({ path: '/wp/v2/a', as: 'anonymous', since })).status).toBe(200);
+      // The second call has what is left of the 700 ms (about 300 ms), not 700 ms of its own.
+      expect(await failure(c.request({ path: '/wp/v2/b', as: 'anonymous', since }))).toBe('upstream_timeout');
+      const ms = performance.now() - t0;
+      expect(ms).toBeGreaterThanOrEqual(690);
+      expect(ms).toBeLessThan(1_000);
+      // A call made past the deadline is not sent at all.
+      const before = wp.state.calls;
+      expect(await failure(c.request({ path: '/wp/v2/c', as: 'anonymous', since }))).toBe('upstream_timeout');
+      expect(wp.state.calls).toBe(before);
+    } finally {
+      await wp.close();
+    }
+  });
+
+  it('keeps a timed-out call’s slot while WordPress still runs it, so WordPress never runs more than the bound', async () => {
+    const wp = await slowWordPress(400);
+    try {
+      const c = new WpClient({
+        baseUrl: wp.url,
+        timeoutMs: 100,
+        slotGraceMs: 5_000,
+        languageParam: null,
+        defaultLanguage: 'en',
+        concurrency: 2,
+        queue: 50,
+      });
+      // A storm of calls that each give up after 100 ms, while WordPress takes 400 ms for each.
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => failure(c.request({ path: `/wp/v2/x${i}`, as: 'anonymous' }))),
+      );
+      expect(outcomes.filter((o) => o === 'upstream_timeout')).toHaveLength(2);
+      expect(outcomes.filter((o) => o === 'upstream_busy')).toHaveLength(10);
+      // Once WordPress has finished them, the slots are free again.
+      await new Promise((r) => setTimeout(r, 450));
+      expect(wp.state.maxInFlight).toBe(2);
+      expect(wp.state.inFlight).toBe(0);
+      const t0 = performance.now();
+      expect(await failure(c.request({ path: '/wp/v2/after', as: 'anonymous' }))).toBe('upstream_timeout');
+      expect(performance.now() - t0).toBeLessThan(250);
+    } finally {
+      await wp.close();
+    }
+  });
+
+  it('frees the slot after the grace even when WordPress never answers', async () => {
+    const wp = await slowWordPress(5_000);
+    try {
+      const c = new WpClient({
+        baseUrl: wp.url,
+        serviceAuth: 'index:secret',
+        timeoutMs: 100,
+        slotGraceMs: 100,
+        languageParam: null,
+        defaultLanguage: 'en',
+        concurrency: 1,
+        queue: 5,
+      });
+      expect(await failure(c.request({ path: '/wp/v2/hung', as: 'anonymous' }))).toBe('upstream_timeout');
+      // Held for the grace (100 ms past the deadline): a call now waits for it rather than being sent beside it.
+      const queued = c.request({ path: '/wp/v2/next', as: 'service' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(wp.state.calls).toBe(1);
+      expect(await failure(queued)).toBe('upstream_timeout');
+      expect(wp.state.calls).toBe(2);
+    } finally {
+      await wp.close();
+    }
+  }, 15_000);
+});

@@ -1,7 +1,7 @@
 // The WordPress client: wp/v2 calls through @wordpress/api-fetch, credentials and options per call.
 import apiFetchModule from '@wordpress/api-fetch';
 import type { Credentials, RequestContext } from '../context.ts';
-import { badUpstreamAnswer, misconfigured } from '../http/errors.ts';
+import { ApiError, aborted, badUpstreamAnswer, misconfigured, upstreamTimeout } from '../http/errors.ts';
 import { mapUpstreamError, upstreamUnavailable } from './errors.ts';
 import { UpstreamLimiter } from './limiter.ts';
 import type { WpErrorBody } from './types.ts';
@@ -23,16 +23,43 @@ export interface WpRequest {
   headers?: Record<string, string>;
   as: As;
   signal?: AbortSignal;
+  /** When the request this call is made for arrived (epoch ms): its calls share one deadline from then. */
+  since?: number;
   /** Content language, sent as the mapping's language parameter. */
   language?: string;
 }
 
-/** How a call made for a request goes upstream: with the caller's own credentials, abort signal and language. */
-export const asCaller = (ctx: RequestContext): Pick<WpRequest, 'as' | 'signal' | 'language'> => ({
+/**
+ * How a call made for a request goes upstream: with the caller's own credentials, abort signal and language, inside
+ * the request's one deadline.
+ */
+export const asCaller = (ctx: RequestContext): Pick<WpRequest, 'as' | 'signal' | 'language' | 'since'> => ({
   as: { credentials: ctx.credentials },
   signal: ctx.signal,
   language: ctx.language,
+  since: ctx.arrivedAt,
 });
+
+/**
+ * `call`'s outcome, or 504 `upstream_timeout` once `ms` have passed, or `aborted` when `signal` aborts, whichever
+ * comes first. The call itself is left to run (its own signal ends it).
+ */
+function settleWithin<T>(call: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      settle();
+    };
+    const onAbort = () => done(() => reject(aborted()));
+    const timer = setTimeout(() => done(() => reject(upstreamTimeout())), ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    call.then(
+      (v) => done(() => resolve(v)),
+      (err: unknown) => done(() => reject(err)),
+    );
+  });
+}
 
 export interface WpResponse<T> {
   status: number;
@@ -53,6 +80,8 @@ export interface WpClientOptions {
   /** WordPress calls in flight at most, and how many may wait (UPSTREAM_CONCURRENCY, UPSTREAM_QUEUE); unbounded when absent. */
   concurrency?: number;
   queue?: number;
+  /** How long a call the gateway gave up on keeps its slot while WordPress may still be running it (ms). */
+  slotGraceMs?: number;
 }
 
 export function buildQuery(query: Query = {}): string {
@@ -118,21 +147,25 @@ export class WpClient {
   /**
    * One upstream call. Throws ApiError for WordPress errors (mapped), for an unreachable upstream, and (503
    * `upstream_busy`) when too many calls already wait for WordPress. The index's crawls wait their turn instead.
+   *
+   * Every call a request makes shares one deadline, `UPSTREAM_TIMEOUT_MS` from the request's arrival (`since`): a
+   * read that needs two calls answers within the timeout, not twice it. A call without `since` has the timeout to
+   * itself. The caller is answered at the deadline or when it hangs up; the call itself keeps its slot until
+   * WordPress has answered it, for at most `UPSTREAM_SLOT_GRACE_MS` more, since PHP goes on with a request whose
+   * client has gone: so `UPSTREAM_CONCURRENCY` also bounds what WordPress is running.
    */
-  request<T>(req: WpRequest): Promise<WpResponse<T>> {
-    if (!this.#limiter) return this.#send<T>(req);
-    return this.#limiter.run(() => this.#send<T>(req), { patient: req.as === 'service', signal: req.signal });
+  async request<T>(req: WpRequest): Promise<WpResponse<T>> {
+    const deadline = (req.since ?? Date.now()) + this.options.timeoutMs;
+    if (!this.#limiter) return this.#send<T>(req, deadline, () => undefined);
+    const release = await this.#limiter.acquire({
+      patient: req.as === 'service',
+      signal: req.signal,
+      maxWaitMs: deadline - Date.now(),
+    });
+    return this.#send<T>(req, deadline, release);
   }
 
-  async #send<T>(req: WpRequest): Promise<WpResponse<T>> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      ...req.headers,
-      ...this.authHeaders(req.as),
-    };
-    const raw = req.body instanceof Uint8Array;
+  async #send<T>(req: WpRequest, deadline: number, release: () => void): Promise<WpResponse<T>> {
     const t0 = performance.now();
     const observe = (outcome: string) =>
       this.observer?.({
@@ -141,30 +174,40 @@ export class WpClient {
         outcome,
         ms: performance.now() - t0,
       });
-    let response: Response;
-    try {
-      response = (await apiFetch({
-        url: this.url(req.path, req.query, req.language),
-        method: req.method ?? 'GET',
-        headers,
-        data: raw ? undefined : (req.body as Record<string, unknown> | undefined),
-        body: raw ? req.body : undefined,
-        signal,
-        parse: false,
-        credentials: 'omit',
-      })) as Response;
-    } catch (err) {
-      if (err instanceof Response) response = err;
-      else {
-        const e = upstreamUnavailable(err, timeout.aborted);
-        observe(e.code === 'upstream_timeout' ? 'timeout' : 'unreachable');
-        throw e;
-      }
+    const left = deadline - Date.now();
+    if (left <= 0 || req.signal?.aborted) {
+      release();
+      if (req.signal?.aborted) throw aborted();
+      observe('timeout');
+      throw upstreamTimeout();
     }
+    const graceMs = this.#limiter ? (this.options.slotGraceMs ?? 0) : 0;
+    const hard = AbortSignal.timeout(left + graceMs);
+    const call = this.#call(req, hard);
+    call.then(release, release);
+    let answered: { response: Response; text: string | undefined };
+    try {
+      answered = await settleWithin(call, left, req.signal);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        observe(
+          err.code === 'upstream_timeout'
+            ? 'timeout'
+            : err.code === 'request_aborted'
+              ? 'aborted'
+              : 'unreachable',
+        );
+        throw err;
+      }
+      // The call itself failed: the connection, or its own time ran out (a race with the deadline's timer).
+      const e = upstreamUnavailable(err, hard.aborted);
+      observe(e.code === 'upstream_timeout' ? 'timeout' : 'unreachable');
+      throw e;
+    }
+    const { response, text } = answered;
     this.lastAnsweredAt = Date.now();
     observe(`${Math.floor(response.status / 100)}xx`);
     // A body cut off (WordPress died while sending it) or missing is no answer: what the write did is unknown.
-    const text = await response.text().catch(() => undefined);
     if (text === undefined || (text === '' && response.ok && response.status !== 204)) {
       throw badUpstreamAnswer("WordPress's answer was cut off.", response.status);
     }
@@ -178,6 +221,37 @@ export class WpClient {
     }
     if (!response.ok) throw mapUpstreamError(response.status, body as WpErrorBody | null);
     return { status: response.status, body: body as T, headers: response.headers };
+  }
+
+  /** The call on the wire, until WordPress has answered it whole (or `signal` ends it). */
+  async #call(
+    req: WpRequest,
+    signal: AbortSignal,
+  ): Promise<{ response: Response; text: string | undefined }> {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...req.headers,
+      ...this.authHeaders(req.as),
+    };
+    const raw = req.body instanceof Uint8Array;
+    let response: Response;
+    try {
+      response = (await apiFetch({
+        url: this.url(req.path, req.query, req.language),
+        method: req.method ?? 'GET',
+        headers,
+        data: raw ? undefined : (req.body as Record<string, unknown> | undefined),
+        body: raw ? req.body : undefined,
+        signal,
+        parse: false,
+        credentials: 'omit',
+      })) as Response;
+    } catch (err) {
+      if (!(err instanceof Response)) throw err;
+      response = err;
+    }
+    const text = await response.text().catch(() => undefined);
+    return { response, text };
   }
 
   /** A list page with WordPress's totals. */

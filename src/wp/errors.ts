@@ -12,8 +12,21 @@ import {
 } from '../http/errors.ts';
 import type { WpErrorBody } from './types.ts';
 
-/** A WordPress error keeps its code, message and status; data other than status is kept as well. */
+/**
+ * A WordPress refusal (4xx) keeps its code, message and status; data other than status is kept as well. WordPress
+ * failing on its side (any 5xx: a database error, `wp_mkdir_p` losing a race on a new month's upload folder) is the
+ * gateway's upstream failing: 502 `upstream_error`, with WordPress's status and code kept in `data` (its message,
+ * which can name server paths, goes to the log only).
+ */
 export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiError {
+  if (status >= 500) {
+    const failed = upstreamFailed(status);
+    if (body && typeof body.code === 'string') {
+      failed.data.upstream_code = body.code;
+      failed.cause = body.message; // for the log (toApiError), not for the caller
+    }
+    return failed;
+  }
   if (body && typeof body.code === 'string') {
     const { status: _s, ...rest } = body.data ?? {};
     return fromWordPress(body.code, body.message ?? 'WordPress refused the request.', status, {
@@ -64,7 +77,6 @@ export function paramsOf(err: ApiError): Record<string, string> {
  */
 export function refusal(err: unknown, loggedIn: boolean): unknown {
   if (!(err instanceof ApiError)) return err;
-  // A `rest_cannot_…` that WordPress answers with 500 is its own failure (a trash that did not happen), not a refusal.
   if ((PERMISSION.test(err.code) && err.status < 500) || err.status === 401 || err.status === 403) {
     return forbidden(loggedIn, err.message || undefined);
   }
@@ -78,8 +90,8 @@ export function refusal(err: unknown, loggedIn: boolean): unknown {
 }
 
 /**
- * WordPress itself failed a trash (it answered 500, or a 5xx page): TEC's `could-not-delete-…` (500). WordPress out
- * of reach or too slow (503, 504) is not: the caller is told so, and may retry.
+ * WordPress itself failed a trash (it answered a 5xx): TEC's `could-not-delete-…` (500). WordPress out of reach or
+ * too slow (503, 504 of the gateway's own) is not: the caller is told so, and may retry.
  */
 export const trashFailed = (err: unknown): boolean =>
-  err instanceof ApiError && (err.status === 500 || err.code === 'upstream_error');
+  err instanceof ApiError && err.code === 'upstream_error';

@@ -10,6 +10,15 @@ export interface LimiterOptions {
   waitMs: number;
 }
 
+export interface SlotOptions {
+  /** Waits without bounds (the index's crawls). */
+  patient?: boolean;
+  /** Leaves the queue when it aborts. */
+  signal?: AbortSignal;
+  /** Waits at most this long (what is left of the request's deadline), if shorter than the limiter's own wait. */
+  maxWaitMs?: number;
+}
+
 interface Waiter {
   start: () => void;
   fail: (err: ApiError) => void;
@@ -32,22 +41,34 @@ export class UpstreamLimiter {
   }
 
   /**
-   * Runs `call` once a slot is free. `patient` calls (the index's crawls, which nobody waits on) queue without
-   * bounds; others are refused when the queue is full or the wait is too long, or dropped when `signal` aborts.
+   * Runs `call` once a slot is free, and frees the slot when it settles. `patient` calls (the index's crawls, which
+   * nobody waits on) queue without bounds; others are refused when the queue is full or the wait is too long, or
+   * dropped when `signal` aborts.
    */
-  async run<T>(call: () => Promise<T>, opts: { patient?: boolean; signal?: AbortSignal } = {}): Promise<T> {
-    if (this.#active >= this.#o.concurrency) await this.#wait(opts);
-    else this.#active++;
+  async run<T>(call: () => Promise<T>, opts: SlotOptions = {}): Promise<T> {
+    const release = await this.acquire(opts);
     try {
       return await call();
     } finally {
-      const next = this.#waiting.shift();
-      if (next) next.start();
-      else this.#active--;
+      release();
     }
   }
 
-  #wait(opts: { patient?: boolean; signal?: AbortSignal }): Promise<void> {
+  /** A slot, once one is free (the same rules as `run`); the caller frees it by calling what this resolves to. */
+  async acquire(opts: SlotOptions = {}): Promise<() => void> {
+    if (this.#active >= this.#o.concurrency) await this.#wait(opts);
+    else this.#active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next.start();
+      else this.#active--;
+    };
+  }
+
+  #wait(opts: SlotOptions): Promise<void> {
     if (!opts.patient && this.#waiting.length >= this.#o.queue) return Promise.reject(upstreamBusy());
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
@@ -69,7 +90,8 @@ export class UpstreamLimiter {
         },
       };
       const onAbort = () => waiter.fail(aborted());
-      if (!opts.patient) timer = setTimeout(() => waiter.fail(upstreamBusy()), this.#o.waitMs);
+      const waitMs = Math.min(this.#o.waitMs, opts.maxWaitMs ?? Number.POSITIVE_INFINITY);
+      if (!opts.patient) timer = setTimeout(() => waiter.fail(upstreamBusy()), Math.max(0, waitMs));
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiting.push(waiter);
     });

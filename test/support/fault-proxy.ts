@@ -17,6 +17,11 @@ export interface FaultProxy {
   url: string;
   /** Milliseconds each call waits before it goes on to WordPress. */
   delayMs: number;
+  /**
+   * As PHP does: a call whose client has gone still runs (its delay, then WordPress), and counts as in flight until
+   * WordPress has answered it. Off: a call ends when its client goes.
+   */
+  keepsRunning: boolean;
   inFlight: number;
   maxInFlight: number;
   /** Calls seen, as `METHOD /path`. */
@@ -32,6 +37,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const proxy: FaultProxy = {
     url: '',
     delayMs: 0,
+    keepsRunning: false,
     inFlight: 0,
     maxInFlight: 0,
     seen: [],
@@ -76,7 +82,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       proxy.inFlight--;
       if (process.env.FAULT_DEBUG) console.info(Date.now() % 100000, proxy.inFlight, 'closed', req.url);
     };
-    res.once('close', finish);
+    const keepsRunning = proxy.keepsRunning;
+    if (!keepsRunning) res.once('close', finish);
     const i = holds.findIndex((h) => h.match(req));
     if (i >= 0) {
       const [h] = holds.splice(i, 1);
@@ -87,7 +94,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       }
     }
     if (proxy.delayMs) await new Promise((r) => setTimeout(r, proxy.delayMs));
-    if (res.destroyed) return;
+    if (res.destroyed && !keepsRunning) return;
     const out = request(
       {
         hostname: upstream.hostname,
@@ -97,12 +104,20 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         headers: { ...req.headers, host: upstream.host },
       },
       (answer) => {
+        answer.once('end', finish);
+        answer.once('error', finish);
+        if (res.destroyed) return void answer.resume();
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
     );
-    out.once('error', () => res.destroy());
-    req.pipe(out);
+    out.once('error', () => {
+      finish();
+      res.destroy();
+    });
+    // A call whose client has gone was read whole before (no body, or one sent at once): send it as it was.
+    if (req.destroyed) out.end();
+    else req.pipe(out);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
