@@ -100,7 +100,7 @@ describe('mapUpstreamError: WordPress refusing, and WordPress failing', () => {
     });
   });
 
-  it.each([500, 501, 503, 507])(
+  it.each([500, 501, 502, 507])(
     'answers WordPress’s own failure (%i) as 502, its message kept for the log',
     (status) => {
       const body = {

@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ImageServer, startImageServer } from '../../test/support/image-server.ts';
-import { filenameFor, mediaType, RemoteImageError, RemoteImages } from './remote-image.ts';
+import { type ImageServer, png, startImageServer } from '../../test/support/image-server.ts';
+import { filenameFor, isImageOf, mediaType, RemoteImageError, RemoteImages } from './remote-image.ts';
 
 let srv: ImageServer;
 beforeAll(async () => {
@@ -87,6 +87,17 @@ describe('RemoteImages.fetch', () => {
       images().fetch(new URL(`http://127.0.0.1:${Number(port) === 1 ? 2 : 1}/x.png`)),
       /could not be fetched/,
     );
+  });
+});
+
+describe('isImageOf', () => {
+  it('is true only for bytes that are an image of the claimed type', () => {
+    const image = png(3, 2);
+    expect(isImageOf(image, 'image/png')).toBe(true);
+    expect(isImageOf(image, 'image/jpeg')).toBe(false);
+    expect(isImageOf(Buffer.from('<html>not an image</html>'), 'image/png')).toBe(false);
+    expect(isImageOf(image.subarray(0, 8), 'image/png')).toBe(false);
+    expect(isImageOf(image, 'image/svg+xml')).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { imageSize } from 'image-size';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 /** Image types TEC accepts for `image` URLs, with the file extension WordPress expects for each. */
@@ -40,6 +41,28 @@ export class RemoteImageError extends Error {
   constructor(message: string, detail?: string) {
     super(message);
     this.detail = detail;
+  }
+}
+
+/** What image-size finds in the bytes of each media type. */
+const DETECTED: Readonly<Record<string, readonly string[]>> = {
+  'image/jpeg': ['jpg'],
+  'image/png': ['png'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'image/bmp': ['bmp'],
+  'image/tiff': ['tiff'],
+  'image/x-icon': ['ico', 'cur'],
+  'image/heic': ['heif'],
+  'image/avif': ['heif'],
+};
+
+/** Whether `bytes` are an image of the media type `type` (read by image-size, not by the name or the header). Pure. */
+export function isImageOf(bytes: Uint8Array, type: string): boolean {
+  try {
+    return DETECTED[type]?.includes(imageSize(bytes).type ?? '') ?? false;
+  } catch {
+    return false;
   }
 }
 
@@ -114,6 +137,10 @@ export class RemoteImages {
       throw new RemoteImageError(`The image URL answered HTTP ${res.statusCode}, not 200.`);
     }
     const bytes = await this.read(res);
+    // WordPress refuses a file whose bytes are not the type it claims with a 500, as it answers a folder it could
+    // not make: checked here, so that WordPress's 500 on an upload is always its own failure (502).
+    if (!isImageOf(bytes, type))
+      throw new RemoteImageError(`The image URL says ${type}, but what it serves is not such an image.`);
     return { bytes, type, filename: filenameFor(url, type) };
   }
 

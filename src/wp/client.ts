@@ -155,14 +155,16 @@ export class WpClient {
    * client has gone: so `UPSTREAM_CONCURRENCY` also bounds what WordPress is running.
    */
   async request<T>(req: WpRequest): Promise<WpResponse<T>> {
-    const deadline = (req.since ?? Date.now()) + this.options.timeoutMs;
-    if (!this.#limiter) return this.#send<T>(req, deadline, () => undefined);
-    const release = await this.#limiter.acquire({
-      patient: req.as === 'service',
-      signal: req.signal,
-      maxWaitMs: deadline - Date.now(),
-    });
-    return this.#send<T>(req, deadline, release);
+    const { timeoutMs } = this.options;
+    const release = this.#limiter
+      ? await this.#limiter.acquire({
+          patient: req.as === 'service',
+          signal: req.signal,
+          maxWaitMs: req.since === undefined ? undefined : req.since + timeoutMs - Date.now(),
+        })
+      : () => undefined;
+    // A call made for no request (a crawl's page) has the timeout to itself from when it is sent.
+    return this.#send<T>(req, (req.since ?? Date.now()) + timeoutMs, release);
   }
 
   async #send<T>(req: WpRequest, deadline: number, release: () => void): Promise<WpResponse<T>> {

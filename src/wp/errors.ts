@@ -13,13 +13,14 @@ import {
 import type { WpErrorBody } from './types.ts';
 
 /**
- * A WordPress refusal (4xx) keeps its code, message and status; data other than status is kept as well. WordPress
- * failing on its side (any 5xx: a database error, `wp_mkdir_p` losing a race on a new month's upload folder) is the
- * gateway's upstream failing: 502 `upstream_error`, with WordPress's status and code kept in `data` (its message,
+ * A WordPress refusal (4xx, and 503/504) keeps its code, message and status; data other than status is kept as well.
+ * WordPress failing on its side (500 and the other 5xx: a database error, `wp_mkdir_p` losing a race on a new month's
+ * upload folder) is the gateway's upstream failing: 502 `upstream_error`, with WordPress's status and code kept in `data` (its message,
  * which can name server paths, goes to the log only).
  */
 export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiError {
-  if (status >= 500) {
+  // 503 and 504 are WordPress (or its host) saying "not now": passed on as they are, so a caller may retry.
+  if (status >= 500 && status !== 503 && status !== 504) {
     const failed = upstreamFailed(status);
     if (body && typeof body.code === 'string') {
       failed.data.upstream_code = body.code;

@@ -196,7 +196,7 @@ describe('image URLs on event writes', () => {
     ['answers 404', '/missing.png', /HTTP 404/],
     ['is an HTML page', '/page.html', /text\/html/],
     ['redirects', '/moved.png', /HTTP 302/],
-    ['claims to be a PNG but is text', '/liar.png', /WordPress refused the image/],
+    ['claims to be a PNG but is text', '/liar.png', /not such an image/],
   ])('refuses a URL that %s with the reason, and creates nothing', async (_why, path, reason) => {
     const title = `Refused ${path} ${tok}`;
     const res = await create({ ...event('x', 4), title, image: `${srv.url}${path}` });
