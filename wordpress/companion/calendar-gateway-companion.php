@@ -418,7 +418,8 @@ function calendar_gateway_send(): void
  */
 function calendar_gateway_notify(array $hook, array $changes, bool $test = false, int $timeout = 2): array
 {
-    $body = wp_json_encode(['time' => time(), 'changes' => $changes]);
+    // A test carries a random id: two tests in the same second are two bodies, not a replay the gateway refuses.
+    $body = wp_json_encode(['time' => time(), 'changes' => $changes] + ($test ? ['test' => wp_generate_uuid4()] : []));
     $signature = 'sha256=' . hash_hmac('sha256', $body, $hook['secret']);
     $results = [];
     foreach ($hook['urls'] as $url) {
