@@ -65,11 +65,11 @@ export default defineConfig({
       {
         extends: true,
         // The editors' screens in wp-admin, in Debian's headless Chromium, against real WordPress sites of both
-        // mappings (ports WP_TEST_PORT+6 and +7; the tests start them).
+        // mappings (ports WP_TEST_PORT+6 and +7).
         test: {
           name: 'admin',
           include: ['test/admin/**/*.test.ts'],
-          globalSetup: ['test/setup/e2e-tools.ts'],
+          globalSetup: ['test/setup/e2e-tools.ts', 'test/setup/admin-sites.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,

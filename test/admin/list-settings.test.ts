@@ -14,17 +14,17 @@ import {
   stopWordPress,
   type WordPressUpstream,
 } from '../../wordpress/upstream.ts';
+import { adminSites, adminStateDir } from '../setup/admin-sites.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
-const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 const images = join(root, 'docs/images');
 
-/** This project's site of a mapping (shared with the panels' tests), started or reused. */
-const stateDirOf = (name: string) =>
-  process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-admin-${name}` : `.wordpress/admin-${name}`;
-const site = (name: 'tec' | 'custom', port: number) =>
-  ensureWordPress({ mapping: `mappings/${name}.json`, stateDir: stateDirOf(name), port });
+/** This project's site of a mapping (started by test/setup/admin-sites.ts; reused, quick). */
+const site = (name: 'tec' | 'custom') => {
+  const s = adminSites.find((x) => x.name === name)!;
+  return ensureWordPress({ mapping: s.mapping, stateDir: adminStateDir(name), port: s.port });
+};
 
 interface MappingFile {
   event: { postType: string; restBase: string; fields: Record<string, { meta?: string }> };
@@ -106,10 +106,7 @@ const itemCount = async (page: Page) =>
 /** `Y-m-d H:i:s` as the <time datetime> the list prints. */
 const iso = (stored: unknown) => (typeof stored === 'string' && stored ? stored.replace(' ', 'T') : null);
 
-describe.each([
-  ['tec', wpPort + 6],
-  ['custom', wpPort + 7],
-] as const)('the events list in wp-admin (%s mapping)', (name, port) => {
+describe.each(['tec', 'custom'] as const)('the events list in wp-admin (%s mapping)', (name) => {
   const mapping = mappingOf(name);
   const keys = mapping.event.fields;
   const startKey = keys.start_date!.meta!;
@@ -124,7 +121,7 @@ describe.each([
   let siteZone = 'UTC';
 
   beforeAll(async () => {
-    wp = await site(name, port);
+    wp = await site(name);
     editor = await session(wp, 'editor');
     const res = await fetch(`${wp.url}/wp/v2/settings`, {
       headers: { Authorization: basic('admin', wp.usersPassword) },
@@ -247,7 +244,7 @@ describe('Settings → Calendar gateway', () => {
     ).calendar_gateway_webhook;
 
   beforeAll(async () => {
-    wp = await site('tec', wpPort + 6);
+    wp = await site('tec');
     gw = await startChild(['src/main.ts'], {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -376,14 +373,14 @@ describe('Settings → Calendar gateway', () => {
 
 describe('wp.sh start', () => {
   it('prints the admin URL, the login password that wp-login.php accepts for every user, and the editor for the gateway', async () => {
-    const stateDir = resolve(stateDirOf('tec'));
+    const stateDir = resolve(adminStateDir('tec'));
     const { stdout } = await run('bash', [join(root, 'wordpress/wp.sh'), 'status'], {
       env: { ...process.env, WP_STATE_DIR: stateDir },
     });
     const lines = parseStartOutput(stdout);
-    const wp = await site('tec', wpPort + 6);
+    const wp = await site('tec');
     expect(lines.auth).toBe(`editor:${wp.usersPassword}`);
-    expect(lines.adminUrl).toBe(`http://127.0.0.1:${wpPort + 6}/wp-admin/`);
+    expect(lines.adminUrl).toBe(`http://127.0.0.1:${adminSites[0].port}/wp-admin/`);
     expect(lines.loginPassword).toBe(wp.loginPassword);
     expect(lines.loginPassword).not.toBe(wp.usersPassword);
     for (const user of ['admin', 'editor', 'author', 'contributor', 'subscriber']) {
@@ -413,7 +410,7 @@ describe('wp.sh start', () => {
 
   it('--gateway points the change notifications at a gateway, which then shows an editor publish at once', async () => {
     const secret = 'wp-sh-gateway-secret-0123456789';
-    const wp = await site('tec', wpPort + 6);
+    const wp = await site('tec');
     const gw = await startChild(['src/main.ts'], {
       PORT: '0',
       HOST: '127.0.0.1',
@@ -424,12 +421,12 @@ describe('wp.sh start', () => {
       LOG_LEVEL: 'silent',
       POLL_INTERVAL_MS: '600000',
     });
-    const stateDir = resolve(stateDirOf('tec'));
+    const stateDir = resolve(adminStateDir('tec'));
     let id = 0;
     try {
       const { stdout } = await run(
         'bash',
-        [join(root, 'wordpress/wp.sh'), 'start', '--port', String(wpPort + 6), '--gateway', gw.url],
+        [join(root, 'wordpress/wp.sh'), 'start', '--port', String(adminSites[0].port), '--gateway', gw.url],
         { env: { ...process.env, WP_STATE_DIR: stateDir, WEBHOOK_SECRET: secret } },
       );
       const lines = parseStartOutput(stdout);
