@@ -62,6 +62,19 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        extends: true,
+        // The editors' screens in wp-admin, in Debian's headless Chromium, against real WordPress sites of both
+        // mappings (ports WP_TEST_PORT+6 and +7).
+        test: {
+          name: 'admin',
+          include: ['test/admin/**/*.test.ts'],
+          globalSetup: ['test/setup/e2e-tools.ts', 'test/setup/admin-sites.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
       integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),
       integration('mock-custom', { kind: 'mock', mapping: 'mappings/custom.json' }, customPart),
       integration('wordpress', { kind: 'wordpress', mapping: 'mappings/tec.json', port: wpPort }, [

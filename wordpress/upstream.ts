@@ -11,14 +11,29 @@ const script = resolve(here, 'wp.sh');
 export interface WordPressUpstream {
   /** `http://127.0.0.1:<port>/wp-json` */
   url: string;
-  /** `admin:<application password>` */
+  /** `admin:<application password>` (the tests' administrator; wp.sh prints the editor's for the gateway). */
   auth: string;
   /** The application password shared by admin, editor, author, contributor and subscriber. */
   usersPassword: string;
+  /** The wp-login.php password shared by the same five users. */
+  loginPassword: string;
+  /** `http://127.0.0.1:<port>/wp-admin/` */
+  adminUrl: string;
+}
+
+/** wp.sh's `KEY=value` stdout lines. */
+export interface StartOutput {
+  url: string;
+  /** UPSTREAM_AUTH: the editor's `user:application password`, for the gateway. */
+  auth: string;
+  adminUrl: string;
+  loginPassword: string;
+  /** With `--gateway`: where notifications go, and the secret the gateway needs as WEBHOOK_SECRET. */
+  webhook?: { url: string; secret: string };
 }
 
 /** Parses wp.sh's `KEY=value` stdout lines. */
-export function parseStartOutput(stdout: string): { url: string; auth: string } {
+export function parseStartOutput(stdout: string): StartOutput {
   const lines = new Map<string, string>();
   for (const line of stdout.split('\n')) {
     const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
@@ -26,8 +41,22 @@ export function parseStartOutput(stdout: string): { url: string; auth: string } 
   }
   const url = lines.get('UPSTREAM_URL');
   const auth = lines.get('UPSTREAM_AUTH');
-  if (!url || !auth) throw new Error(`wp.sh start printed no UPSTREAM_URL/UPSTREAM_AUTH:\n${stdout}`);
-  return { url, auth };
+  const adminUrl = lines.get('WP_ADMIN_URL');
+  const loginPassword = lines.get('WP_LOGIN_PASSWORD');
+  if (!url || !auth || !adminUrl || !loginPassword) {
+    throw new Error(
+      `wp.sh start printed no UPSTREAM_URL/UPSTREAM_AUTH/WP_ADMIN_URL/WP_LOGIN_PASSWORD:\n${stdout}`,
+    );
+  }
+  const hookUrl = lines.get('WEBHOOK_URL');
+  const secret = lines.get('WEBHOOK_SECRET');
+  return {
+    url,
+    auth,
+    adminUrl,
+    loginPassword,
+    ...(hookUrl && secret ? { webhook: { url: hookUrl, secret } } : {}),
+  };
 }
 
 /** Starts WordPress for `mapping` in `stateDir` on `port` (idempotent: a running healthy site is reused). */
@@ -51,8 +80,9 @@ export async function ensureWordPress(opts: {
       [script, 'start', '--port', String(opts.port), '--mapping', resolve(opts.mapping)],
       { env, maxBuffer: 16 * 1024 * 1024, timeout: 15 * 60_000 },
     );
-    const { url, auth } = parseStartOutput(stdout);
-    return { url, auth, usersPassword: auth.slice(auth.indexOf(':') + 1) };
+    const { url, auth, adminUrl, loginPassword } = parseStartOutput(stdout);
+    const usersPassword = auth.slice(auth.indexOf(':') + 1);
+    return { url, auth: `admin:${usersPassword}`, usersPassword, loginPassword, adminUrl };
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     throw new Error(`starting WordPress failed: ${e.message}\n${e.stderr ?? ''}`);

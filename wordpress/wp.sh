@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Starts, stops and reports a private local WordPress (own MariaDB + php -S) seeded with the sample calendar.
-# Usage: wordpress/wp.sh start [--port N] [--mapping FILE] | stop | status | crash-php | start-php
+# Usage: wordpress/wp.sh start [--port N] [--mapping FILE] [--gateway URL] | stop | status | crash-php | start-php
+#   --gateway URL: send the companion plugin's change notifications to the gateway at URL (its base URL or its
+#   …/calendar-gateway/v1/notify), signed with WEBHOOK_SECRET (from the environment, else made once per state dir).
 #   crash-php: SIGKILL php -S and its workers mid-request, as a crash would (MariaDB keeps running);
 #   start-php: serve the site again on its recorded port. The fault tests use both.
-# Env: WP_STATE_DIR (default <repo>/.wordpress), WP_PORT (8080), WP_USERS_PASSWORD, WP_SKIP_SEED=1.
-# stdout carries only the UPSTREAM_* lines; progress and errors go to stderr.
+# Env: WP_STATE_DIR (default <repo>/.wordpress), WP_PORT (8080), WP_USERS_PASSWORD, WP_LOGIN_PASSWORD,
+#   WP_GATEWAY_URL (= --gateway), WEBHOOK_SECRET, WP_SKIP_SEED=1.
+# stdout carries only the KEY=value lines (UPSTREAM_URL, UPSTREAM_AUTH, WP_ADMIN_URL, WP_LOGIN_PASSWORD, and with a
+# gateway WEBHOOK_URL, WEBHOOK_SECRET); progress and errors go to stderr.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,13 +27,16 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 PORT=${WP_PORT:-8080}
 MAPPING=$ROOT/mappings/tec.json
+GATEWAY=${WP_GATEWAY_URL:-}
 while [ $# -gt 0 ]; do
   case $1 in
     --port) PORT=${2:?--port needs a value}; shift 2 ;;
     --port=*) PORT=${1#--port=}; shift ;;
     --mapping) MAPPING=${2:?--mapping needs a value}; shift 2 ;;
     --mapping=*) MAPPING=${1#--mapping=}; shift ;;
-    *) die "unknown argument '$1' (usage: wp.sh start [--port N] [--mapping FILE] | stop | status)" ;;
+    --gateway) GATEWAY=${2:?--gateway needs a URL}; shift 2 ;;
+    --gateway=*) GATEWAY=${1#--gateway=}; shift ;;
+    *) die "unknown argument '$1' (usage: wp.sh start [--port N] [--mapping FILE] [--gateway URL] | stop | status)" ;;
   esac
 done
 [[ $PORT =~ ^[0-9]+$ ]] || die "port must be a number, got '$PORT'"
@@ -131,7 +138,11 @@ print_lines() {
   # shellcheck disable=SC1091
   . "$STATE/env"
   echo "UPSTREAM_URL=$UPSTREAM_URL"
-  echo "UPSTREAM_AUTH=$UPSTREAM_AUTH"
+  # The gateway's service account is the editor (docs/setup.md): enough for drafts and writes, no site settings.
+  echo "UPSTREAM_AUTH=editor:$WP_USERS_PASSWORD"
+  echo "WP_ADMIN_URL=${UPSTREAM_URL%/wp-json}/wp-admin/"
+  echo "WP_LOGIN_PASSWORD=$WP_LOGIN_PASSWORD"
+  [ ! -f "$STATE/webhook" ] || cat "$STATE/webhook"
 }
 
 packages_present() {
@@ -157,20 +168,44 @@ ensure_packages() {
   exec 9>&- # closing releases the lock, and keeps the fd out of mariadbd and php -S
 }
 
-users_password() {
-  local file=$STATE/users-password pw
-  if [ -n "${WP_USERS_PASSWORD:-}" ]; then
-    pw=$WP_USERS_PASSWORD
+# A secret kept in $STATE/$1: the value of the variable $2 when set, else the kept one, else $3 random alphanumerics.
+# $4: the characters allowed (default alphanumerics).
+kept_secret() {
+  local file=$STATE/$1 name=$2 length=$3 allowed=${4:-A-Za-z0-9} pw
+  if [ -n "${!name:-}" ]; then
+    pw=${!name}
   elif [ -s "$file" ]; then
     pw=$(cat "$file")
   else
-    # 24 alphanumerics, like WordPress's own application passwords. head closes the pipe early: ignore SIGPIPE.
-    pw=$(set +o pipefail; LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c 24)
+    # head closes the pipe early: ignore SIGPIPE.
+    pw=$(set +o pipefail; LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c "$length")
   fi
-  # WordPress strips everything but [A-Za-z0-9] from a presented application password before checking it.
-  [[ $pw =~ ^[A-Za-z0-9]+$ ]] || die "WP_USERS_PASSWORD must be alphanumeric"
+  # WordPress strips everything but [A-Za-z0-9] from a presented application password before checking it; the others
+  # are printed as KEY=value lines that a shell may source.
+  [[ $pw =~ ^[$allowed]+$ ]] || die "$name may only have the characters $allowed"
   (umask 077 && printf '%s\n' "$pw" >"$file")
   echo "$pw"
+}
+# 24 alphanumerics, like WordPress's own application passwords.
+users_password() { kept_secret users-password WP_USERS_PASSWORD 24; }
+# The wp-login.php password of every seeded user (WordPress refuses application passwords there).
+login_password() { kept_secret login-password WP_LOGIN_PASSWORD 20; }
+
+# Points the companion plugin's change notifications at $GATEWAY (its `calendar_gateway_webhook` setting, which the
+# settings screen edits too) and records the lines to print.
+configure_gateway() {
+  local url=$1 admin=$2 notify secret body
+  [ -n "$GATEWAY" ] || return 0
+  notify=${GATEWAY%/}
+  [[ $notify == */calendar-gateway/v1/notify ]] || notify=$notify/calendar-gateway/v1/notify
+  secret=$(kept_secret webhook-secret WEBHOOK_SECRET 32 'A-Za-z0-9._~+/=-')
+  [ ${#secret} -ge 16 ] || die "WEBHOOK_SECRET must have at least 16 characters (the gateway's rule)"
+  body=$(php -r 'echo json_encode(["calendar_gateway_webhook" => ["url" => $argv[1], "secret" => $argv[2]]]);' \
+    "$notify" "$secret")
+  curl -fsS -o /dev/null -u "$admin" -H 'Content-Type: application/json' --data-binary "$body" \
+    "$url/wp/v2/settings" || die "setting the webhook through $url/wp/v2/settings failed"
+  (umask 077 && printf 'WEBHOOK_URL=%s\nWEBHOOK_SECRET=%s\n' "$notify" "$secret" >"$STATE/webhook")
+  log "change notifications go to $notify"
 }
 
 start_db() {
@@ -321,6 +356,18 @@ seed() {
   log "seeded in $(since "$t0")s"
 }
 
+# wp_install() once, the five users with their application and login passwords; writes $STATE/env.
+install_users() {
+  local pw login
+  pw=$(users_password)
+  login=$(login_password)
+  log "installing WordPress"
+  php "$HERE/php/install.php" "$SITE" "$PORT" "$pw" "$login" >"$STATE/install.log" 2>&1 ||
+    { tail -n 30 "$STATE/install.log" >&2; die "install.php failed (tail of $STATE/install.log above)"; }
+  (umask 077 && printf 'UPSTREAM_URL=%s\nWP_USERS_PASSWORD=%s\nWP_LOGIN_PASSWORD=%s\n' \
+    "http://127.0.0.1:$PORT/wp-json" "$pw" "$login" >"$STATE/env")
+}
+
 start() {
   local t0 pw url running_port
   t0=$(now)
@@ -333,6 +380,11 @@ start() {
     if [ "$(seed_stamp "$MAPPING")" = "$(seed_stamp "$STATE/mapping.json")" ] && http_ok "$PORT"; then
       # The running site always gets the current companion plugin (PHP reads it on the next request).
       install_companion "$STATE/site"
+      # A site started before login passwords existed gets them now.
+      grep -q '^WP_LOGIN_PASSWORD=' "$STATE/env" || install_users
+      # shellcheck disable=SC1091
+      . "$STATE/env"
+      configure_gateway "$UPSTREAM_URL" "admin:$WP_USERS_PASSWORD"
       print_lines
       return 0
     fi
@@ -347,18 +399,17 @@ start() {
   # A failed start leaves nothing running (the logs stay in $STATE); success clears this trap.
   trap 'log "start failed: stopping what was started"; stop_all' EXIT
   ensure_packages
-  pw=$(users_password)
   start_db
   prepare_site
-  log "installing WordPress"
-  php "$HERE/php/install.php" "$SITE" "$PORT" "$pw" >"$STATE/install.log" 2>&1 ||
-    { tail -n 30 "$STATE/install.log" >&2; die "install.php failed (tail of $STATE/install.log above)"; }
+  install_users
   start_php
-  url=http://127.0.0.1:$PORT/wp-json
-  printf 'UPSTREAM_URL=%s\nUPSTREAM_AUTH=%s\nWP_USERS_PASSWORD=%s\n' "$url" "admin:$pw" "$pw" >"$STATE/env"
+  # shellcheck disable=SC1091
+  . "$STATE/env"
+  url=$UPSTREAM_URL pw=$WP_USERS_PASSWORD
   curl -fsS -o /dev/null -u "admin:$pw" "$url/wp/v2/users/me" ||
     die "the admin application password is rejected by $url (see $STATE/php.log)"
   seed "$url" "admin:$pw"
+  configure_gateway "$url" "admin:$pw"
   trap - EXIT
   log "ready in $(since "$t0")s"
   print_lines
@@ -399,5 +450,5 @@ case $cmd in
     PORT=$(cat "$STATE/port")
     start_php
     ;;
-  *) die "usage: wp.sh start [--port N] [--mapping FILE] | stop | status | crash-php | start-php" ;;
+  *) die "usage: wp.sh start [--port N] [--mapping FILE] [--gateway URL] | stop | status | crash-php | start-php" ;;
 esac

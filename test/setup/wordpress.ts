@@ -45,6 +45,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
 declare module 'vitest' {
   export interface ProvidedContext {
     target: { kind: 'mock' | 'wordpress'; mapping: string; port?: number; site?: string };
-    upstream: { url: string; auth: string; usersPassword: string; siteDir: string };
+    upstream: {
+      url: string;
+      auth: string;
+      usersPassword: string;
+      /** wp-login.php password of the five users, and `…/wp-admin/` (wordpress/upstream.ts). */
+      loginPassword: string;
+      adminUrl: string;
+      siteDir: string;
+    };
   }
 }

@@ -1,10 +1,16 @@
 <?php
-// Companion mu-plugin: exposes the calendar mapping's post types, taxonomies and meta through core wp/v2 REST.
+// Companion plugin (mu-plugin or normal plugin): exposes the calendar mapping's post types, taxonomies and meta
+// through core wp/v2 REST.
 /**
  * Plugin Name: calendar-gateway companion
  * Description: Registers the post types, taxonomies and meta keys named by the calendar-gateway mapping
- *              (constant CALENDAR_GATEWAY_MAPPING = path of the mapping JSON) so that wp/v2 serves them.
+ *              (constant CALENDAR_GATEWAY_MAPPING = path of the mapping JSON, else the bundled mapping chosen
+ *              under Settings → Calendar gateway) so that wp/v2 serves them, and tells the gateway of changes.
+ * Version: 0.1.0
+ * Requires at least: 6.1
  * Requires PHP: 8.2
+ * License: GPL-2.0-or-later
+ * Text Domain: calendar-gateway-companion
  */
 
 defined('ABSPATH') || exit;
@@ -12,7 +18,30 @@ defined('ABSPATH') || exit;
 // The REST site never sends mail (no sendmail on CI machines; wp_install() would try to mail the admin).
 add_filter('pre_wp_mail', '__return_false');
 
-/** The decoded mapping, or null when the constant is missing or the file unreadable (then we register nothing). */
+/** The mappings shipped in the plugin's mappings/ folder (the installable zip has them), by name => file. */
+function calendar_gateway_bundled_mappings(): array
+{
+    $out = [];
+    foreach (glob(__DIR__ . '/mappings/*.json') ?: [] as $file) {
+        $out[basename($file, '.json')] = $file;
+    }
+    return $out;
+}
+
+/**
+ * The mapping file: the constant CALENDAR_GATEWAY_MAPPING (wp-config.php) when defined, else the bundled mapping named
+ * by the option `calendar_gateway_mapping` (default `tec`, TEC's own storage). Null when there is none.
+ */
+function calendar_gateway_mapping_file(): ?string
+{
+    if (defined('CALENDAR_GATEWAY_MAPPING')) {
+        return (string) CALENDAR_GATEWAY_MAPPING;
+    }
+    $bundled = calendar_gateway_bundled_mappings();
+    return $bundled[(string) get_option('calendar_gateway_mapping', 'tec')] ?? $bundled['tec'] ?? null;
+}
+
+/** The decoded mapping, or null when there is no mapping file or it is unreadable (then we register nothing). */
 function calendar_gateway_mapping(): ?array
 {
     static $mapping = false;
@@ -20,10 +49,11 @@ function calendar_gateway_mapping(): ?array
         return $mapping;
     }
     $mapping = null;
-    if (!defined('CALENDAR_GATEWAY_MAPPING') || !is_readable(CALENDAR_GATEWAY_MAPPING)) {
+    $file = calendar_gateway_mapping_file();
+    if ($file === null || !is_readable($file)) {
         return null;
     }
-    $decoded = json_decode((string) file_get_contents(CALENDAR_GATEWAY_MAPPING), true);
+    $decoded = json_decode((string) file_get_contents($file), true);
     if (is_array($decoded)) {
         $mapping = $decoded;
     }
@@ -253,7 +283,7 @@ function calendar_gateway_webhook(): ?array
         }
     }
     if (($url === '' || $secret === '') && defined('CALENDAR_GATEWAY_MAPPING')) {
-        $file = dirname(CALENDAR_GATEWAY_MAPPING) . '/webhook.json';
+        $file = dirname((string) CALENDAR_GATEWAY_MAPPING) . '/webhook.json';
         $json = is_readable($file) ? json_decode((string) file_get_contents($file), true) : null;
         if (is_array($json) && !empty($json['url']) && !empty($json['secret'])) {
             [$url, $secret] = [(string) $json['url'], (string) $json['secret']];
@@ -378,17 +408,40 @@ function calendar_gateway_send(): void
     if (function_exists('fastcgi_finish_request')) {
         fastcgi_finish_request();
     }
-    $body = wp_json_encode(['time' => time(), 'changes' => $changes]);
+    calendar_gateway_notify($hook, $changes);
+}
+
+/**
+ * Sends one signed notification to every configured gateway and records when and how each answered (option
+ * `calendar_gateway_last_notification`, shown on the settings screen). An empty `changes` list is a test: the gateway
+ * accepts it and drops nothing. Returns one result per URL: url, status (0 = unreachable), body or error.
+ */
+function calendar_gateway_notify(array $hook, array $changes, bool $test = false, int $timeout = 2): array
+{
+    // A test carries a random id: two tests in the same second are two bodies, not a replay the gateway refuses.
+    $body = wp_json_encode(['time' => time(), 'changes' => $changes] + ($test ? ['test' => wp_generate_uuid4()] : []));
     $signature = 'sha256=' . hash_hmac('sha256', $body, $hook['secret']);
+    $results = [];
     foreach ($hook['urls'] as $url) {
         // The gateway answers 202 at once and refreshes in the background, so a short timeout is plenty.
-        wp_remote_post($url, [
+        $res = wp_remote_post($url, [
             'body' => $body,
             'headers' => ['Content-Type' => 'application/json', 'X-Calendar-Gateway-Signature' => $signature],
-            'timeout' => 2,
+            'timeout' => $timeout,
             'redirection' => 0,
         ]);
+        $results[] = is_wp_error($res)
+            ? ['url' => $url, 'status' => 0, 'body' => $res->get_error_message()]
+            : ['url' => $url, 'status' => (int) wp_remote_retrieve_response_code($res),
+                'body' => substr((string) wp_remote_retrieve_body($res), 0, 500)];
     }
+    update_option('calendar_gateway_last_notification', [
+        'time' => time(),
+        'test' => $test,
+        'changes' => count($changes),
+        'results' => $results,
+    ], false);
+    return $results;
 }
 
 // Screens for editors in wp-admin (sites without TEC's own): each file in admin/ adds its part.

@@ -1,12 +1,13 @@
 <?php
 // Headless, idempotent WordPress install: wp_install() once, pretty permalinks, the five test users and their
-// application password. Usage: php install.php <site dir> <port> <users password (alphanumeric)>
+// application password, and their wp-login.php password.
+// Usage: php install.php <site dir> <port> <application password (alphanumeric)> <login password>
 
-if ($argc !== 4) {
-    fwrite(STDERR, "usage: php install.php <site dir> <port> <password>\n");
+if ($argc !== 5) {
+    fwrite(STDERR, "usage: php install.php <site dir> <port> <application password> <login password>\n");
     exit(2);
 }
-[, $site, $port, $password] = $argv;
+[, $site, $port, $password, $loginPassword] = $argv;
 
 define('WP_INSTALLING', true); // keeps wp-settings.php from redirecting to the web installer
 $_SERVER['HTTP_HOST'] = '127.0.0.1:' . $port;
@@ -49,6 +50,11 @@ foreach ($logins as $login => $role) {
         $user = get_user_by('id', $id);
     } elseif (!in_array($role, $user->roles, true)) {
         $user->set_role($role);
+    }
+    // The login password (wp-login.php refuses application passwords); reset only when it changed, since setting it
+    // ends the user's sessions.
+    if (!wp_check_password($loginPassword, $user->user_pass, $user->ID)) {
+        wp_set_password($loginPassword, $user->ID);
     }
     $existing = WP_Application_Passwords::get_user_application_passwords($user->ID);
     $current = array_values(array_filter($existing, static fn ($item) => ($item['name'] ?? '') === 'calendar-gateway'));
