@@ -591,12 +591,29 @@ export interface components {
             /** @description The global ids this record comes from. */
             global_id_lineage?: string[];
         };
-        /** @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused. */
+        /**
+         * @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused.
+         * @example {
+         *       "status": "publish",
+         *       "venue": "Harbour Terrace",
+         *       "description": "<p>An open-air terrace on the old harbour.</p>",
+         *       "address": "Muelle de la Aduana 1",
+         *       "city": "Valencia",
+         *       "country": "Spain",
+         *       "province": "Valencia",
+         *       "zip": "46024",
+         *       "phone": "+34 963 00 00 00",
+         *       "website": "https://example.com/harbour-terrace",
+         *       "show_map": true,
+         *       "show_map_link": true
+         *     }
+         */
         VenueInput: {
             /** @description The author id (a numeric string in answers). */
             author?: number;
             /**
              * @description The post status.
+             * @example publish
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -604,33 +621,66 @@ export interface components {
             date?: string;
             /** @description The publication date in UTC. */
             date_utc?: string;
-            /** @description The venue name. */
+            /**
+             * @description The venue name.
+             * @example Harbour Terrace
+             */
             venue?: string;
-            /** @description The venue description (HTML). */
+            /**
+             * @description The venue description (HTML).
+             * @example <p>An open-air terrace on the old harbour.</p>
+             */
             description?: string;
             /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: number | string;
-            /** @description The venue street address. */
+            /**
+             * @description The venue street address.
+             * @example Muelle de la Aduana 1
+             */
             address?: string;
-            /** @description The venue city. */
+            /**
+             * @description The venue city.
+             * @example Valencia
+             */
             city?: string;
-            /** @description The venue country. */
+            /**
+             * @description The venue country.
+             * @example Spain
+             */
             country?: string;
-            /** @description The venue province. */
+            /**
+             * @description The venue province.
+             * @example Valencia
+             */
             province?: string;
             /** @description The venue state. */
             state?: string;
-            /** @description The venue ZIP or postal code. */
+            /**
+             * @description The venue ZIP or postal code.
+             * @example 46024
+             */
             zip?: string;
-            /** @description The venue phone number. */
+            /**
+             * @description The venue phone number.
+             * @example +34 963 00 00 00
+             */
             phone?: string;
-            /** @description The venue website URL. */
+            /**
+             * @description The venue website URL.
+             * @example https://example.com/harbour-terrace
+             */
             website?: string;
             /** @description The venue state or province. */
             stateprovince?: string;
-            /** @description Whether to show a map. */
+            /**
+             * @description Whether to show a map.
+             * @example true
+             */
             show_map?: boolean;
-            /** @description Whether to show a link to the map. */
+            /**
+             * @description Whether to show a link to the map.
+             * @example true
+             */
             show_map_link?: boolean;
             /**
              * @description The content language.
@@ -640,12 +690,23 @@ export interface components {
             /** @description An existing venue's id. */
             id?: number;
         };
-        /** @description An existing organizer (`{"id": 12}`), or a new one by its fields; an existing organizer with the same name and fields is reused. */
+        /**
+         * @description An existing organizer (`{"id": 12}`), or a new one by its fields; an existing organizer with the same name and fields is reused.
+         * @example {
+         *       "status": "publish",
+         *       "organizer": "Harbour Jazz Club",
+         *       "description": "<p>Live jazz by the sea since 1998.</p>",
+         *       "phone": "+34 600 00 00 00",
+         *       "website": "https://example.com/harbour-jazz-club",
+         *       "email": "jazz@example.com"
+         *     }
+         */
         OrganizerInput: {
             /** @description The author id (a numeric string in answers). */
             author?: number;
             /**
              * @description The post status.
+             * @example publish
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -653,17 +714,32 @@ export interface components {
             date?: string;
             /** @description The publication date in UTC. */
             date_utc?: string;
-            /** @description The organizer name. */
+            /**
+             * @description The organizer name.
+             * @example Harbour Jazz Club
+             */
             organizer?: string;
-            /** @description The organizer description (HTML). */
+            /**
+             * @description The organizer description (HTML).
+             * @example <p>Live jazz by the sea since 1998.</p>
+             */
             description?: string;
             /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: number | string;
-            /** @description The organizer phone number. */
+            /**
+             * @description The organizer phone number.
+             * @example +34 600 00 00 00
+             */
             phone?: string;
-            /** @description The organizer website URL. */
+            /**
+             * @description The organizer website URL.
+             * @example https://example.com/harbour-jazz-club
+             */
             website?: string;
-            /** @description The organizer e-mail address. */
+            /**
+             * @description The organizer e-mail address.
+             * @example jazz@example.com
+             */
             email?: string;
             /**
              * @description The content language.
@@ -872,81 +948,63 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /**
-                     * @description Whether the event lasts all day.
-                     * @default false
-                     */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -954,11 +1012,20 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The event slug. */
                     slug?: string;
@@ -967,21 +1034,43 @@ export interface operations {
                     /**
                      * @description Whether the event lasts all day.
                      * @default false
+                     * @example false
                      */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -991,18 +1080,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -1096,78 +1225,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -1175,31 +1289,64 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The event slug. */
                     slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1209,18 +1356,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -1270,78 +1457,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -1349,31 +1521,64 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The event slug. */
                     slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1383,18 +1588,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -1488,78 +1733,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The event slug. */
-                    slug?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -1567,31 +1797,64 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The event slug. */
                     slug?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1601,18 +1864,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -1706,76 +2009,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -1783,29 +2073,62 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1815,18 +2138,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -1876,76 +2239,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -1953,29 +2303,62 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -1985,18 +2368,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -2090,76 +2513,63 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The event title. */
-                    title?: string;
-                    /** @description The event description (HTML). */
-                    description?: string;
-                    /** @description The event excerpt (HTML). */
-                    excerpt?: string;
-                    /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
-                    /** @description The event end, on its own wall clock. */
-                    end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
-                    /** @description The event cost (formatted in answers). */
-                    cost?: string;
-                    /** @description The event website URL. */
-                    website?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
-                    /** @description Sticky in calendar views. */
-                    sticky?: boolean;
-                    /** @description Featured on the site. */
-                    featured?: boolean;
-                    /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "title": "Jazz night on the harbour",
+                 *       "description": "<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>",
+                 *       "excerpt": "Standards under the stars.",
+                 *       "all_day": false,
+                 *       "start_date": "2027-06-12 20:00:00",
+                 *       "end_date": "2027-06-12 23:00:00",
+                 *       "timezone": "Europe/Madrid",
+                 *       "cost": "15",
+                 *       "website": "https://example.com/jazz-night",
+                 *       "show_map": true,
+                 *       "show_map_link": true,
+                 *       "event_status": "scheduled",
+                 *       "categories": [
+                 *         "jazz"
+                 *       ],
+                 *       "tags": [
+                 *         "live",
+                 *         "evening"
+                 *       ],
+                 *       "venue": {
+                 *         "status": "publish",
+                 *         "venue": "Harbour Terrace",
+                 *         "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *         "address": "Muelle de la Aduana 1",
+                 *         "city": "Valencia",
+                 *         "country": "Spain",
+                 *         "province": "Valencia",
+                 *         "zip": "46024",
+                 *         "phone": "+34 963 00 00 00",
+                 *         "website": "https://example.com/harbour-terrace",
+                 *         "show_map": true,
+                 *         "show_map_link": true
+                 *       },
+                 *       "organizer": [
+                 *         {
+                 *           "status": "publish",
+                 *           "organizer": "Harbour Jazz Club",
+                 *           "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *           "phone": "+34 600 00 00 00",
+                 *           "website": "https://example.com/harbour-jazz-club",
+                 *           "email": "jazz@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -2167,29 +2577,62 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The event title. */
+                    /**
+                     * @description The event title.
+                     * @example Jazz night on the harbour
+                     */
                     title?: string;
-                    /** @description The event description (HTML). */
+                    /**
+                     * @description The event description (HTML).
+                     * @example <p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>
+                     */
                     description?: string;
-                    /** @description The event excerpt (HTML). */
+                    /**
+                     * @description The event excerpt (HTML).
+                     * @example Standards under the stars.
+                     */
                     excerpt?: string;
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description Whether the event lasts all day. */
+                    /**
+                     * @description Whether the event lasts all day.
+                     * @example false
+                     */
                     all_day?: boolean;
-                    /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
+                    /**
+                     * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
+                     * @example 2027-06-12 20:00:00
+                     */
                     start_date?: string;
-                    /** @description The event end, on its own wall clock. */
+                    /**
+                     * @description The event end, on its own wall clock.
+                     * @example 2027-06-12 23:00:00
+                     */
                     end_date?: string;
-                    /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
+                    /**
+                     * @description The event time zone (e.g. Europe/Madrid or UTC+2).
+                     * @example Europe/Madrid
+                     */
                     timezone?: string;
-                    /** @description The event cost (formatted in answers). */
+                    /**
+                     * @description The event cost (formatted in answers).
+                     * @example 15
+                     */
                     cost?: string;
-                    /** @description The event website URL. */
+                    /**
+                     * @description The event website URL.
+                     * @example https://example.com/jazz-night
+                     */
                     website?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /** @description Hide the event from listings. */
                     hide_from_listings?: boolean;
@@ -2199,18 +2642,58 @@ export interface operations {
                     featured?: boolean;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string;
-                    /** @description Category ids, slugs or names. */
+                    /**
+                     * @description Category ids, slugs or names.
+                     * @example [
+                     *       "jazz"
+                     *     ]
+                     */
                     categories?: (number | string)[] | string;
-                    /** @description Tag ids, slugs or names. */
+                    /**
+                     * @description Tag ids, slugs or names.
+                     * @example [
+                     *       "live",
+                     *       "evening"
+                     *     ]
+                     */
                     tags?: (number | string)[] | string;
-                    /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
+                    /**
+                     * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
+                     * @example {
+                     *       "status": "publish",
+                     *       "venue": "Harbour Terrace",
+                     *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                     *       "address": "Muelle de la Aduana 1",
+                     *       "city": "Valencia",
+                     *       "country": "Spain",
+                     *       "province": "Valencia",
+                     *       "zip": "46024",
+                     *       "phone": "+34 963 00 00 00",
+                     *       "website": "https://example.com/harbour-terrace",
+                     *       "show_map": true,
+                     *       "show_map_link": true
+                     *     }
+                     */
                     venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
-                    /** @description The organizers: ids, or objects to create. */
+                    /**
+                     * @description The organizers: ids, or objects to create.
+                     * @example [
+                     *       {
+                     *         "status": "publish",
+                     *         "organizer": "Harbour Jazz Club",
+                     *         "description": "<p>Live jazz by the sea since 1998.</p>",
+                     *         "phone": "+34 600 00 00 00",
+                     *         "website": "https://example.com/harbour-jazz-club",
+                     *         "email": "jazz@example.com"
+                     *       }
+                     *     ]
+                     */
                     organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
@@ -2449,59 +2932,31 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -2509,33 +2964,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -2629,59 +3117,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -2689,33 +3149,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -2765,59 +3258,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -2825,33 +3290,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -2945,59 +3443,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3005,33 +3475,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -3125,59 +3628,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3185,33 +3660,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -3261,59 +3769,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3321,33 +3801,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -3441,59 +3954,31 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The venue name. */
-                    venue?: string;
-                    /** @description The venue description (HTML). */
-                    description?: string;
-                    /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The venue street address. */
-                    address?: string;
-                    /** @description The venue city. */
-                    city?: string;
-                    /** @description The venue country. */
-                    country?: string;
-                    /** @description The venue province. */
-                    province?: string;
-                    /** @description The venue state. */
-                    state?: string;
-                    /** @description The venue ZIP or postal code. */
-                    zip?: string;
-                    /** @description The venue phone number. */
-                    phone?: string;
-                    /** @description The venue website URL. */
-                    website?: string;
-                    /** @description The venue state or province. */
-                    stateprovince?: string;
-                    /** @description Whether to show a map. */
-                    show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "venue": "Harbour Terrace",
+                 *       "description": "<p>An open-air terrace on the old harbour.</p>",
+                 *       "address": "Muelle de la Aduana 1",
+                 *       "city": "Valencia",
+                 *       "country": "Spain",
+                 *       "province": "Valencia",
+                 *       "zip": "46024",
+                 *       "phone": "+34 963 00 00 00",
+                 *       "website": "https://example.com/harbour-terrace",
+                 *       "show_map": true,
+                 *       "show_map_link": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3501,33 +3986,66 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The venue name. */
+                    /**
+                     * @description The venue name.
+                     * @example Harbour Terrace
+                     */
                     venue?: string;
-                    /** @description The venue description (HTML). */
+                    /**
+                     * @description The venue description (HTML).
+                     * @example <p>An open-air terrace on the old harbour.</p>
+                     */
                     description?: string;
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The venue street address. */
+                    /**
+                     * @description The venue street address.
+                     * @example Muelle de la Aduana 1
+                     */
                     address?: string;
-                    /** @description The venue city. */
+                    /**
+                     * @description The venue city.
+                     * @example Valencia
+                     */
                     city?: string;
-                    /** @description The venue country. */
+                    /**
+                     * @description The venue country.
+                     * @example Spain
+                     */
                     country?: string;
-                    /** @description The venue province. */
+                    /**
+                     * @description The venue province.
+                     * @example Valencia
+                     */
                     province?: string;
                     /** @description The venue state. */
                     state?: string;
-                    /** @description The venue ZIP or postal code. */
+                    /**
+                     * @description The venue ZIP or postal code.
+                     * @example 46024
+                     */
                     zip?: string;
-                    /** @description The venue phone number. */
+                    /**
+                     * @description The venue phone number.
+                     * @example +34 963 00 00 00
+                     */
                     phone?: string;
-                    /** @description The venue website URL. */
+                    /**
+                     * @description The venue website URL.
+                     * @example https://example.com/harbour-terrace
+                     */
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string;
-                    /** @description Whether to show a map. */
+                    /**
+                     * @description Whether to show a map.
+                     * @example true
+                     */
                     show_map?: boolean;
-                    /** @description Whether to show a link to the map. */
+                    /**
+                     * @description Whether to show a link to the map.
+                     * @example true
+                     */
                     show_map_link?: boolean;
                     /**
                      * @description The content language.
@@ -3641,43 +4159,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3685,17 +4185,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -3789,43 +4304,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3833,17 +4330,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -3893,43 +4405,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -3937,17 +4431,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -4041,43 +4550,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -4085,17 +4576,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -4189,43 +4695,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -4233,17 +4721,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -4293,43 +4796,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -4337,17 +4822,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -4441,43 +4941,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The author id (a numeric string in answers). */
-                    author?: number;
-                    /**
-                     * @description The post status.
-                     * @enum {string}
-                     */
-                    status?: "publish" | "future" | "draft" | "pending" | "private";
-                    /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
-                    /** @description The publication date in UTC. */
-                    date_utc?: string;
-                    /** @description The organizer name. */
-                    organizer?: string;
-                    /** @description The organizer description (HTML). */
-                    description?: string;
-                    /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
-                    image?: number | string;
-                    /** @description The organizer phone number. */
-                    phone?: string;
-                    /** @description The organizer website URL. */
-                    website?: string;
-                    /** @description The organizer e-mail address. */
-                    email?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "status": "publish",
+                 *       "organizer": "Harbour Jazz Club",
+                 *       "description": "<p>Live jazz by the sea since 1998.</p>",
+                 *       "phone": "+34 600 00 00 00",
+                 *       "website": "https://example.com/harbour-jazz-club",
+                 *       "email": "jazz@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
                     author?: number;
                     /**
                      * @description The post status.
+                     * @example publish
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
@@ -4485,17 +4967,32 @@ export interface operations {
                     date?: string;
                     /** @description The publication date in UTC. */
                     date_utc?: string;
-                    /** @description The organizer name. */
+                    /**
+                     * @description The organizer name.
+                     * @example Harbour Jazz Club
+                     */
                     organizer?: string;
-                    /** @description The organizer description (HTML). */
+                    /**
+                     * @description The organizer description (HTML).
+                     * @example <p>Live jazz by the sea since 1998.</p>
+                     */
                     description?: string;
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
-                    /** @description The organizer phone number. */
+                    /**
+                     * @description The organizer phone number.
+                     * @example +34 600 00 00 00
+                     */
                     phone?: string;
-                    /** @description The organizer website URL. */
+                    /**
+                     * @description The organizer website URL.
+                     * @example https://example.com/harbour-jazz-club
+                     */
                     website?: string;
-                    /** @description The organizer e-mail address. */
+                    /**
+                     * @description The organizer e-mail address.
+                     * @example jazz@example.com
+                     */
                     email?: string;
                     /**
                      * @description The content language.
@@ -4619,27 +5116,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event category description. */
-                    description?: string;
-                    /** @description The event category name. */
-                    name: string;
-                    /** @description The event category slug. */
-                    slug?: string;
-                    /** @description The parent event category id (0 for none). */
-                    parent?: number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Concerts held outdoors.",
+                 *       "name": "Open-air concerts"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event category description. */
+                    /**
+                     * @description The event category description.
+                     * @example Concerts held outdoors.
+                     */
                     description?: string;
-                    /** @description The event category name. */
+                    /**
+                     * @description The event category name.
+                     * @example Open-air concerts
+                     */
                     name: string;
                     /** @description The event category slug. */
                     slug?: string;
@@ -4737,27 +5232,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event category description. */
-                    description?: string;
-                    /** @description The event category name. */
-                    name?: string;
-                    /** @description The event category slug. */
-                    slug?: string;
-                    /** @description The parent event category id (0 for none). */
-                    parent?: number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Concerts held outdoors.",
+                 *       "name": "Open-air concerts"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event category description. */
+                    /**
+                     * @description The event category description.
+                     * @example Concerts held outdoors.
+                     */
                     description?: string;
-                    /** @description The event category name. */
+                    /**
+                     * @description The event category name.
+                     * @example Open-air concerts
+                     */
                     name?: string;
                     /** @description The event category slug. */
                     slug?: string;
@@ -4811,27 +5304,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event category description. */
-                    description?: string;
-                    /** @description The event category name. */
-                    name?: string;
-                    /** @description The event category slug. */
-                    slug?: string;
-                    /** @description The parent event category id (0 for none). */
-                    parent?: number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Concerts held outdoors.",
+                 *       "name": "Open-air concerts"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event category description. */
+                    /**
+                     * @description The event category description.
+                     * @example Concerts held outdoors.
+                     */
                     description?: string;
-                    /** @description The event category name. */
+                    /**
+                     * @description The event category name.
+                     * @example Open-air concerts
+                     */
                     name?: string;
                     /** @description The event category slug. */
                     slug?: string;
@@ -4929,27 +5420,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event category description. */
-                    description?: string;
-                    /** @description The event category name. */
-                    name?: string;
-                    /** @description The event category slug. */
-                    slug?: string;
-                    /** @description The parent event category id (0 for none). */
-                    parent?: number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Concerts held outdoors.",
+                 *       "name": "Open-air concerts"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event category description. */
+                    /**
+                     * @description The event category description.
+                     * @example Concerts held outdoors.
+                     */
                     description?: string;
-                    /** @description The event category name. */
+                    /**
+                     * @description The event category name.
+                     * @example Open-air concerts
+                     */
                     name?: string;
                     /** @description The event category slug. */
                     slug?: string;
@@ -5075,25 +5564,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event tag description. */
-                    description?: string;
-                    /** @description The event tag name. */
-                    name: string;
-                    /** @description The event tag slug. */
-                    slug?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Events that welcome children.",
+                 *       "name": "Family friendly"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event tag description. */
+                    /**
+                     * @description The event tag description.
+                     * @example Events that welcome children.
+                     */
                     description?: string;
-                    /** @description The event tag name. */
+                    /**
+                     * @description The event tag name.
+                     * @example Family friendly
+                     */
                     name: string;
                     /** @description The event tag slug. */
                     slug?: string;
@@ -5189,25 +5678,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event tag description. */
-                    description?: string;
-                    /** @description The event tag name. */
-                    name?: string;
-                    /** @description The event tag slug. */
-                    slug?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Events that welcome children.",
+                 *       "name": "Family friendly"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event tag description. */
+                    /**
+                     * @description The event tag description.
+                     * @example Events that welcome children.
+                     */
                     description?: string;
-                    /** @description The event tag name. */
+                    /**
+                     * @description The event tag name.
+                     * @example Family friendly
+                     */
                     name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
@@ -5259,25 +5748,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event tag description. */
-                    description?: string;
-                    /** @description The event tag name. */
-                    name?: string;
-                    /** @description The event tag slug. */
-                    slug?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Events that welcome children.",
+                 *       "name": "Family friendly"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event tag description. */
+                    /**
+                     * @description The event tag description.
+                     * @example Events that welcome children.
+                     */
                     description?: string;
-                    /** @description The event tag name. */
+                    /**
+                     * @description The event tag name.
+                     * @example Family friendly
+                     */
                     name?: string;
                     /** @description The event tag slug. */
                     slug?: string;
@@ -5373,25 +5862,25 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it. */
         requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": {
-                    /** @description The event tag description. */
-                    description?: string;
-                    /** @description The event tag name. */
-                    name?: string;
-                    /** @description The event tag slug. */
-                    slug?: string;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                };
+                /**
+                 * @example {
+                 *       "description": "Events that welcome children.",
+                 *       "name": "Family friendly"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description The event tag description. */
+                    /**
+                     * @description The event tag description.
+                     * @example Events that welcome children.
+                     */
                     description?: string;
-                    /** @description The event tag name. */
+                    /**
+                     * @description The event tag name.
+                     * @example Family friendly
+                     */
                     name?: string;
                     /** @description The event tag slug. */
                     slug?: string;

@@ -45,6 +45,12 @@ export interface ArgDef<T = unknown> {
    * `image` an attachment id or an image URL (or empty). /doc shows it as the schema's `format`.
    */
   format?: ArgFormat;
+  /**
+   * A realistic value of a body argument (a date like `2027-06-12 20:00:00`, a nested venue): /doc shows it on the
+   * property and puts it in the write's example body, which the reference page sends as it is. It must pass `schema`
+   * and the handler (test/integration/doc-examples.test.ts sends every example body).
+   */
+  example?: unknown;
   /** The longest string the argument takes, when its kind's bound ({@link MAX_CHARS}) does not fit it. */
   maxLength?: number;
   /**

@@ -16,7 +16,15 @@ import type { MetaValue, WpPost } from '../wp/types.ts';
 import { eventWriteArgs } from './events.ts';
 import { allContracts } from './index.ts';
 import { linkedWriteArgs } from './linked.ts';
-import { categoryRecord, keysOf, RECORDS, type RecordDescriptor, sentAsIsOf, tagRecord } from './records.ts';
+import {
+  categoryRecord,
+  exampleOf,
+  keysOf,
+  RECORDS,
+  type RecordDescriptor,
+  sentAsIsOf,
+  tagRecord,
+} from './records.ts';
 import { termWriteArgs } from './terms.ts';
 
 type Kind = keyof typeof RECORDS;
@@ -131,6 +139,25 @@ describe.each(KINDS)('the %s descriptor', (kind) => {
       expect(locked[f.key], f.key).toEqual(f.blank !== undefined ? f.blank : open[f.key]);
     }
     expect(serialize(kind, fullPost(kind, TEC_MAPPING, { password: 'pw' }), 'pw')).toEqual(open);
+  });
+});
+
+describe.each([
+  ...KINDS.map((kind) => [kind, RECORDS[kind], (create: boolean) => writeArgs(kind, create)] as const),
+  ['categories', categoryRecord, (create: boolean) => termWriteArgs('categories', create)] as const,
+  ['tags', tagRecord, (create: boolean) => termWriteArgs('tags', create)] as const,
+])("the %s descriptor's example body", (_kind, record, argsOf) => {
+  it('passes the write arguments of create and update, each value as given (what /doc shows and the page sends)', () => {
+    const example = exampleOf(record);
+    // Every name a create requires, and more.
+    const required = Object.entries(argsOf(true)).filter(([, def]) => def.required);
+    expect(Object.keys(example)).toEqual(expect.arrayContaining(required.map(([name]) => name)));
+    expect(Object.keys(example).length).toBeGreaterThan(required.length);
+    for (const create of [true, false]) {
+      const parsed = parseArgs(argsOf(create), example, FORMATS);
+      expect(parsed).toMatchObject({ ok: true });
+      if (parsed.ok) expect(parsed.args).toMatchObject(example);
+    }
   });
 });
 

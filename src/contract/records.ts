@@ -130,7 +130,13 @@ const postHead = [
     type: s,
     arg: { type: 'integer', in: 'body', schema: integer('author') },
   }),
-  field({ key: 'status', about: postStatus.description, type: s, arg: postStatus, byHandler: true }),
+  field({
+    key: 'status',
+    about: postStatus.description,
+    type: s,
+    arg: { ...postStatus, example: 'publish' },
+    byHandler: true,
+  }),
   field({
     key: 'date',
     about: {
@@ -161,15 +167,15 @@ const postHead = [
   field({ key: 'url', about: { en: 'The permalink.', es: 'El enlace permanente.' }, type: s }),
 ] as const;
 
-const named = <const K extends string>(key: K, en: string, es: string) =>
-  field({ key, about: { en, es }, type: s, arg: text, onCreate: { required: true } });
-const description = (n: Noun) =>
+const named = <const K extends string>(key: K, en: string, es: string, example: string) =>
+  field({ key, about: { en, es }, type: s, arg: { ...text, example }, onCreate: { required: true } });
+const description = (n: Noun, example: string) =>
   field({
     key: 'description',
     about: { en: `The ${n.en} description (HTML).`, es: `La descripción del ${n.es} (HTML).` },
     type: s,
     blank: '',
-    arg: text,
+    arg: { ...text, example },
   });
 const excerptAbout = (n: Noun) => ({
   en: `The ${n.en} excerpt (HTML).`,
@@ -188,18 +194,25 @@ const image = (en: string, es: string) =>
     arg: { type: 'string', in: 'body', accepts: IMAGE_ACCEPTS, schema: anyString, format: 'image' },
     byHandler: true,
   });
-const website = (n: Noun) =>
+const website = (n: Noun, example: string) =>
   field({
     key: 'website',
     about: { en: `The ${n.en} website URL.`, es: `La URL del sitio web del ${n.es}.` },
     type: s,
     blank: '',
     stored: true,
-    arg: url,
+    arg: { ...url, example },
   });
-/** A stored text that may be emptied. */
-const line = <const K extends string>(key: K, en: string, es: string) =>
-  field({ key, about: { en, es }, type: s, blank: '', stored: true, arg: clearable });
+/** A stored text that may be emptied (`example`: what /doc's example body sends, if anything). */
+const line = <const K extends string>(key: K, en: string, es: string, example?: string) =>
+  field({
+    key,
+    about: { en, es },
+    type: s,
+    blank: '',
+    stored: true,
+    arg: example === undefined ? clearable : { ...clearable, example },
+  });
 /** The map flags: a venue's kept when false and read loosely, an event's checked as booleans. */
 const showMap = (of: 'venue' | 'event') => {
   const one = <const K extends string>(key: K, en: string, es: string) =>
@@ -210,7 +223,7 @@ const showMap = (of: 'venue' | 'event') => {
       blank: null,
       stored: true,
       ...(of === 'venue' ? { keepEmpty: true as const } : {}),
-      arg: of === 'venue' ? flag : strictFlag(key),
+      arg: { ...(of === 'venue' ? flag : strictFlag(key)), example: true },
     });
   return [
     one('show_map', 'Whether to show a map.', 'Si se muestra un mapa.'),
@@ -229,12 +242,16 @@ const jsonLd = (type: string) =>
   });
 
 /** What a venue and an organizer start with: post fields, the name, texts and image (no excerpt or slug to write). */
-const linkedHead = <const K extends string>(key: K, n: Noun) =>
+const linkedHead = <const K extends string>(
+  key: K,
+  n: Noun,
+  example: { name: string; description: string },
+) =>
   [
     id(n),
     ...postHead,
-    named(key, `The ${n.en} name.`, `El nombre del ${n.es}.`),
-    description(n),
+    named(key, `The ${n.en} name.`, `El nombre del ${n.es}.`, example.name),
+    description(n, example.description),
     field({ key: 'excerpt', about: excerptAbout(n), type: s, blank: '' }),
     field({ key: 'slug', about: slugAbout(n), type: s, stored: true }),
     image(`The ${n.en} image`, `La imagen del ${n.es}`),
@@ -245,40 +262,75 @@ const linkedRecord = <const K extends 'venue' | 'organizer', const F extends rea
   kind: K,
   component: string,
   n: Noun,
+  example: { name: string; description: string },
   own: F,
 ) =>
   ({
     kind,
     component,
     dropEmpty: true,
-    fields: [...linkedHead(kind, n), ...own, ...globalIds] as const,
+    fields: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
   }) as const satisfies RecordDescriptor;
 
-export const venueRecord = linkedRecord('venue', 'Venue', VENUE, [
-  line('address', 'The venue street address.', 'La dirección del lugar.'),
-  line('city', 'The venue city.', 'La ciudad del lugar.'),
-  line('country', 'The venue country.', 'El país del lugar.'),
-  line('province', 'The venue province.', 'La provincia del lugar.'),
-  // Not in TEC's protected list (which leaves a protected venue's state readable); blanked with the address.
-  line('state', 'The venue state.', 'El estado del lugar.'),
-  line('zip', 'The venue ZIP or postal code.', 'El código postal del lugar.'),
-  line('phone', 'The venue phone number.', 'El teléfono del lugar.'),
-  website(VENUE),
-  line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
-  jsonLd('Place'),
-  ...showMap('venue'),
-]);
+export const venueRecord = linkedRecord(
+  'venue',
+  'Venue',
+  VENUE,
+  { name: 'Harbour Terrace', description: '<p>An open-air terrace on the old harbour.</p>' },
+  [
+    line('address', 'The venue street address.', 'La dirección del lugar.', 'Muelle de la Aduana 1'),
+    line('city', 'The venue city.', 'La ciudad del lugar.', 'Valencia'),
+    line('country', 'The venue country.', 'El país del lugar.', 'Spain'),
+    line('province', 'The venue province.', 'La provincia del lugar.', 'Valencia'),
+    // Not in TEC's protected list (which leaves a protected venue's state readable); blanked with the address.
+    line('state', 'The venue state.', 'El estado del lugar.'),
+    line('zip', 'The venue ZIP or postal code.', 'El código postal del lugar.', '46024'),
+    line('phone', 'The venue phone number.', 'El teléfono del lugar.', '+34 963 00 00 00'),
+    website(VENUE, 'https://example.com/harbour-terrace'),
+    line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
+    jsonLd('Place'),
+    ...showMap('venue'),
+  ],
+);
 
-export const organizerRecord = linkedRecord('organizer', 'Organizer', ORGANIZER, [
-  line('phone', 'The organizer phone number.', 'El teléfono del organizador.'),
-  website(ORGANIZER),
-  line('email', 'The organizer e-mail address.', 'El correo electrónico del organizador.'),
-  jsonLd('Organization'),
-]);
+export const organizerRecord = linkedRecord(
+  'organizer',
+  'Organizer',
+  ORGANIZER,
+  { name: 'Harbour Jazz Club', description: '<p>Live jazz by the sea since 1998.</p>' },
+  [
+    line('phone', 'The organizer phone number.', 'El teléfono del organizador.', '+34 600 00 00 00'),
+    website(ORGANIZER, 'https://example.com/harbour-jazz-club'),
+    line(
+      'email',
+      'The organizer e-mail address.',
+      'El correo electrónico del organizador.',
+      'jazz@example.com',
+    ),
+    jsonLd('Organization'),
+  ],
+);
+
+/**
+ * The body of a write that sends every field with an example: the example body /doc shows for the record's create
+ * and update, and the value of a venue or organizer nested in an event's.
+ */
+export function exampleOf(record: RecordDescriptor): Record<string, unknown> {
+  return Object.fromEntries(
+    record.fields.flatMap((f) => (f.arg?.example === undefined ? [] : [[f.key, f.arg.example]])),
+  );
+}
 
 /** A start or end as written: a required write argument. */
-const wallClock = <const K extends string>(key: K, en: string, es: string) =>
-  field({ key, about: { en, es }, type: s, arg: time, onCreate: { required: true }, byHandler: true });
+const wallClock = <const K extends string>(key: K, en: string, es: string, example: string) =>
+  field({
+    key,
+    about: { en, es },
+    type: s,
+    arg: { ...time, example },
+    onCreate: { required: true },
+    byHandler: true,
+  });
 /** A start or end in UTC: stored, computed when the mapping has none. */
 const utcClock = <const K extends string>(key: K, en: string, es: string) =>
   field({ key, about: { en, es }, type: s, stored: true });
@@ -286,13 +338,13 @@ const details = <const K extends string>(key: K, of: string) =>
   field({ key, about: { en: `The parts of ${of}.`, es: `Las partes de ${of}.` }, type: ref('DateDetails') });
 const eventFlag = <const K extends string>(key: K, en: string, es: string) =>
   field({ key, about: { en, es }, type: b, blank: null, stored: true, arg: strictFlag(key) });
-const terms = <const K extends string>(key: K, en: string, es: string) =>
+const terms = <const K extends string>(key: K, en: string, es: string, example: string[]) =>
   field({
     key,
     about: { en, es },
     type: { type: 'array', items: ref('Term') },
     blank: [],
-    arg: { ...termList(en, es), in: 'body', accepts: TERMS_ACCEPTS, shownDefault: 'null' },
+    arg: { ...termList(en, es), in: 'body', accepts: TERMS_ACCEPTS, shownDefault: 'null', example },
     byHandler: true,
   });
 
@@ -306,13 +358,14 @@ const eventStatusArg: Arg<string> = {
 };
 
 /** A venue or organizers on an event write: ids, existing ones as `{id}`, or new ones by their fields. */
-const linkedArg = (component: 'VenueInput' | 'OrganizerInput'): Arg<unknown> => ({
+const linkedArg = (component: 'VenueInput' | 'OrganizerInput', example: unknown): Arg<unknown> => ({
   type: 'array',
   items: 'integer',
   in: 'body',
   accepts: linkedAccepts(component),
   shownDefault: 'null',
   schema: anyValue,
+  example,
 });
 
 export const eventRecord = {
@@ -328,9 +381,15 @@ export const eventRecord = {
       about: { en: 'This event in the API.', es: 'Este evento en la API.' },
       type: s,
     }),
-    named('title', 'The event title.', 'El título del evento.'),
-    description(EVENT),
-    field({ key: 'excerpt', about: excerptAbout(EVENT), type: s, blank: '', arg: text }),
+    named('title', 'The event title.', 'El título del evento.', 'Jazz night on the harbour'),
+    description(EVENT, '<p>The Harbour Quartet plays standards under the stars. Doors open at 19:30.</p>'),
+    field({
+      key: 'excerpt',
+      about: excerptAbout(EVENT),
+      type: s,
+      blank: '',
+      arg: { ...text, example: 'Standards under the stars.' },
+    }),
     field({ key: 'slug', about: slugAbout(EVENT), type: s, stored: true, arg: text, byHandler: true }),
     image('The featured image', 'La imagen destacada'),
     field({
@@ -339,7 +398,7 @@ export const eventRecord = {
       type: b,
       blank: null,
       stored: true,
-      arg: strictFlag('all_day'),
+      arg: { ...strictFlag('all_day'), example: false },
       byHandler: true,
       onCreate: { default: false },
     }),
@@ -347,9 +406,15 @@ export const eventRecord = {
       'start_date',
       'The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).',
       'El inicio del evento, en su hora local (Y-m-d H:i:s; al escribir, lo que lee strtotime).',
+      '2027-06-12 20:00:00',
     ),
     details('start_date_details', 'start_date'),
-    wallClock('end_date', 'The event end, on its own wall clock.', 'El fin del evento, en su hora local.'),
+    wallClock(
+      'end_date',
+      'The event end, on its own wall clock.',
+      'El fin del evento, en su hora local.',
+      '2027-06-12 23:00:00',
+    ),
     details('end_date_details', 'end_date'),
     utcClock('utc_start_date', 'The event start in UTC.', 'El inicio del evento en UTC.'),
     details('utc_start_date_details', 'utc_start_date'),
@@ -363,7 +428,7 @@ export const eventRecord = {
       },
       type: s,
       stored: true,
-      arg: { type: 'string', in: 'body', schema: anyString, format: 'timezone' },
+      arg: { type: 'string', in: 'body', schema: anyString, format: 'timezone', example: 'Europe/Madrid' },
       byHandler: true,
     }),
     field({
@@ -384,7 +449,7 @@ export const eventRecord = {
       type: s,
       blank: '',
       stored: true,
-      arg: { type: 'string', untyped: true, in: 'body', schema: anyValue },
+      arg: { type: 'string', untyped: true, in: 'body', schema: anyValue, example: '15' },
       byHandler: true,
     }),
     field({
@@ -402,7 +467,7 @@ export const eventRecord = {
       type: s,
       blank: '',
       stored: true,
-      arg: { ...url, untyped: true, shownDefault: 'null' },
+      arg: { ...url, untyped: true, shownDefault: 'null', example: 'https://example.com/jazz-night' },
     }),
     ...showMap('event'),
     eventFlag('hide_from_listings', 'Hide the event from listings.', 'Ocultar el evento de los listados.'),
@@ -416,7 +481,7 @@ export const eventRecord = {
       },
       type: { type: 'string', enum: EVENT_STATUSES },
       stored: true,
-      arg: eventStatusArg,
+      arg: { ...eventStatusArg, example: 'scheduled' },
     }),
     field({
       key: 'event_status_reason',
@@ -429,8 +494,8 @@ export const eventRecord = {
       stored: true,
       arg: clearable,
     }),
-    terms('categories', 'Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.'),
-    terms('tags', 'Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.'),
+    terms('categories', 'Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.', ['jazz']),
+    terms('tags', 'Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.', ['live', 'evening']),
     field({
       key: 'venue',
       about: {
@@ -440,7 +505,7 @@ export const eventRecord = {
       type: { oneOf: [ref('Venue'), { type: 'array', items: ref('Venue') }] },
       blank: [],
       stored: true,
-      arg: linkedArg('VenueInput'),
+      arg: linkedArg('VenueInput', exampleOf(venueRecord)),
       byHandler: true,
     }),
     field({
@@ -452,7 +517,7 @@ export const eventRecord = {
       type: { type: 'array', items: ref('Organizer') },
       blank: [],
       stored: true,
-      arg: linkedArg('OrganizerInput'),
+      arg: linkedArg('OrganizerInput', [exampleOf(organizerRecord)]),
       byHandler: true,
     }),
     field({
@@ -474,6 +539,11 @@ type TermKind = 'categories' | 'tags';
 const TERM: Record<TermKind, Noun> = {
   categories: { en: 'event category', es: 'categoría de eventos' },
   tags: { en: 'event tag', es: 'etiqueta de eventos' },
+};
+/** The name and description /doc's example body sends to create or update a term of each kind. */
+const TERM_EXAMPLE: Record<TermKind, { name: string; description: string }> = {
+  categories: { name: 'Open-air concerts', description: 'Concerts held outdoors.' },
+  tags: { name: 'Family friendly', description: 'Events that welcome children.' },
 };
 const termField = <const K extends string>(key: K, en: string, es: string, type: JsonSchema = s) =>
   field({ key, about: { en, es }, type });
@@ -498,9 +568,9 @@ function termDescriptor<const K extends TermKind>(kind: K) {
       key: 'description',
       about: { en: `The ${n.en} description.`, es: `La descripción de la ${n.es}.` },
       type: s,
-      arg: text,
+      arg: { ...text, example: TERM_EXAMPLE[kind].description },
     }),
-    named('name', `The ${n.en} name.`, `El nombre de la ${n.es}.`),
+    named('name', `The ${n.en} name.`, `El nombre de la ${n.es}.`, TERM_EXAMPLE[kind].name),
     field({
       key: 'slug',
       about: { en: `The ${n.en} slug.`, es: `El slug de la ${n.es}.` },

@@ -34,6 +34,7 @@ function argSchema(def: ArgDef, env: DescribeEnv, applied?: string): Json {
   const value = applied ?? shownDefault(def, env);
   if (value !== undefined) s.default = value;
   if (def.enum) s.enum = [...def.enum];
+  if (def.in === 'body' && def.example !== undefined) s.example = structuredClone(def.example);
   return s;
 }
 
@@ -51,9 +52,18 @@ function parameter(name: string, def: ArgDef, env: DescribeEnv, list: boolean): 
   return p;
 }
 
-/** The object schema of a write's body arguments (every argument but the path's). */
+/** The body arguments of a write: every argument but the path's. */
+const bodyArgs = (args: Array<[string, ArgDef]>) => args.filter(([, def]) => def.in !== 'path');
+
+/** A write's example body: every body argument that has an example, in the contract's order. */
+const exampleBody = (args: Array<[string, ArgDef]>): Json =>
+  Object.fromEntries(
+    bodyArgs(args).flatMap(([name, def]) => (def.example === undefined ? [] : [[name, def.example]])),
+  );
+
+/** The object schema of a write's body arguments. */
 function bodySchema(args: Array<[string, ArgDef]>, env: DescribeEnv): { schema: Json; required: string[] } {
-  const body = args.filter(([, def]) => def.in !== 'path');
+  const body = bodyArgs(args);
   const required = body.filter(([, def]) => def.required).map(([name]) => name);
   const schema: Json = {
     type: 'object',
@@ -68,15 +78,27 @@ function bodySchema(args: Array<[string, ArgDef]>, env: DescribeEnv): { schema: 
   return { schema, required };
 }
 
-/** Path parameters stay parameters; every other argument of a write goes in a form (or JSON) body. */
+/**
+ * Path parameters stay parameters; every other argument of a write goes in a JSON body, shown with a realistic
+ * example that the reference page sends as it is. The gateway also reads the same fields from a form body, as TEC
+ * does (and TEC's /doc documents), but the document names JSON only: nested venues and organizers have no form
+ * encoding, and Swagger UI garbles its JSON example after a switch from a form (swagger-ui#10738: the form's
+ * `{value, errors}` state is sent as the body).
+ */
 function requestBody(args: Array<[string, ArgDef]>, env: DescribeEnv): Json | undefined {
   if (args.every(([, def]) => def.in === 'path')) return undefined;
   const { schema, required } = bodySchema(args, env);
   return {
+    description: say(FORM_TOO, env.root),
     required: required.length > 0,
-    content: { 'application/x-www-form-urlencoded': { schema }, 'application/json': { schema } },
+    content: { 'application/json': { schema, example: exampleBody(args) } },
   };
 }
+
+const FORM_TOO = {
+  en: 'The fields as JSON. A form body (`application/x-www-form-urlencoded`) with the same fields is accepted too, as TEC accepts it.',
+  es: 'Los campos en JSON. También se acepta un formulario (`application/x-www-form-urlencoded`) con los mismos campos, como en TEC.',
+};
 
 const ERROR_RESPONSE = {
   description: 'A WordPress error: `{code, message, data: {status}}`.',
@@ -103,7 +125,9 @@ const SIGNED_IN = [{ applicationPassword: [] }, { cookieNonce: [] }];
 
 /** A nested venue or organizer on an event write: `{id}` of an existing one, or the fields of a new one. */
 function linkedInput(kind: 'venue' | 'organizer', env: DescribeEnv): Json {
-  const { schema } = bodySchema(documentedArgs(linkedWriteArgs(kind, false), env.root), env);
+  const args = documentedArgs(linkedWriteArgs(kind, false), env.root);
+  const { schema } = bodySchema(args, env);
+  schema.example = exampleBody(args);
   (schema.properties as Json).id = { type: 'integer', description: `An existing ${kind}'s id.` };
   schema.description = `An existing ${kind} (\`{"id": 12}\`), or a new one by its fields; an existing ${kind} with the same name and fields is reused.`;
   return schema;

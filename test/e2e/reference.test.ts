@@ -114,4 +114,71 @@ describe('the API reference page', () => {
       fullPage: false,
     });
   }, 90_000);
+
+  it('creates an event: Authorize with the printed demo password, then Execute the shown example of POST /events (201)', async () => {
+    // The password as a reader takes it from the start-up line; the editor account, as the docs recommend.
+    const printed = gw.output().match(/export DEMO_PASSWORD='([^']+)'/)?.[1];
+    expect(printed).toBeTruthy();
+    const doc = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1/doc`)).json()) as {
+      paths: Record<string, { post?: { requestBody: { content: Record<string, { example: Json }> } } }>;
+    };
+    const example = doc.paths['/events']!.post!.requestBody.content['application/json']!.example;
+    const page = await browser.newPage();
+    const sent: Array<{ type: string | null; auth: string | null; body: string | null }> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') {
+        sent.push({
+          type: r.headers()['content-type'] ?? null,
+          auth: r.headers().authorization ?? null,
+          body: r.postData(),
+        });
+      }
+    });
+    await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
+    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+
+    await page.locator('.auth-wrapper button.authorize').click();
+    const basic = page.locator('.auth-container').filter({ hasText: 'applicationPassword' });
+    await basic.locator('input[type=text]').fill('editor');
+    await basic.locator('input[type=password]').fill(printed!);
+    await basic.locator('button[type=submit]').click();
+    await page.locator('.dialog-ux button.close-modal').click();
+
+    const create = page
+      .locator('.opblock-post')
+      .filter({ has: page.locator('[data-path="/events"]') })
+      .first();
+    await create.locator('.opblock-summary').click();
+    // The body shown is the document's JSON example, unchanged, and nothing else is offered.
+    const editor = create.locator('textarea.body-param__text');
+    await editor.waitFor({ timeout: 30_000 });
+    expect(JSON.parse(await editor.inputValue())).toEqual(example);
+    expect(await create.locator('.body-param-content-type select option').allInnerTexts()).toEqual([
+      'application/json',
+    ]);
+    await create.locator('button.execute').click();
+
+    const status = create.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor({ timeout: 30_000 });
+    expect((await status.textContent())?.trim()).toBe('201');
+    const answer = create.locator('.live-responses-table .highlight-code code').first();
+    const created = JSON.parse((await answer.textContent()) ?? '') as { id: number; title: string };
+    expect(created.title).toBe(example.title);
+    expect(sent).toEqual([
+      { type: 'application/json', auth: `Basic ${btoa(`editor:${printed}`)}`, body: expect.any(String) },
+    ]);
+
+    // The event exists: anyone reads it, with the venue and organizer the example nested.
+    const read = await fetch(`${gw.url}/wp-json/calendar/events/v1/events/${created.id}`);
+    expect(read.status).toBe(200);
+    const event = (await read.json()) as Json;
+    expect(event).toMatchObject({
+      title: example.title,
+      start_date: example.start_date,
+      venue: { venue: (example.venue as Json).venue },
+      organizer: [{ organizer: ((example.organizer as Json[])[0] as Json).organizer }],
+    });
+  }, 120_000);
 });
+
+type Json = Record<string, unknown>;

@@ -29,10 +29,10 @@ type Doc = Json & {
 let t: Target;
 let doc: Doc;
 
-/** Every parameter name an operation accepts: its parameters and its form body's properties. */
+/** Every parameter name an operation accepts: its parameters and its body's properties. */
 const namesOf = (op: Operation | undefined): string[] => [
   ...(op?.parameters ?? []).map((p) => p.name),
-  ...Object.keys(op?.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}),
+  ...Object.keys(op?.requestBody?.content['application/json']?.schema.properties ?? {}),
 ];
 
 beforeAll(async () => {
@@ -154,14 +154,13 @@ describe('the document', () => {
     }
   });
 
-  it('sends write fields as a form body and keeps the path identifier a required path parameter', () => {
+  it('sends write fields as a JSON body and keeps the path identifier a required path parameter', () => {
     const update = doc.paths['/events/{id}']?.post;
     expect(update?.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
-    const form = update?.requestBody?.content['application/x-www-form-urlencoded']?.schema;
-    expect(form?.properties).toHaveProperty('title');
-    expect(form?.required).toBeUndefined();
-    const create =
-      doc.paths['/events']?.post?.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+    const json = update?.requestBody?.content['application/json']?.schema;
+    expect(json?.properties).toHaveProperty('title');
+    expect(json?.required).toBeUndefined();
+    const create = doc.paths['/events']?.post?.requestBody?.content['application/json']?.schema;
     expect(create?.required).toEqual(expect.arrayContaining(['title', 'start_date', 'end_date']));
     expect(doc.paths['/events']?.post?.responses).toHaveProperty('201');
   });

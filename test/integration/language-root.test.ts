@@ -115,9 +115,7 @@ describe('/doc on the language root', () => {
     const update = doc.paths['/events/{id}']?.post as {
       requestBody: { content: Record<string, { schema: { properties: Json } }> };
     };
-    expect(update.requestBody.content['application/x-www-form-urlencoded']?.schema.properties).toHaveProperty(
-      'password',
-    );
+    expect(update.requestBody.content['application/json']?.schema.properties).toHaveProperty('password');
   });
 });
 
