@@ -62,6 +62,24 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        extends: true,
+        // The editors' screens in wp-admin (companion plugin) in Debian's Chromium, on a tec and a custom site of their own.
+        test: {
+          name: 'admin',
+          include: ['test/admin/**/*.test.ts'],
+          provide: {
+            adminTargets: [
+              { mapping: 'mappings/tec.json', port: wpPort + 6 },
+              { mapping: 'mappings/custom.json', port: wpPort + 7 },
+            ],
+          },
+          globalSetup: ['test/setup/admin.ts'],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 300_000,
+        },
+      },
       integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),
       integration('mock-custom', { kind: 'mock', mapping: 'mappings/custom.json' }, customPart),
       integration('wordpress', { kind: 'wordpress', mapping: 'mappings/tec.json', port: wpPort }, [
