@@ -1,7 +1,7 @@
 // The companion's Event, Venue and Organizer details panels in the real block editor (Debian's Chromium, the real
 // WordPress), for both mappings: what an editor enters is what the gateway serves, within a second (webhook), and the
 // same rows the gateway itself writes for the same event.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { metaKeysOf } from '../../src/mapping/schema.ts';
@@ -408,5 +408,34 @@ describe.each(inject('adminSites'))('the details panels on the $name mapping', (
     await panel.getByLabel('End', { exact: true }).fill('2031-03-10T14:00');
     await expect.poll(() => panel.getByText('The end is before the start.').count()).toBe(0);
     expect(await final.getAttribute('aria-disabled')).not.toBe('true');
+  });
+});
+
+describe('with TEC active', () => {
+  const site = inject('adminSites').find((s) => s.name === 'tec')!;
+  // TEC's main class, as TEC's plugin file declares it: the companion sees TEC and leaves the screens to it.
+  const fake = `${site.siteDir}/wp-content/mu-plugins/zz-fake-tec.php`;
+
+  it('the companion adds no panel and derives nothing', async () => {
+    const a = await openAdmin(site);
+    writeFileSync(fake, '<?php\nclass Tribe__Events__Main {}\n');
+    try {
+      const password = await loginPassword(site);
+      const page = await logIn(browser, site, 'editor', password);
+      await page.goto(`${site.origin}/wp-admin/post-new.php?post_type=${a.mapping.event.postType}`);
+      await page.getByRole('textbox', { name: 'Add title' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Event details', exact: true }).count()).toBe(0);
+      expect(await page.locator('script[src*="calendar-gateway"]').count()).toBe(0);
+      await page.context().close();
+      const post = await a.wp<{ id: number }>('editor', `/wp/v2/${a.mapping.event.restBase}`, {
+        body: { title: 'TEC computes its own', meta: { _EventStartDate: '2031-05-01 10:00:00' } },
+      });
+      const rows = await storedRows(site, post.id);
+      expect(rows.meta._EventStartDate).toEqual(['2031-05-01 10:00:00']);
+      expect(rows.meta._EventStartDateUTC).toBeUndefined();
+    } finally {
+      rmSync(fake, { force: true });
+      await a.close();
+    }
   });
 });
