@@ -87,6 +87,7 @@
           {
             variant: 'link',
             isDestructive: true,
+            // translators: %s: a venue's or organizer's name.
             label: sprintf(__('Remove %s', DOMAIN), title),
             onClick: () => props.onChange(props.ids.filter((x) => x !== id)),
           },
@@ -100,6 +101,7 @@
         el(
           c.Button,
           { key: p.id, variant: 'secondary', onClick: () => pick(p.id, titleOf(p)) },
+          // translators: %s: a venue's or organizer's name.
           sprintf(__('Choose %s', DOMAIN), titleOf(p)),
         ),
       );
@@ -108,6 +110,7 @@
         el(
           c.Button,
           { key: 'new', variant: 'secondary', onClick: create },
+          // translators: %s: the name typed, for a new venue or organizer.
           sprintf(__('Create “%s”', DOMAIN), q),
         ),
       );
