@@ -64,15 +64,20 @@ export default defineConfig({
       },
       {
         extends: true,
-        // The editors' screens in wp-admin, in Debian's headless Chromium, against real WordPress sites of both
-        // mappings (ports WP_TEST_PORT+6 and +7).
+        // The editors' screens in wp-admin (companion plugin) in Debian's Chromium, on a tec and a custom site of their own.
         test: {
           name: 'admin',
           include: ['test/admin/**/*.test.ts'],
-          globalSetup: ['test/setup/e2e-tools.ts', 'test/setup/admin-sites.ts'],
+          provide: {
+            adminTargets: [
+              { mapping: 'mappings/tec.json', port: wpPort + 6 },
+              { mapping: 'mappings/custom.json', port: wpPort + 7 },
+            ],
+          },
+          globalSetup: ['test/setup/admin.ts'],
           fileParallelism: false,
-          testTimeout: 60_000,
-          hookTimeout: 180_000,
+          testTimeout: 90_000,
+          hookTimeout: 300_000,
         },
       },
       integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),

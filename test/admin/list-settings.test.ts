@@ -15,15 +15,17 @@ import {
   type WordPressUpstream,
 } from '../../wordpress/upstream.ts';
 import { adminSites, adminStateDir } from '../setup/admin-sites.ts';
+import { portFor } from '../setup/wordpress.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const images = join(root, 'docs/images');
 
-/** This project's site of a mapping (started by test/setup/admin-sites.ts; reused, quick). */
-const site = (name: 'tec' | 'custom') => {
+/** This project's site of a mapping (started by test/setup/admin.ts; reused, quick). */
+const site = async (name: 'tec' | 'custom') => {
   const s = adminSites.find((x) => x.name === name)!;
-  return ensureWordPress({ mapping: s.mapping, stateDir: adminStateDir(name), port: s.port });
+  const stateDir = adminStateDir(name);
+  return ensureWordPress({ mapping: s.mapping, stateDir, port: await portFor(stateDir, s.port) });
 };
 
 interface MappingFile {

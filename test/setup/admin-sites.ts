@@ -1,6 +1,5 @@
-// Global setup of the admin project: its two real WordPress sites (TEC's mapping on WP_TEST_PORT+6, the custom one on
-// +7), started side by side; the tests reuse them through ensureWordPress (quick on a running site).
-import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
+// The admin project's two real WordPress sites (TEC's mapping on WP_TEST_PORT+6, the custom one on +7), as
+// test/setup/admin.ts starts them; the tests reuse them through ensureWordPress (quick on a running site).
 
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
@@ -12,15 +11,3 @@ export const adminSites = [
   { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 6 },
   { name: 'custom', mapping: 'mappings/custom.json', port: wpPort + 7 },
 ] as const;
-
-export default async function setup(): Promise<() => Promise<void>> {
-  await Promise.all(
-    adminSites.map((s) =>
-      ensureWordPress({ mapping: s.mapping, stateDir: adminStateDir(s.name), port: s.port }),
-    ),
-  );
-  // Locally the sites keep running between runs; CI leaves nothing behind.
-  return async () => {
-    if (process.env.CI) await Promise.all(adminSites.map((s) => stopWordPress(adminStateDir(s.name))));
-  };
-}

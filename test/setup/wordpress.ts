@@ -16,7 +16,7 @@ const isFree = (port: number): Promise<boolean> =>
  * The port of this state dir's site when it already runs (wp.sh records it), else the first free port from the
  * configured one: another checkout's site on 8080 must not stop this suite.
  */
-async function portFor(stateDir: string, wanted: number): Promise<number> {
+export async function portFor(stateDir: string, wanted: number): Promise<number> {
   try {
     const recorded = Number(readFileSync(join(stateDir, 'port'), 'utf8').trim());
     if (recorded && !(await isFree(recorded))) return recorded;

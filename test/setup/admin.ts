@@ -1,0 +1,70 @@
+// Global setup of the admin project: Debian's chromium, and a local WordPress of its own for each mapping (the
+// editors' screens are tried on both), seeded: the list table's tests read the sample calendar; the panels' tests make
+// the records they use.
+import { execFileSync } from 'node:child_process';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
+import { adminStateDir } from './admin-sites.ts';
+import { portFor } from './wordpress.ts';
+
+export interface AdminSite {
+  /** `tec`, `custom`: the mapping's file name. */
+  name: string;
+  mapping: string;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  /** The REST root, `…/wp-json`. */
+  url: string;
+  usersPassword: string;
+  /** The seeded users' wp-login.php password (wp.sh's WP_LOGIN_PASSWORD). */
+  loginPassword: string;
+  siteDir: string;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  execFileSync(
+    'bash',
+    [fileURLToPath(new URL('./apt-install.sh', import.meta.url)), 'chromium', 'chromium'],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 10 * 60_000,
+    },
+  );
+  const wanted = project.config.provide.adminTargets ?? [];
+  const stateDirs: string[] = [];
+  const sites = await Promise.all(
+    wanted.map(async ({ mapping, port }): Promise<AdminSite> => {
+      const name = basename(mapping, '.json');
+      const stateDir = adminStateDir(name);
+      stateDirs.push(stateDir);
+      const wp = await ensureWordPress({
+        mapping,
+        stateDir,
+        port: await portFor(stateDir, port),
+      });
+      return {
+        name,
+        mapping,
+        origin: wp.url.replace(/\/wp-json$/, ''),
+        url: wp.url,
+        usersPassword: wp.usersPassword,
+        loginPassword: wp.loginPassword,
+        siteDir: join(stateDir, 'site'),
+      };
+    }),
+  );
+  project.provide('adminSites', sites);
+  return async () => {
+    if (process.env.CI) for (const dir of stateDirs) await stopWordPress(dir);
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The admin project's sites: each mapping and the port to start it on. */
+    adminTargets: Array<{ mapping: string; port: number }>;
+    adminSites: AdminSite[];
+  }
+}
