@@ -127,6 +127,8 @@ export const listEventsArgs = {
       en: 'Venue latitude; with geoloc_lng (needs an extension).',
       es: 'Latitud del lugar; con geoloc_lng (requiere una extensión).',
     },
+    // Accepted, with no effect: any value.
+    accepts: { anyOf: [{ type: 'number' }, { type: 'string' }] },
     schema: z.unknown(),
   } satisfies ArgDef,
   geoloc_lng: {
@@ -136,6 +138,8 @@ export const listEventsArgs = {
       en: 'Venue longitude; with geoloc_lat (needs an extension).',
       es: 'Longitud del lugar; con geoloc_lat (requiere una extensión).',
     },
+    // Accepted, with no effect: any value.
+    accepts: { anyOf: [{ type: 'number' }, { type: 'string' }] },
     schema: z.unknown(),
   } satisfies ArgDef,
   include: linkedIds(

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import {
+  ACCEPTS,
   type ArgDef,
   type ArgsShape,
   looseBool,
@@ -25,6 +26,7 @@ const NOUN: Record<LinkedKind, { en: string; es: string; enPlural: string; esPlu
 const flag = (en: string, es: string, extra: Partial<Omit<ArgDef, 'schema'>> = {}): ArgDef<boolean> => ({
   type: 'boolean',
   in: 'query',
+  accepts: ACCEPTS.looseBoolean,
   description: { en, es },
   schema: looseBool,
   ...extra,

@@ -594,16 +594,16 @@ export interface components {
         /** @description An existing venue (`{"id": 12}`), or a new one by its fields; an existing venue with the same name and fields is reused. */
         VenueInput: {
             /** @description The author id (a numeric string in answers). */
-            author?: number;
+            author?: number | string;
             /**
              * @description The post status.
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
             /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-            date?: string;
+            date?: string | number;
             /** @description The publication date in UTC. */
-            date_utc?: string;
+            date_utc?: string | number;
             /** @description The venue name. */
             venue?: string;
             /** @description The venue description (HTML). */
@@ -611,27 +611,27 @@ export interface components {
             /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: number | string;
             /** @description The venue street address. */
-            address?: string;
+            address?: string | number;
             /** @description The venue city. */
-            city?: string;
+            city?: string | number;
             /** @description The venue country. */
-            country?: string;
+            country?: string | number;
             /** @description The venue province. */
-            province?: string;
+            province?: string | number;
             /** @description The venue state. */
-            state?: string;
+            state?: string | number;
             /** @description The venue ZIP or postal code. */
-            zip?: string;
+            zip?: string | number;
             /** @description The venue phone number. */
-            phone?: string;
+            phone?: string | number;
             /** @description The venue website URL. */
             website?: string;
             /** @description The venue state or province. */
-            stateprovince?: string;
+            stateprovince?: string | number;
             /** @description Whether to show a map. */
-            show_map?: boolean;
+            show_map?: boolean | number | string;
             /** @description Whether to show a link to the map. */
-            show_map_link?: boolean;
+            show_map_link?: boolean | number | string;
             /**
              * @description The content language.
              * @enum {string}
@@ -643,16 +643,16 @@ export interface components {
         /** @description An existing organizer (`{"id": 12}`), or a new one by its fields; an existing organizer with the same name and fields is reused. */
         OrganizerInput: {
             /** @description The author id (a numeric string in answers). */
-            author?: number;
+            author?: number | string;
             /**
              * @description The post status.
              * @enum {string}
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
             /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-            date?: string;
+            date?: string | number;
             /** @description The publication date in UTC. */
-            date_utc?: string;
+            date_utc?: string | number;
             /** @description The organizer name. */
             organizer?: string;
             /** @description The organizer description (HTML). */
@@ -660,11 +660,11 @@ export interface components {
             /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
             image?: number | string;
             /** @description The organizer phone number. */
-            phone?: string;
+            phone?: string | number;
             /** @description The organizer website URL. */
             website?: string;
             /** @description The organizer e-mail address. */
-            email?: string;
+            email?: string | number;
             /**
              * @description The content language.
              * @enum {string}
@@ -792,29 +792,29 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: number[];
+                categories?: (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: number[];
+                tags?: (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
                 organizer?: number[];
                 /** @description Only featured (true) or only not featured (false) events. */
-                featured?: boolean;
+                featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string;
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
-                geoloc?: boolean;
+                geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number;
+                geoloc_lat?: number | string;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number;
+                geoloc_lng?: number | string;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
-                ticketed?: boolean;
+                ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -876,16 +876,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title: string;
                     /** @description The event description (HTML). */
@@ -900,42 +900,42 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @default false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date: string;
+                    start_date: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date: string;
+                    end_date: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -944,16 +944,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title: string;
                     /** @description The event description (HTML). */
@@ -968,42 +968,42 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @default false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date: string;
+                    start_date: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date: string;
+                    end_date: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1100,16 +1100,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1121,42 +1121,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1165,16 +1165,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1186,42 +1186,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1274,16 +1274,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1295,42 +1295,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1339,16 +1339,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1360,42 +1360,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1492,16 +1492,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1513,42 +1513,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1557,16 +1557,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1578,42 +1578,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1710,16 +1710,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1729,42 +1729,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1773,16 +1773,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1792,42 +1792,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1880,16 +1880,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1899,42 +1899,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1943,16 +1943,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -1962,42 +1962,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2094,16 +2094,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -2113,42 +2113,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2157,16 +2157,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The event title. */
                     title?: string;
                     /** @description The event description (HTML). */
@@ -2176,42 +2176,42 @@ export interface operations {
                     /** @description The featured image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description Whether the event lasts all day. */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /** @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    start_date?: string;
+                    start_date?: string | number;
                     /** @description The event end, on its own wall clock. */
-                    end_date?: string;
+                    end_date?: string | number;
                     /** @description The event time zone (e.g. Europe/Madrid or UTC+2). */
-                    timezone?: string;
+                    timezone?: string | number;
                     /** @description The event cost (formatted in answers). */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /** @description The event website URL. */
                     website?: string;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @enum {string}
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /** @description Category ids, slugs or names. */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /** @description Tag ids, slugs or names. */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /** @description The venue: an id, or an object to create (in answers one venue as an object, several as a list). */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /** @description The organizers: ids, or objects to create. */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2270,29 +2270,29 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: number[];
+                categories?: (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: number[];
+                tags?: (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
                 organizer?: number[];
                 /** @description Only featured (true) or only not featured (false) events. */
-                featured?: boolean;
+                featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string;
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
-                geoloc?: boolean;
+                geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number;
+                geoloc_lat?: number | string;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number;
+                geoloc_lng?: number | string;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
-                ticketed?: boolean;
+                ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -2387,9 +2387,9 @@ export interface operations {
                 /** @description Only the venues linked to this event id. */
                 event?: number;
                 /** @description Truthy: only venues linked to at least one event that is not a draft or pending; falsy: only venues linked to no event. */
-                has_events?: boolean;
+                has_events?: boolean | number | string;
                 /** @description Only venues linked to an upcoming event (false disables the filter). */
-                only_with_upcoming?: boolean;
+                only_with_upcoming?: boolean | number | string;
                 /** @description The venue post status (CSV or array); only `publish` for callers who cannot edit venues. */
                 status?: string;
                 /** @description The content language. */
@@ -2453,16 +2453,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue: string;
                     /** @description The venue description (HTML). */
@@ -2470,27 +2470,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2499,16 +2499,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue: string;
                     /** @description The venue description (HTML). */
@@ -2516,27 +2516,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2633,16 +2633,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -2650,27 +2650,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2679,16 +2679,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -2696,27 +2696,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2769,16 +2769,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -2786,27 +2786,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2815,16 +2815,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -2832,27 +2832,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2949,16 +2949,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -2966,27 +2966,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2995,16 +2995,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3012,27 +3012,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3129,16 +3129,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3146,27 +3146,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3175,16 +3175,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3192,27 +3192,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3265,16 +3265,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3282,27 +3282,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3311,16 +3311,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3328,27 +3328,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3445,16 +3445,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3462,27 +3462,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3491,16 +3491,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The venue name. */
                     venue?: string;
                     /** @description The venue description (HTML). */
@@ -3508,27 +3508,27 @@ export interface operations {
                     /** @description The venue image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The venue street address. */
-                    address?: string;
+                    address?: string | number;
                     /** @description The venue city. */
-                    city?: string;
+                    city?: string | number;
                     /** @description The venue country. */
-                    country?: string;
+                    country?: string | number;
                     /** @description The venue province. */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /** @description The venue ZIP or postal code. */
-                    zip?: string;
+                    zip?: string | number;
                     /** @description The venue phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The venue website URL. */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /** @description Whether to show a map. */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /** @description Whether to show a link to the map. */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3579,9 +3579,9 @@ export interface operations {
                 /** @description Only the organizers linked to this event id. */
                 event?: number;
                 /** @description Truthy: only organizers linked to at least one event that is not a draft or pending; falsy: only organizers linked to no event. */
-                has_events?: boolean;
+                has_events?: boolean | number | string;
                 /** @description Only organizers linked to an upcoming event (false disables the filter). */
-                only_with_upcoming?: boolean;
+                only_with_upcoming?: boolean | number | string;
                 /** @description The organizer post status (CSV or array); only `publish` for callers who cannot edit organizers. */
                 status?: string;
                 /** @description The content language. */
@@ -3645,16 +3645,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer: string;
                     /** @description The organizer description (HTML). */
@@ -3662,11 +3662,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3675,16 +3675,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer: string;
                     /** @description The organizer description (HTML). */
@@ -3692,11 +3692,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3793,16 +3793,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -3810,11 +3810,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3823,16 +3823,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -3840,11 +3840,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3897,16 +3897,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -3914,11 +3914,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3927,16 +3927,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -3944,11 +3944,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4045,16 +4045,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4062,11 +4062,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4075,16 +4075,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4092,11 +4092,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4193,16 +4193,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4210,11 +4210,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4223,16 +4223,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4240,11 +4240,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4297,16 +4297,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4314,11 +4314,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4327,16 +4327,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4344,11 +4344,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4445,16 +4445,16 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4462,11 +4462,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4475,16 +4475,16 @@ export interface operations {
                 };
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @enum {string}
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /** @description The organizer name. */
                     organizer?: string;
                     /** @description The organizer description (HTML). */
@@ -4492,11 +4492,11 @@ export interface operations {
                     /** @description The organizer image: an attachment id, an image URL to upload (users who may upload files), or empty to remove it. */
                     image?: number | string;
                     /** @description The organizer phone number. */
-                    phone?: string;
+                    phone?: string | number;
                     /** @description The organizer website URL. */
                     website?: string;
                     /** @description The organizer e-mail address. */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4545,15 +4545,15 @@ export interface operations {
                 /** @description Limits the event categories to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event categories (ids or slugs; each must exist). */
-                exclude?: number[];
+                exclude?: (number | string)[];
                 /** @description Limits the result to these event categories (ids or slugs; each must exist). */
-                include?: number[];
+                include?: (number | string)[];
                 /** @description Sort direction. */
-                order?: "asc" | "desc";
+                order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
                 orderby?: string;
                 /** @description Whether to hide event categories not assigned to anything. */
-                hide_empty?: boolean;
+                hide_empty?: boolean | (0 | 1) | string;
                 /** @description Only the event categories of this event id. */
                 post?: number;
                 /** @description Alias of post. */
@@ -4629,7 +4629,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4644,7 +4644,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4747,7 +4747,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4762,7 +4762,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4821,7 +4821,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4836,7 +4836,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4939,7 +4939,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4954,7 +4954,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5003,15 +5003,15 @@ export interface operations {
                 /** @description Limits the event tags to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event tags (ids or slugs; each must exist). */
-                exclude?: number[];
+                exclude?: (number | string)[];
                 /** @description Limits the result to these event tags (ids or slugs; each must exist). */
-                include?: number[];
+                include?: (number | string)[];
                 /** @description Sort direction. */
-                order?: "asc" | "desc";
+                order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
                 orderby?: string;
                 /** @description Whether to hide event tags not assigned to anything. */
-                hide_empty?: boolean;
+                hide_empty?: boolean | (0 | 1) | string;
                 /** @description Only the event tags of this event id. */
                 post?: number;
                 /** @description Alias of post. */
