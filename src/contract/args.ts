@@ -79,6 +79,8 @@ export const ACCEPTS = {
   id: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\s*-?\\d+\\s*$' }] },
   /** A term of a filter: its id or its slug. */
   term: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+  /** Post statuses: one, comma-separated ones, or a list. */
+  statuses: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
 } as const;
 
 /**

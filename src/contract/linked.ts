@@ -75,6 +75,7 @@ export const linkedListArgs = (kind: LinkedKind) => {
     status: {
       type: 'string',
       in: 'query',
+      accepts: ACCEPTS.statuses,
       description: {
         en: `The ${n.en} post status (CSV or array); only \`publish\` for callers who cannot edit ${n.enPlural}.`,
         es: `El estado de publicación del ${n.es} (CSV o lista); solo \`publish\` para quien no puede editar ${n.esPlural}.`,

@@ -802,13 +802,13 @@ export interface operations {
                 /** @description Only featured (true) or only not featured (false) events. */
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
-                status?: string;
+                status?: string | string[];
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
                 geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number | string;
+                geoloc_lat?: string | number;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number | string;
+                geoloc_lng?: string | number;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -2280,13 +2280,13 @@ export interface operations {
                 /** @description Only featured (true) or only not featured (false) events. */
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
-                status?: string;
+                status?: string | string[];
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
                 geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number | string;
+                geoloc_lat?: string | number;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number | string;
+                geoloc_lng?: string | number;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -2391,7 +2391,7 @@ export interface operations {
                 /** @description Only venues linked to an upcoming event (false disables the filter). */
                 only_with_upcoming?: boolean | number | string;
                 /** @description The venue post status (CSV or array); only `publish` for callers who cannot edit venues. */
-                status?: string;
+                status?: string | string[];
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -3583,7 +3583,7 @@ export interface operations {
                 /** @description Only organizers linked to an upcoming event (false disables the filter). */
                 only_with_upcoming?: boolean | number | string;
                 /** @description The organizer post status (CSV or array); only `publish` for callers who cannot edit organizers. */
-                status?: string;
+                status?: string | string[];
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
