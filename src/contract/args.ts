@@ -77,8 +77,16 @@ export const ACCEPTS = {
   text: { anyOf: [{ type: 'string' }, { type: 'number' }] },
   /** An id of a write: a number or its text. */
   id: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\s*-?\\d+\\s*$' }] },
-  /** A term of a filter: its id or its slug. */
-  term: { anyOf: [{ type: 'integer' }, { type: 'string' }] },
+  /**
+   * Terms of a filter: a list of ids or slugs. The list of texts first, which says the same of a query string, is the
+   * branch the reference page (Swagger UI) draws its inputs from: it draws none for a list of mixed items.
+   */
+  terms: {
+    anyOf: [
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+    ],
+  },
   /** Post statuses: one, comma-separated ones, or a list. */
   statuses: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
 } as const;

@@ -134,7 +134,7 @@ export const termList = (en: string, es: string): ArgDef<string[]> => ({
   items: 'integer',
   csv: true,
   in: 'query',
-  accepts: { type: 'array', items: ACCEPTS.term },
+  accepts: ACCEPTS.terms,
   description: { en, es },
   schema: list,
 });

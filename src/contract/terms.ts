@@ -37,7 +37,7 @@ const termRefs = (en: string, es: string): ArgDef<string[]> => ({
   items: 'integer',
   csv: true,
   in: 'query',
-  accepts: { type: 'array', items: ACCEPTS.term },
+  accepts: ACCEPTS.terms,
   description: { en, es },
   schema: list.refine((items) => items.length > 0, WHY.someItems),
 });

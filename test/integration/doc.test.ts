@@ -173,7 +173,12 @@ describe('the document', () => {
       name: 'categories',
       in: 'query',
       description: expect.any(String),
-      schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+      schema: {
+        anyOf: [
+          { type: 'array', items: { type: 'string' } },
+          { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+        ],
+      },
       required: false,
       style: 'form',
       explode: false,

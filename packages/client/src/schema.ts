@@ -792,9 +792,9 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: (number | string)[];
+                categories?: string[] | (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: (number | string)[];
+                tags?: string[] | (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
@@ -2270,9 +2270,9 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: (number | string)[];
+                categories?: string[] | (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: (number | string)[];
+                tags?: string[] | (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
@@ -4545,9 +4545,9 @@ export interface operations {
                 /** @description Limits the event categories to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event categories (ids or slugs; each must exist). */
-                exclude?: (number | string)[];
+                exclude?: string[] | (number | string)[];
                 /** @description Limits the result to these event categories (ids or slugs; each must exist). */
-                include?: (number | string)[];
+                include?: string[] | (number | string)[];
                 /** @description Sort direction. */
                 order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
@@ -5003,9 +5003,9 @@ export interface operations {
                 /** @description Limits the event tags to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event tags (ids or slugs; each must exist). */
-                exclude?: (number | string)[];
+                exclude?: string[] | (number | string)[];
                 /** @description Limits the result to these event tags (ids or slugs; each must exist). */
-                include?: (number | string)[];
+                include?: string[] | (number | string)[];
                 /** @description Sort direction. */
                 order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
