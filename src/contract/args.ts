@@ -35,8 +35,9 @@ export interface ArgDef<T = unknown> {
   /** TEC declares no `type` (only a Swagger type): discovery then shows none; /doc still documents `type`. */
   untyped?: boolean;
   /**
-   * What /doc shows for a body argument that accepts more than TEC's declared `type` (ids or nested objects): an
-   * OpenAPI schema; `$ref`s name the document's component schemas. Discovery keeps TEC's `type`.
+   * What /doc shows when the argument accepts more than TEC's declared `type` (ids or slugs, numbers as text, nested
+   * objects): an OpenAPI schema, often one of {@link ACCEPTS}; `$ref`s name the document's component schemas.
+   * Discovery keeps TEC's `type`.
    */
   accepts?: Record<string, unknown>;
   /**
@@ -61,6 +62,40 @@ export interface ArgDef<T = unknown> {
 }
 
 export type ArgFormat = 'time' | 'timezone' | 'image';
+
+/**
+ * What /doc says an argument takes when it is wider than its `type` (`accepts`): OpenAPI schemas of the values the
+ * parsers below take, so that the reference page and the typed client generated from /doc accept them too
+ * (src/discovery/openapi-args.test.ts checks every argument against its parser).
+ */
+export const ACCEPTS = {
+  /** WordPress's boolean: true/false, 1/0, or their text in any case. */
+  boolean: {
+    anyOf: [
+      { type: 'boolean' },
+      { type: 'integer', enum: [0, 1] },
+      { type: 'string', pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0)$' },
+    ],
+  },
+  /** TEC's loose flag: a boolean, or any number or text (truthy unless `0`, `false`, `no`, `off` or empty). */
+  looseBoolean: { anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string' }] },
+  /** A text field of a write: a string, or a number taken as its text. */
+  text: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+  /** An id of a write: a number or its text. */
+  id: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^\\s*-?\\d+\\s*$' }] },
+  /**
+   * Terms of a filter: a list of ids or slugs. The list of texts first, which says the same of a query string, is the
+   * branch the reference page (Swagger UI) draws its inputs from: it draws none for a list of mixed items.
+   */
+  terms: {
+    anyOf: [
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+    ],
+  },
+  /** Post statuses: one, comma-separated ones, or a list. */
+  statuses: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+} as const;
 
 /**
  * The longest string (in characters) each kind of argument takes. The parser checks it before the argument's schema
@@ -115,6 +150,7 @@ export const WHY = {
   image: 'must be an attachment id or the URL of an image.',
   timezone: 'must be a time zone such as Europe/Madrid or UTC+2.',
   textBoolean: 'must be true or false, sent as text.',
+  flag: 'must be true or false, a number or a text.',
 } as const;
 
 /** Whole number > 0 given as a number or a numeric string (TEC's `is_positive_int`). */
@@ -165,9 +201,13 @@ export const boolean = (name: string) =>
     return z.NEVER;
   });
 
-/** TEC's truthy parse of loose flags (`has_events`, `only_with_upcoming`, venue `show_map`). */
-export const looseBool = z.unknown().transform((v) => {
+/** TEC's truthy parse of loose flags (`has_events`, `only_with_upcoming`, venue `show_map`): any scalar. */
+export const looseBool = z.unknown().transform((v, ctx) => {
   if (typeof v === 'boolean') return v;
+  if (v !== null && typeof v === 'object') {
+    ctx.addIssue({ code: 'custom', message: WHY.flag });
+    return z.NEVER;
+  }
   if (typeof v === 'number') return v !== 0;
   const s = String(v ?? '')
     .toLowerCase()

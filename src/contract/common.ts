@@ -1,6 +1,7 @@
 // Arguments shared by many routes: paging, language, ids, dates.
 import { z } from 'zod';
 import {
+  ACCEPTS,
   type ArgDef,
   anyString,
   boolean,
@@ -101,6 +102,7 @@ export const bool = (
 ): ArgDef<boolean> => ({
   type: 'boolean',
   description: { en, es },
+  accepts: ACCEPTS.boolean,
   schema: boolean(name),
   ...extra,
 });
@@ -110,12 +112,19 @@ export const IMAGE_ACCEPTS = { oneOf: [{ type: 'integer' }, { type: 'string' }] 
 
 /** Terms on a write: ids, slugs or names (a new name makes a new term), as a list or a comma-separated string. */
 export const TERMS_ACCEPTS = {
-  oneOf: [{ type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }, { type: 'string' }],
+  oneOf: [
+    { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } },
+    { type: 'string' },
+    { type: 'number' },
+  ],
 };
 
-/** A linked venue or organizer on an event write: an id, an object (`{id}` or a new one), or a list of them. */
+/**
+ * A linked venue or organizer on an event write: an id (or ids as text, comma-separated; `''` or `0` removes it), an
+ * object (`{id}` or a new one), or a list of them.
+ */
 export const linkedAccepts = (component: 'VenueInput' | 'OrganizerInput') => {
-  const one = [{ type: 'integer' }, { $ref: `#/components/schemas/${component}` }];
+  const one = [{ type: 'integer' }, { type: 'string' }, { $ref: `#/components/schemas/${component}` }];
   return { oneOf: [...one, { type: 'array', items: { oneOf: one } }] };
 };
 
@@ -125,6 +134,7 @@ export const termList = (en: string, es: string): ArgDef<string[]> => ({
   items: 'integer',
   csv: true,
   in: 'query',
+  accepts: ACCEPTS.terms,
   description: { en, es },
   schema: list,
 });

@@ -1,5 +1,4 @@
 // The contract of the namespace index (`GET /calendar/events/v1`) and of `GET /doc`.
-import { z } from 'zod';
 import { type ArgDef, anyString } from './args.ts';
 import { language } from './common.ts';
 import { READABLE, route } from './route.ts';
@@ -16,13 +15,14 @@ const namespaceArg: ArgDef<string> = {
   schema: anyString,
 };
 
-// WordPress declares `context` without a type or check on this route; we accept any string the same way.
+// WordPress declares `context` without a type or check on this route; we accept any string the same way (a list, which
+// no client means, is refused).
 const contextArg: ArgDef<string> = {
   type: 'string',
   default: 'view',
   in: 'query',
   description: { en: 'The scope of the description.', es: 'El alcance de la descripción.' },
-  schema: z.unknown().transform((v) => String(v)),
+  schema: anyString,
 };
 
 export const discoveryRoutes = {

@@ -1,6 +1,16 @@
 // The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
 import { z } from 'zod';
-import { type ArgDef, idList, list, MAX_CHARS, nonEmptyString, positiveInt, WHY } from './args.ts';
+import {
+  ACCEPTS,
+  type ArgDef,
+  anyString,
+  idList,
+  list,
+  MAX_CHARS,
+  nonEmptyString,
+  positiveInt,
+  WHY,
+} from './args.ts';
 import { bool, language, page, perPage, termList, time } from './common.ts';
 
 const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
@@ -16,6 +26,7 @@ const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
 const statusList: ArgDef<string[]> = {
   type: 'string',
   in: 'query',
+  accepts: ACCEPTS.statuses,
   description: {
     en: 'The event post status (CSV or array); only `publish` for callers who cannot edit events.',
     es: 'El estado de publicación del evento (CSV o lista); solo `publish` para quien no puede editar eventos.',
@@ -127,7 +138,9 @@ export const listEventsArgs = {
       en: 'Venue latitude; with geoloc_lng (needs an extension).',
       es: 'Latitud del lugar; con geoloc_lng (requiere una extensión).',
     },
-    schema: z.unknown(),
+    // Accepted, with no effect: any number or text.
+    accepts: ACCEPTS.text,
+    schema: anyString,
   } satisfies ArgDef,
   geoloc_lng: {
     type: 'number',
@@ -136,7 +149,9 @@ export const listEventsArgs = {
       en: 'Venue longitude; with geoloc_lat (needs an extension).',
       es: 'Longitud del lugar; con geoloc_lat (requiere una extensión).',
     },
-    schema: z.unknown(),
+    // Accepted, with no effect: any number or text.
+    accepts: ACCEPTS.text,
+    schema: anyString,
   } satisfies ArgDef,
   include: linkedIds(
     'Only events with these ids; date filters are then ignored.',

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import {
+  ACCEPTS,
   type ArgDef,
   type ArgsShape,
   looseBool,
@@ -25,6 +26,7 @@ const NOUN: Record<LinkedKind, { en: string; es: string; enPlural: string; esPlu
 const flag = (en: string, es: string, extra: Partial<Omit<ArgDef, 'schema'>> = {}): ArgDef<boolean> => ({
   type: 'boolean',
   in: 'query',
+  accepts: ACCEPTS.looseBoolean,
   description: { en, es },
   schema: looseBool,
   ...extra,
@@ -73,6 +75,7 @@ export const linkedListArgs = (kind: LinkedKind) => {
     status: {
       type: 'string',
       in: 'query',
+      accepts: ACCEPTS.statuses,
       description: {
         en: `The ${n.en} post status (CSV or array); only \`publish\` for callers who cannot edit ${n.enPlural}.`,
         es: `El estado de publicación del ${n.es} (CSV o lista); solo \`publish\` para quien no puede editar ${n.esPlural}.`,

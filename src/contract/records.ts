@@ -6,6 +6,7 @@
 // the serializer's key order and plain values, the password blanking and /doc's record schemas.
 import { z } from 'zod';
 import {
+  ACCEPTS,
   type ArgDef,
   anyString,
   boolean,
@@ -86,19 +87,41 @@ const ORGANIZER: Noun = { en: 'organizer', es: 'organizador' };
 
 const text: Arg<string> = { type: 'string', in: 'body', schema: nonEmptyString };
 /** A text that may be emptied: any string (an empty one clears the stored value). */
-const clearable: Arg<string> = { type: 'string', in: 'body', schema: anyString };
+const clearable: Arg<string> = { type: 'string', in: 'body', accepts: ACCEPTS.text, schema: anyString };
 /** A venue flag: TEC reads any value as truthy or not. */
-const flag: Arg<boolean> = { type: 'boolean', in: 'body', schema: looseBool };
+const flag: Arg<boolean> = { type: 'boolean', in: 'body', accepts: ACCEPTS.looseBoolean, schema: looseBool };
 /** An event flag: WordPress's boolean (`rest_sanitize_boolean`); anything else is refused. */
-const strictFlag = (name: string): Arg<boolean> => ({ type: 'boolean', in: 'body', schema: boolean(name) });
-const time: Arg<string> = { type: 'string', in: 'body', schema: timeValue, format: 'time' };
+const strictFlag = (name: string): Arg<boolean> => ({
+  type: 'boolean',
+  in: 'body',
+  accepts: ACCEPTS.boolean,
+  schema: boolean(name),
+});
+const time: Arg<string> = {
+  type: 'string',
+  in: 'body',
+  accepts: ACCEPTS.text,
+  schema: timeValue,
+  format: 'time',
+};
 const url: Arg<string> = {
   type: 'string',
   in: 'body',
   schema: anyString.refine((v) => v === '' || URL.canParse(v), WHY.url),
 };
-/** Any JSON value: the handler reads it (costs, nested venues and organizers). */
+/** Any JSON value: the handler reads it (nested venues and organizers). */
 const anyValue: z.ZodType<unknown> = z.unknown();
+
+/** A cost: one value, or several (a range), each a text or a number. */
+const costValue: z.ZodType<unknown> = z
+  .unknown()
+  .refine(
+    (v) =>
+      ['string', 'number'].includes(typeof v) ||
+      (Array.isArray(v) && v.every((x) => ['string', 'number'].includes(typeof x))),
+    'must be a string or a list.',
+  );
+const COST_ACCEPTS = { anyOf: [ACCEPTS.text, { type: 'array', items: ACCEPTS.text }] };
 
 const id = (n: Noun) =>
   field({ key: 'id', about: { en: `The ${n.en} id.`, es: `El id del ${n.es}.` }, type: { type: 'integer' } });
@@ -128,7 +151,7 @@ const postHead = [
       es: 'El id del autor (texto numérico en las respuestas).',
     },
     type: s,
-    arg: { type: 'integer', in: 'body', schema: integer('author') },
+    arg: { type: 'integer', in: 'body', accepts: ACCEPTS.id, schema: integer('author') },
   }),
   field({
     key: 'status',
@@ -428,7 +451,14 @@ export const eventRecord = {
       },
       type: s,
       stored: true,
-      arg: { type: 'string', in: 'body', schema: anyString, format: 'timezone', example: 'Europe/Madrid' },
+      arg: {
+        type: 'string',
+        in: 'body',
+        accepts: ACCEPTS.text,
+        schema: anyString,
+        format: 'timezone',
+        example: 'Europe/Madrid',
+      },
       byHandler: true,
     }),
     field({
@@ -449,7 +479,14 @@ export const eventRecord = {
       type: s,
       blank: '',
       stored: true,
-      arg: { type: 'string', untyped: true, in: 'body', schema: anyValue, example: '15' },
+      arg: {
+        type: 'string',
+        untyped: true,
+        in: 'body',
+        accepts: COST_ACCEPTS,
+        schema: costValue,
+        example: '15',
+      },
       byHandler: true,
     }),
     field({
@@ -586,7 +623,7 @@ function termDescriptor<const K extends TermKind>(kind: K) {
       es: 'El id de la categoría de eventos madre (0 si no hay).',
     },
     type: { type: 'integer' },
-    arg: { type: 'integer', in: 'body', schema: positiveInt },
+    arg: { type: 'integer', in: 'body', accepts: ACCEPTS.id, schema: positiveInt },
   });
   const tail = [
     termField('meta', 'The term meta, or an empty list.', 'Los metadatos del término, o una lista vacía.', {

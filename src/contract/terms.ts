@@ -1,6 +1,7 @@
 // The event categories and event tags routes of calendar/events/v1 (TEC's Archive/Single Category and Tag).
 import { z } from 'zod';
 import {
+  ACCEPTS,
   type ArgDef,
   anyString,
   boolean,
@@ -36,6 +37,7 @@ const termRefs = (en: string, es: string): ArgDef<string[]> => ({
   items: 'integer',
   csv: true,
   in: 'query',
+  accepts: ACCEPTS.terms,
   description: { en, es },
   schema: list.refine((items) => items.length > 0, WHY.someItems),
 });
@@ -74,6 +76,8 @@ export function listTermsArgs(kind: TermKind) {
       type: 'string',
       in: 'query',
       enum: ORDERS,
+      // In any case, as the parser lowercases it.
+      accepts: { type: 'string', pattern: '^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$' },
       default: 'asc',
       description: { en: 'Sort direction.', es: 'Sentido de la ordenación.' },
       schema: z.unknown().transform((v, ctx) => {
@@ -97,6 +101,7 @@ export function listTermsArgs(kind: TermKind) {
       type: 'boolean',
       in: 'query',
       default: true,
+      accepts: ACCEPTS.boolean,
       description: {
         en: `Whether to hide ${n.en} not assigned to anything.`,
         es: `Si se ocultan las ${n.es} sin elementos asignados.`,

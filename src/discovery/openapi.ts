@@ -27,13 +27,16 @@ function appliedDefault(name: string, env: DescribeEnv): string | undefined {
   return name === 'start_date' ? window.filter.startGte : window.filter.endLte;
 }
 
-/** A property or parameter schema: type, items, default and enum as the contract declares them. */
+/**
+ * A property or parameter schema: what the argument accepts when it is wider than its type (ids or slugs, numbers
+ * as text, nested objects), else its type, items and enum; and its default.
+ */
 function argSchema(def: ArgDef, env: DescribeEnv, applied?: string): Json {
-  const s: Json = def.accepts && def.in === 'body' ? structuredClone(def.accepts) : { type: def.type };
-  if (def.type === 'array' && !s.oneOf) s.items = { type: def.items ?? 'string' };
+  const s: Json = def.accepts ? structuredClone(def.accepts) : { type: def.type };
+  if (!def.accepts && def.type === 'array') s.items = { type: def.items ?? 'string' };
+  if (!def.accepts && def.enum) s.enum = [...def.enum];
   const value = applied ?? shownDefault(def, env);
   if (value !== undefined) s.default = value;
-  if (def.enum) s.enum = [...def.enum];
   if (def.in === 'body' && def.example !== undefined) s.example = structuredClone(def.example);
   return s;
 }

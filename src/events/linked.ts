@@ -35,7 +35,7 @@ export function linkedItems(kind: LinkedKind, raw: unknown): Array<number | Reco
   return items
     .filter((x) => !isEmpty(x))
     .map((x) => {
-      if (typeof x === 'number' || (typeof x === 'string' && /^\d+$/.test(x.trim()))) return Number(x);
+      if (Number.isInteger(x) || (typeof x === 'string' && /^\d+$/.test(x.trim()))) return Number(x);
       if (typeof x === 'object' && x !== null && !Array.isArray(x)) return x as Record<string, unknown>;
       throw invalidParams({ [kind]: `${kind} must be an id, or an object with the ${kind}'s fields.` });
     });

@@ -1,10 +1,12 @@
 // The shell and TypeScript blocks of README.md and docs/*.md, run against a demo gateway as a reader would run them:
-// every `sh` block in bash (curl's status of each call checked), every `ts` block with the project's Node.
+// every `sh` block in bash (curl's status of each call checked), every `ts` block with the project's Node, importing
+// `@calendar-gateway/client` as the compiled package (npm's workspace link to packages/client, built first).
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildClient } from '../../src/client/pack.ts';
 import { type Server, startDemo } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -47,6 +49,7 @@ const localise = (code: string) =>
     .join('\n');
 
 beforeAll(async () => {
+  buildClient();
   gw = await startDemo({ DEMO_PASSWORD: PASSWORD });
 }, 120_000);
 

@@ -1,7 +1,11 @@
-// The typed client (`calendar-gateway/client`) against the gateway, on both upstreams: lists and paging, filters,
-// an application-password create with a nested venue, and errors as WordPress's body.
+// The typed client (`@calendar-gateway/client`, from its source) against the gateway, on both upstreams: lists and
+// paging, filters, an application-password create with a nested venue, and errors as WordPress's body.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CalendarApiError, type CalendarClient, createCalendarClient } from '../../src/client/index.ts';
+import {
+  CalendarApiError,
+  type CalendarClient,
+  createCalendarClient,
+} from '../../packages/client/src/index.ts';
 import { call, openTarget, type Target } from '../harness.ts';
 import { monthOf, token } from './fixtures.ts';
 
@@ -58,6 +62,26 @@ describe('typed client', () => {
     });
     expect(page.total).toBeGreaterThan(0);
     for (const e of page.items) expect(e.categories?.map((c) => c.id)).toContain(category!.id);
+  });
+
+  it('filters by category slug and id alike (the types take ids or slugs, as the API does)', async () => {
+    const [category] = (await anonymous.list('/categories', { hide_empty: true })).items;
+    const bySlug = await anonymous.list('/events', {
+      start_date: '2000-01-01',
+      categories: [category!.slug!],
+    });
+    const mixed = await anonymous.list('/events', {
+      start_date: '2000-01-01',
+      categories: [category!.slug!, category!.id!],
+    });
+    const byId = await anonymous.list('/events', { start_date: '2000-01-01', categories: [category!.id!] });
+    expect(bySlug.total).toBeGreaterThan(0);
+    expect(bySlug.items.map((e) => e.id)).toEqual(byId.items.map((e) => e.id));
+    expect(mixed.items.map((e) => e.id)).toEqual(byId.items.map((e) => e.id));
+    // WordPress's booleans as text, as a query string carries them.
+    const notFeatured = await anonymous.list('/events', { start_date: '2000-01-01', featured: '0' });
+    expect(notFeatured.total).toBeGreaterThan(0);
+    for (const e of notFeatured.items) expect(e.featured).toBe(false);
   });
 
   it('creates an event with a nested venue as an editor, and reads it back', async () => {

@@ -79,7 +79,7 @@ describe('the document', () => {
     const refs = (s: unknown) => JSON.stringify(s).match(/#\/components\/schemas\/\w+/g) ?? [];
     expect(refs(body.venue)).toContain('#/components/schemas/VenueInput');
     expect(refs(body.organizer)).toContain('#/components/schemas/OrganizerInput');
-    expect(body.tags).toMatchObject({ oneOf: [{ type: 'array' }, { type: 'string' }] });
+    expect(body.tags).toMatchObject({ oneOf: [{ type: 'array' }, { type: 'string' }, { type: 'number' }] });
     expect(body.image).toMatchObject({ oneOf: [{ type: 'integer' }, { type: 'string' }] });
     const venueInput = doc.components.schemas.VenueInput as { properties: Json };
     expect(Object.keys(venueInput.properties)).toEqual(
@@ -165,14 +165,19 @@ describe('the document', () => {
     expect(doc.paths['/events']?.post?.responses).toHaveProperty('201');
   });
 
-  it('shapes query parameters as TEC does, CSV lists as form style without explode', () => {
+  it('shapes query parameters as TEC does, CSV lists as form style without explode, of ids or slugs', () => {
     const params = doc.paths['/events']?.get?.parameters ?? [];
     const categories = params.find((p) => p.name === 'categories');
     expect(categories).toEqual({
       name: 'categories',
       in: 'query',
       description: expect.any(String),
-      schema: { type: 'array', items: { type: 'integer' } },
+      schema: {
+        anyOf: [
+          { type: 'array', items: { type: 'string' } },
+          { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+        ],
+      },
       required: false,
       style: 'form',
       explode: false,

@@ -1,8 +1,10 @@
-// `calendar-gateway/client`: a typed client of calendar/events/v1 for TypeScript front-ends. Paths, parameters and
-// bodies are typed by src/client/schema.ts, which is generated from the gateway's own contract (openapi-fetch does
-// the requests); this file adds what a calendar front-end needs on top: credentials, WordPress errors, paging.
+// `@calendar-gateway/client`: a typed client of calendar/events/v1 for TypeScript front-ends. Paths, parameters and
+// bodies are typed by ./schema.ts, which the gateway's `npm run client:types` generates from its own contract
+// (openapi-fetch does the requests); this file adds what a calendar front-end needs on top: credentials, WordPress
+// errors, paging.
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema.ts';
+// `.js`: the name the emitted declarations keep, and the one a consumer's tsc resolves.
+import type { components, paths } from './schema.js';
 
 export type { components, paths };
 export type Event = components['schemas']['Event'];

@@ -610,7 +610,7 @@ export interface components {
          */
         VenueInput: {
             /** @description The author id (a numeric string in answers). */
-            author?: number;
+            author?: number | string;
             /**
              * @description The post status.
              * @example publish
@@ -618,9 +618,9 @@ export interface components {
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
             /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-            date?: string;
+            date?: string | number;
             /** @description The publication date in UTC. */
-            date_utc?: string;
+            date_utc?: string | number;
             /**
              * @description The venue name.
              * @example Harbour Terrace
@@ -637,51 +637,51 @@ export interface components {
              * @description The venue street address.
              * @example Muelle de la Aduana 1
              */
-            address?: string;
+            address?: string | number;
             /**
              * @description The venue city.
              * @example Valencia
              */
-            city?: string;
+            city?: string | number;
             /**
              * @description The venue country.
              * @example Spain
              */
-            country?: string;
+            country?: string | number;
             /**
              * @description The venue province.
              * @example Valencia
              */
-            province?: string;
+            province?: string | number;
             /** @description The venue state. */
-            state?: string;
+            state?: string | number;
             /**
              * @description The venue ZIP or postal code.
              * @example 46024
              */
-            zip?: string;
+            zip?: string | number;
             /**
              * @description The venue phone number.
              * @example +34 963 00 00 00
              */
-            phone?: string;
+            phone?: string | number;
             /**
              * @description The venue website URL.
              * @example https://example.com/harbour-terrace
              */
             website?: string;
             /** @description The venue state or province. */
-            stateprovince?: string;
+            stateprovince?: string | number;
             /**
              * @description Whether to show a map.
              * @example true
              */
-            show_map?: boolean;
+            show_map?: boolean | number | string;
             /**
              * @description Whether to show a link to the map.
              * @example true
              */
-            show_map_link?: boolean;
+            show_map_link?: boolean | number | string;
             /**
              * @description The content language.
              * @enum {string}
@@ -703,7 +703,7 @@ export interface components {
          */
         OrganizerInput: {
             /** @description The author id (a numeric string in answers). */
-            author?: number;
+            author?: number | string;
             /**
              * @description The post status.
              * @example publish
@@ -711,9 +711,9 @@ export interface components {
              */
             status?: "publish" | "future" | "draft" | "pending" | "private";
             /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-            date?: string;
+            date?: string | number;
             /** @description The publication date in UTC. */
-            date_utc?: string;
+            date_utc?: string | number;
             /**
              * @description The organizer name.
              * @example Harbour Jazz Club
@@ -730,7 +730,7 @@ export interface components {
              * @description The organizer phone number.
              * @example +34 600 00 00 00
              */
-            phone?: string;
+            phone?: string | number;
             /**
              * @description The organizer website URL.
              * @example https://example.com/harbour-jazz-club
@@ -740,7 +740,7 @@ export interface components {
              * @description The organizer e-mail address.
              * @example jazz@example.com
              */
-            email?: string;
+            email?: string | number;
             /**
              * @description The content language.
              * @enum {string}
@@ -868,29 +868,29 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: number[];
+                categories?: string[] | (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: number[];
+                tags?: string[] | (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
                 organizer?: number[];
                 /** @description Only featured (true) or only not featured (false) events. */
-                featured?: boolean;
+                featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
-                status?: string;
+                status?: string | string[];
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
-                geoloc?: boolean;
+                geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number;
+                geoloc_lat?: string | number;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number;
+                geoloc_lng?: string | number;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
-                ticketed?: boolean;
+                ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -1001,7 +1001,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -1009,9 +1009,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -1036,27 +1036,27 @@ export interface operations {
                      * @default false
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date: string;
+                    start_date: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date: string;
+                    end_date: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -1066,18 +1066,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -1085,14 +1085,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -1100,7 +1100,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -1118,7 +1118,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -1132,7 +1132,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1278,7 +1278,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -1286,9 +1286,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -1312,27 +1312,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -1342,18 +1342,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -1361,14 +1361,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -1376,7 +1376,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -1394,7 +1394,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -1408,7 +1408,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1510,7 +1510,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -1518,9 +1518,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -1544,27 +1544,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -1574,18 +1574,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -1593,14 +1593,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -1608,7 +1608,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -1626,7 +1626,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -1640,7 +1640,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1786,7 +1786,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -1794,9 +1794,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -1820,27 +1820,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -1850,18 +1850,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -1869,14 +1869,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -1884,7 +1884,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -1902,7 +1902,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -1916,7 +1916,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2062,7 +2062,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -2070,9 +2070,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -2094,27 +2094,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -2124,18 +2124,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -2143,14 +2143,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -2158,7 +2158,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -2176,7 +2176,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -2190,7 +2190,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2292,7 +2292,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -2300,9 +2300,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -2324,27 +2324,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -2354,18 +2354,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -2373,14 +2373,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -2388,7 +2388,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -2406,7 +2406,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -2420,7 +2420,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2566,7 +2566,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -2574,9 +2574,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The event title.
                      * @example Jazz night on the harbour
@@ -2598,27 +2598,27 @@ export interface operations {
                      * @description Whether the event lasts all day.
                      * @example false
                      */
-                    all_day?: boolean;
+                    all_day?: boolean | (0 | 1) | string;
                     /**
                      * @description The event start, on its own wall clock (Y-m-d H:i:s; a write accepts what strtotime reads).
                      * @example 2027-06-12 20:00:00
                      */
-                    start_date?: string;
+                    start_date?: string | number;
                     /**
                      * @description The event end, on its own wall clock.
                      * @example 2027-06-12 23:00:00
                      */
-                    end_date?: string;
+                    end_date?: string | number;
                     /**
                      * @description The event time zone (e.g. Europe/Madrid or UTC+2).
                      * @example Europe/Madrid
                      */
-                    timezone?: string;
+                    timezone?: string | number;
                     /**
                      * @description The event cost (formatted in answers).
                      * @example 15
                      */
-                    cost?: string;
+                    cost?: (string | number) | (string | number)[];
                     /**
                      * @description The event website URL.
                      * @example https://example.com/jazz-night
@@ -2628,18 +2628,18 @@ export interface operations {
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | (0 | 1) | string;
                     /** @description Hide the event from listings. */
-                    hide_from_listings?: boolean;
+                    hide_from_listings?: boolean | (0 | 1) | string;
                     /** @description Sticky in calendar views. */
-                    sticky?: boolean;
+                    sticky?: boolean | (0 | 1) | string;
                     /** @description Featured on the site. */
-                    featured?: boolean;
+                    featured?: boolean | (0 | 1) | string;
                     /**
                      * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
                      * @example scheduled
@@ -2647,14 +2647,14 @@ export interface operations {
                      */
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string;
+                    event_status_reason?: string | number;
                     /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
                      *     ]
                      */
-                    categories?: (number | string)[] | string;
+                    categories?: (number | string)[] | string | number;
                     /**
                      * @description Tag ids, slugs or names.
                      * @example [
@@ -2662,7 +2662,7 @@ export interface operations {
                      *       "evening"
                      *     ]
                      */
-                    tags?: (number | string)[] | string;
+                    tags?: (number | string)[] | string | number;
                     /**
                      * @description The venue: an id, or an object to create (in answers one venue as an object, several as a list).
                      * @example {
@@ -2680,7 +2680,7 @@ export interface operations {
                      *       "show_map_link": true
                      *     }
                      */
-                    venue?: number | components["schemas"]["VenueInput"] | (number | components["schemas"]["VenueInput"])[];
+                    venue?: number | string | components["schemas"]["VenueInput"] | (number | string | components["schemas"]["VenueInput"])[];
                     /**
                      * @description The organizers: ids, or objects to create.
                      * @example [
@@ -2694,7 +2694,7 @@ export interface operations {
                      *       }
                      *     ]
                      */
-                    organizer?: number | components["schemas"]["OrganizerInput"] | (number | components["schemas"]["OrganizerInput"])[];
+                    organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2753,29 +2753,29 @@ export interface operations {
                 /** @description Events whose title or description contains this text. */
                 search?: string;
                 /** @description Events in any of these event categories (ids or slugs). */
-                categories?: number[];
+                categories?: string[] | (number | string)[];
                 /** @description Events with any of these tags (ids or slugs). */
-                tags?: number[];
+                tags?: string[] | (number | string)[];
                 /** @description Events at any of these venue ids. */
                 venue?: number[];
                 /** @description Events by any of these organizer ids. */
                 organizer?: number[];
                 /** @description Only featured (true) or only not featured (false) events. */
-                featured?: boolean;
+                featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
-                status?: string;
+                status?: string | string[];
                 /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
-                geoloc?: boolean;
+                geoloc?: boolean | (0 | 1) | string;
                 /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: number;
+                geoloc_lat?: string | number;
                 /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: number;
+                geoloc_lng?: string | number;
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
-                ticketed?: boolean;
+                ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -2870,11 +2870,11 @@ export interface operations {
                 /** @description Only the venues linked to this event id. */
                 event?: number;
                 /** @description Truthy: only venues linked to at least one event that is not a draft or pending; falsy: only venues linked to no event. */
-                has_events?: boolean;
+                has_events?: boolean | number | string;
                 /** @description Only venues linked to an upcoming event (false disables the filter). */
-                only_with_upcoming?: boolean;
+                only_with_upcoming?: boolean | number | string;
                 /** @description The venue post status (CSV or array); only `publish` for callers who cannot edit venues. */
-                status?: string;
+                status?: string | string[];
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -2953,7 +2953,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -2961,9 +2961,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -2980,51 +2980,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3138,7 +3138,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3146,9 +3146,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -3165,51 +3165,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3279,7 +3279,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3287,9 +3287,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -3306,51 +3306,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3464,7 +3464,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3472,9 +3472,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -3491,51 +3491,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3649,7 +3649,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3657,9 +3657,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -3676,51 +3676,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3790,7 +3790,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3798,9 +3798,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -3817,51 +3817,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -3975,7 +3975,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -3983,9 +3983,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The venue name.
                      * @example Harbour Terrace
@@ -4002,51 +4002,51 @@ export interface operations {
                      * @description The venue street address.
                      * @example Muelle de la Aduana 1
                      */
-                    address?: string;
+                    address?: string | number;
                     /**
                      * @description The venue city.
                      * @example Valencia
                      */
-                    city?: string;
+                    city?: string | number;
                     /**
                      * @description The venue country.
                      * @example Spain
                      */
-                    country?: string;
+                    country?: string | number;
                     /**
                      * @description The venue province.
                      * @example Valencia
                      */
-                    province?: string;
+                    province?: string | number;
                     /** @description The venue state. */
-                    state?: string;
+                    state?: string | number;
                     /**
                      * @description The venue ZIP or postal code.
                      * @example 46024
                      */
-                    zip?: string;
+                    zip?: string | number;
                     /**
                      * @description The venue phone number.
                      * @example +34 963 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The venue website URL.
                      * @example https://example.com/harbour-terrace
                      */
                     website?: string;
                     /** @description The venue state or province. */
-                    stateprovince?: string;
+                    stateprovince?: string | number;
                     /**
                      * @description Whether to show a map.
                      * @example true
                      */
-                    show_map?: boolean;
+                    show_map?: boolean | number | string;
                     /**
                      * @description Whether to show a link to the map.
                      * @example true
                      */
-                    show_map_link?: boolean;
+                    show_map_link?: boolean | number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4097,11 +4097,11 @@ export interface operations {
                 /** @description Only the organizers linked to this event id. */
                 event?: number;
                 /** @description Truthy: only organizers linked to at least one event that is not a draft or pending; falsy: only organizers linked to no event. */
-                has_events?: boolean;
+                has_events?: boolean | number | string;
                 /** @description Only organizers linked to an upcoming event (false disables the filter). */
-                only_with_upcoming?: boolean;
+                only_with_upcoming?: boolean | number | string;
                 /** @description The organizer post status (CSV or array); only `publish` for callers who cannot edit organizers. */
-                status?: string;
+                status?: string | string[];
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -4174,7 +4174,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4182,9 +4182,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4201,7 +4201,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4211,7 +4211,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4319,7 +4319,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4327,9 +4327,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4346,7 +4346,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4356,7 +4356,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4420,7 +4420,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4428,9 +4428,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4447,7 +4447,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4457,7 +4457,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4565,7 +4565,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4573,9 +4573,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4592,7 +4592,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4602,7 +4602,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4710,7 +4710,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4718,9 +4718,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4737,7 +4737,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4747,7 +4747,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4811,7 +4811,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4819,9 +4819,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4838,7 +4838,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4848,7 +4848,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -4956,7 +4956,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The author id (a numeric string in answers). */
-                    author?: number;
+                    author?: number | string;
                     /**
                      * @description The post status.
                      * @example publish
@@ -4964,9 +4964,9 @@ export interface operations {
                      */
                     status?: "publish" | "future" | "draft" | "pending" | "private";
                     /** @description The publication date, site time (Y-m-d H:i:s; a write accepts what strtotime reads). */
-                    date?: string;
+                    date?: string | number;
                     /** @description The publication date in UTC. */
-                    date_utc?: string;
+                    date_utc?: string | number;
                     /**
                      * @description The organizer name.
                      * @example Harbour Jazz Club
@@ -4983,7 +4983,7 @@ export interface operations {
                      * @description The organizer phone number.
                      * @example +34 600 00 00 00
                      */
-                    phone?: string;
+                    phone?: string | number;
                     /**
                      * @description The organizer website URL.
                      * @example https://example.com/harbour-jazz-club
@@ -4993,7 +4993,7 @@ export interface operations {
                      * @description The organizer e-mail address.
                      * @example jazz@example.com
                      */
-                    email?: string;
+                    email?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5042,15 +5042,15 @@ export interface operations {
                 /** @description Limits the event categories to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event categories (ids or slugs; each must exist). */
-                exclude?: number[];
+                exclude?: string[] | (number | string)[];
                 /** @description Limits the result to these event categories (ids or slugs; each must exist). */
-                include?: number[];
+                include?: string[] | (number | string)[];
                 /** @description Sort direction. */
-                order?: "asc" | "desc";
+                order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
                 orderby?: string;
                 /** @description Whether to hide event categories not assigned to anything. */
-                hide_empty?: boolean;
+                hide_empty?: boolean | (0 | 1) | string;
                 /** @description Only the event categories of this event id. */
                 post?: number;
                 /** @description Alias of post. */
@@ -5139,7 +5139,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5255,7 +5255,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5327,7 +5327,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5443,7 +5443,7 @@ export interface operations {
                     /** @description The event category slug. */
                     slug?: string;
                     /** @description The parent event category id (0 for none). */
-                    parent?: number;
+                    parent?: number | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5492,15 +5492,15 @@ export interface operations {
                 /** @description Limits the event tags to those matching this text. */
                 search?: string;
                 /** @description Leaves out these event tags (ids or slugs; each must exist). */
-                exclude?: number[];
+                exclude?: string[] | (number | string)[];
                 /** @description Limits the result to these event tags (ids or slugs; each must exist). */
-                include?: number[];
+                include?: string[] | (number | string)[];
                 /** @description Sort direction. */
-                order?: "asc" | "desc";
+                order?: string;
                 /** @description Sort field (id, include, name, slug, include_slugs, term_group, description or count). */
                 orderby?: string;
                 /** @description Whether to hide event tags not assigned to anything. */
-                hide_empty?: boolean;
+                hide_empty?: boolean | (0 | 1) | string;
                 /** @description Only the event tags of this event id. */
                 post?: number;
                 /** @description Alias of post. */

@@ -1,0 +1,60 @@
+// The API reference page's list filters in a real headless Chromium: categories by slug and by id (what /doc says
+// they take), sent as the gateway reads them, against a demo gateway started as `npm start` does.
+import { execFileSync } from 'node:child_process';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Server, startDemo } from './demo.ts';
+
+let gw: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  gw = await startDemo({ DEMO_EVENTS: '60' });
+  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await gw?.stop();
+});
+
+it('filters the events by a category slug and a category id typed into the page', async () => {
+  const api = `${gw.url}/wp-json/calendar/events/v1`;
+  const [jazz] = (await (await fetch(`${api}/categories?slug=jazz`)).json()).categories as Array<{
+    id: number;
+  }>;
+  const [theatre] = (await (await fetch(`${api}/categories?slug=theatre`)).json()).categories as Array<{
+    id: number;
+  }>;
+  const expected = (await (await fetch(`${api}/events?categories=jazz,${theatre!.id}`)).json()) as {
+    total: number;
+  };
+  const jazzOnly = (await (await fetch(`${api}/events?categories=${jazz!.id}`)).json()) as { total: number };
+  expect(expected.total).toBeGreaterThan(jazzOnly.total);
+
+  const page = await browser.newPage();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(`${api}/events?`)) sent.push(r.url());
+  });
+  await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
+  const list = page
+    .locator('.opblock-get')
+    .filter({ has: page.locator('[data-path="/events"]') })
+    .first();
+  await list.locator('.opblock-summary').click({ timeout: 30_000 });
+  const categories = list.locator('tr[data-param-name="categories"]');
+  // A list of texts: each input takes an id or a slug.
+  await expect.poll(() => categories.locator('.parameter__type').textContent()).toContain('array<string>');
+  for (const value of ['jazz', String(theatre!.id)]) {
+    await categories.getByRole('button', { name: /Add .*item/ }).click();
+    await categories.locator('input').last().fill(value);
+  }
+  await list.locator('button.execute').click();
+  const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
+  await body.first().waitFor({ timeout: 30_000 });
+  const answered = JSON.parse((await body.first().textContent()) ?? '') as { total: number };
+  expect(sent.at(-1)).toMatch(new RegExp(`[?&]categories=jazz(%2C|,)${theatre!.id}(&|$)`));
+  expect(answered.total).toBe(expected.total);
+}, 90_000);
