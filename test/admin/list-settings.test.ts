@@ -382,7 +382,7 @@ describe('wp.sh start', () => {
     const lines = parseStartOutput(stdout);
     const wp = await site('tec');
     expect(lines.auth).toBe(`editor:${wp.usersPassword}`);
-    expect(lines.adminUrl).toBe(`http://127.0.0.1:${adminSites[0].port}/wp-admin/`);
+    expect(lines.adminUrl).toBe(`${new URL(wp.url).origin}/wp-admin/`);
     expect(lines.loginPassword).toBe(wp.loginPassword);
     expect(lines.loginPassword).not.toBe(wp.usersPassword);
     for (const user of ['admin', 'editor', 'author', 'contributor', 'subscriber']) {
@@ -428,7 +428,7 @@ describe('wp.sh start', () => {
     try {
       const { stdout } = await run(
         'bash',
-        [join(root, 'wordpress/wp.sh'), 'start', '--port', String(adminSites[0].port), '--gateway', gw.url],
+        [join(root, 'wordpress/wp.sh'), 'start', '--port', new URL(wp.url).port, '--gateway', gw.url],
         { env: { ...process.env, WP_STATE_DIR: stateDir, WEBHOOK_SECRET: secret } },
       );
       const lines = parseStartOutput(stdout);

@@ -1,13 +1,16 @@
-// The admin project's two real WordPress sites (TEC's mapping on WP_TEST_PORT+6, the custom one on +7), as
-// test/setup/admin.ts starts them; the tests reuse them through ensureWordPress (quick on a running site).
+// The list table's and settings screen's two real WordPress sites, seeded with the sample calendar (TEC's mapping
+// from WP_TEST_PORT+8, the custom one from +9; the panels' unseeded sites are on +6 and +7): started by the first
+// test that asks, reused through ensureWordPress (quick on a running site).
 
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
-/** The state dir of the admin project's site for a mapping. */
+/** The state dir of the list table's site for a mapping. */
 export const adminStateDir = (name: string): string =>
-  process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-admin-${name}` : `.wordpress/admin-${name}`;
+  process.env.WP_STATE_DIR
+    ? `${process.env.WP_STATE_DIR}-admin-list-${name}`
+    : `.wordpress/admin-list-${name}`;
 
 export const adminSites = [
-  { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 6 },
-  { name: 'custom', mapping: 'mappings/custom.json', port: wpPort + 7 },
+  { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 8 },
+  { name: 'custom', mapping: 'mappings/custom.json', port: wpPort + 9 },
 ] as const;

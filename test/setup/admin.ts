@@ -1,12 +1,12 @@
 // Global setup of the admin project: Debian's chromium, and a local WordPress of its own for each mapping (the
-// editors' screens are tried on both), seeded: the list table's tests read the sample calendar; the panels' tests make
-// the records they use.
+// editors' screens are tried on both), unseeded: the panels' tests make the records they use (the list table's seeded
+// sites are test/setup/admin-sites.ts').
 import { execFileSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
-import { adminStateDir } from './admin-sites.ts';
+import { adminSites, adminStateDir } from './admin-sites.ts';
 import { portFor } from './wordpress.ts';
 
 export interface AdminSite {
@@ -37,12 +37,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const sites = await Promise.all(
     wanted.map(async ({ mapping, port }): Promise<AdminSite> => {
       const name = basename(mapping, '.json');
-      const stateDir = adminStateDir(name);
+      const stateDir = process.env.WP_STATE_DIR
+        ? `${process.env.WP_STATE_DIR}-admin-${name}`
+        : `.wordpress/admin-${name}`;
       stateDirs.push(stateDir);
       const wp = await ensureWordPress({
         mapping,
         stateDir,
         port: await portFor(stateDir, port),
+        seed: false,
       });
       return {
         name,
@@ -57,7 +60,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   );
   project.provide('adminSites', sites);
   return async () => {
-    if (process.env.CI) for (const dir of stateDirs) await stopWordPress(dir);
+    if (!process.env.CI) return;
+    // The list table's seeded sites, which its tests start (stopping a site that never ran is quick).
+    for (const dir of [...stateDirs, ...adminSites.map((s) => adminStateDir(s.name))])
+      await stopWordPress(dir);
   };
 }
 
