@@ -305,6 +305,7 @@ async function prepare(
     },
     shared,
   );
+  deps.updateSemantics = config.updateSemantics;
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
@@ -326,6 +327,7 @@ async function prepare(
     secondaryLanguage: config.secondaryLanguage,
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
+    jsonp: config.jsonpEnabled,
   });
   return { deps, app, caching, allowOrigin };
 }
