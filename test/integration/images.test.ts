@@ -88,9 +88,9 @@ describe('image URLs on event writes', () => {
       '1536x1536': [1536, 1152],
     });
     for (const [name, size] of Object.entries(sizes)) {
-      expect(Object.keys(size).slice(0, 3)).toEqual(['width', 'height', 'mime-type']);
-      expect(size['mime-type']).toBe('image/png');
-      expect(size.url).toMatch(new RegExp(`/${tok}photo-${size.width}x${size.height}\\.png$`), name);
+      expect(Object.keys(size).slice(0, 3), name).toEqual(['width', 'height', 'mime-type']);
+      expect(size['mime-type'], name).toBe('image/png');
+      expect(size.url, name).toMatch(new RegExp(`/${tok}photo-${size.width}x${size.height}\\.png$`));
     }
     expect((await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body.image).toEqual(image);
   });
