@@ -52,7 +52,6 @@ const forms = new WeakMap<Answer, Map<string, Answer>>();
 /** The answer in the shape asked for: rest_filter_response_fields (not on errors), envelope_response, JSONP. */
 export function shaped(answer: Answer, shape: Shape): Answer {
   const type = answer.headers['content-type'] ?? JSON_TYPE;
-  // iCalendar feeds are no REST data: WordPress's parameters do not apply to them.
   if (!type.startsWith('application/json')) return answer;
   const key = JSON.stringify(shape);
   let known = forms.get(answer);
@@ -90,6 +89,8 @@ export function shaped(answer: Answer, shape: Shape): Answer {
 export const shapeStage =
   (log: Logger, jsonpEnabled: boolean): Stage =>
   async (x, next) => {
+    // iCalendar feeds are no REST data (TEC's feed is a front-end URL): WordPress's parameters do not apply to them.
+    if (x.binding.contract.produces === 'ical') return next();
     const refusal = jsonpRefusal(x.globals, jsonpEnabled);
     if (refusal) {
       x.answer = refusal;

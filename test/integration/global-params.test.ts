@@ -186,6 +186,18 @@ describe('_jsonp', () => {
   });
 });
 
+describe('the iCalendar feeds', () => {
+  it('ignore the global parameters: a feed is no REST data', async () => {
+    const plain = await fetch(`${base}${NS}/events.ics?${window}&search=${tok}`);
+    const shaped = await fetch(`${base}${NS}/events.ics?${window}&search=${tok}&_envelope&_jsonp=cb&_fields=id`);
+    expect(shaped.status).toBe(200);
+    expect(shaped.headers.get('content-type')).toMatch(/^text\/calendar/);
+    const text = await shaped.text();
+    expect(text).toMatch(/^BEGIN:VCALENDAR/);
+    expect(text).toBe(await plain.text());
+  });
+});
+
 describe('_method and X-HTTP-Method-Override', () => {
   it('make a POST the method they name, through the same credentials and write path', async () => {
     const target = await fx.event({
