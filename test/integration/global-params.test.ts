@@ -189,7 +189,9 @@ describe('_jsonp', () => {
 describe('the iCalendar feeds', () => {
   it('ignore the global parameters: a feed is no REST data', async () => {
     const plain = await fetch(`${base}${NS}/events.ics?${window}&search=${tok}`);
-    const shaped = await fetch(`${base}${NS}/events.ics?${window}&search=${tok}&_envelope&_jsonp=cb&_fields=id`);
+    const shaped = await fetch(
+      `${base}${NS}/events.ics?${window}&search=${tok}&_envelope&_jsonp=cb&_fields=id`,
+    );
     expect(shaped.status).toBe(200);
     expect(shaped.headers.get('content-type')).toMatch(/^text\/calendar/);
     const text = await shaped.text();

@@ -194,4 +194,35 @@ describe('UPDATE_SEMANTICS=replace', () => {
     expect((body.venue as Json).venue).toBe(`${tok} kept hall`);
     expect((body.categories as Json[]).map((c) => c.name)).toEqual([`${tok}-cat`]);
   });
+
+  it("resets a venue's omitted map flags to true, as TEC's venue update does, and keeps its texts", async () => {
+    const made = await call<Json>(t, 'POST', '/venues', {
+      as: 'admin',
+      body: { venue: `${tok} flags hall`, city: 'Oslo', show_map: false, show_map_link: false },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect([made.body.show_map, made.body.show_map_link]).toEqual([false, false]);
+    const merged = await call<Json>(t, 'POST', `/venues/${made.body.id}`, {
+      as: 'admin',
+      body: { zip: '0150' },
+    });
+    expect([merged.body.show_map, merged.body.show_map_link]).toEqual([false, false]);
+    const res = await fetch(`${g.url}${NS}/venues/${made.body.id}`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone: '+47 1234' }),
+    });
+    const body = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({
+      venue: `${tok} flags hall`,
+      city: 'Oslo',
+      zip: '0150',
+      phone: '+47 1234',
+      show_map: true,
+      show_map_link: true,
+      status: 'publish',
+    });
+    await call(t, 'DELETE', `/venues/${made.body.id}`, { as: 'admin' });
+  });
 });
