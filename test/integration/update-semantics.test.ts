@@ -129,7 +129,9 @@ describe('an update in the default (merge) semantics', () => {
       end_date: day(11, '20:00:00'),
       utc_start_date: day(11, '18:00:00'),
     });
-    expect((res.body.cost_details as Json).values).toEqual(['18']);
+    // The amount as sent, in the event's stored currency (a separate field, not sent: kept).
+    expect(res.body.cost).toBe('18€');
+    expect(res.body.cost_details).toMatchObject({ currency_symbol: '€', values: ['18'] });
     expect((res.body.organizer as Json[]).map((o) => o.organizer)).toEqual([`${tok} host`]);
   });
 });
