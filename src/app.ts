@@ -27,6 +27,7 @@ import { idempotencyStage } from './stages/idempotency.ts';
 import { invalidate } from './stages/invalidate.ts';
 import { parse } from './stages/parse.ts';
 import { render } from './stages/render.ts';
+import { shapeStage } from './stages/shape.ts';
 
 export { NAMESPACE };
 
@@ -40,6 +41,8 @@ export interface AppOptions {
   secondaryLanguage?: string;
   /** Shared secret of the companion plugin's change notifications (WEBHOOK_SECRET). */
   webhookSecret?: string;
+  /** Whether `_jsonp` is served (JSONP_ENABLED): WordPress's `rest_jsonp_enabled`, on unless turned off. */
+  jsonp?: boolean;
   /** Bearer token a Prometheus scraper may use for /calendar-gateway/v1/metrics (METRICS_TOKEN). */
   metricsToken?: string;
 }
@@ -74,7 +77,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
   }
   const allowOrigin = opts.allowOrigin ?? originRule(undefined);
-  const stages = requestPath(deps, bodies);
+  const jsonp = opts.jsonp ?? true;
+  const stages = requestPath(deps, bodies, jsonp);
   for (const root of roots) {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
@@ -89,6 +93,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         timezone: deps.site.timezone,
         log: deps.log,
         stages,
+        jsonp,
         describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );
@@ -133,14 +138,16 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
 }
 
 /**
- * The request path of every route, as named stages (design.md): who the caller is and whether they may write; the
+ * The request path of every route, as named stages (design.md): WordPress's global parameters over the finished
+ * answer (`_fields`, `_envelope`, `_jsonp`, outside everything so that they shape refusals too); who the caller is and whether they may write; the
  * shared cache for anonymous reads; the bytes of the answer; the tags a successful write drops; a retried write's
  * first answer; the arguments; the handler. Each stage runs around the ones after it: the cache stores what render
  * made, render turns whatever the arguments or the handler threw into WordPress's error body, and a retry under
  * the same Idempotency-Key gets the first answer, a refusal of its arguments included, and drops its tags again.
  */
-function requestPath(deps: Deps, bodies: express.RequestHandler[]): Stage[] {
+function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolean): Stage[] {
   return [
+    shapeStage(deps.log, jsonp),
     authenticate({ resolve: (ctx) => deps.callers.resolve(ctx), bodies }),
     ...(deps.cache ? [cacheStage(deps.cache)] : []),
     render(deps.log),

@@ -143,6 +143,8 @@ export const configSchema = z.object({
     .int('must be a whole number of seconds')
     .min(1, 'must be at least 1 second')
     .default(900),
+  jsonpEnabled: z.stringbool({ error: 'must be true or false' }).default(true),
+  updateSemantics: z.enum(['merge', 'replace'], { error: 'must be merge or replace' }).default('merge'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -321,6 +323,18 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'PASSWORD_GUESS_WINDOW_SECONDS',
     flag: 'password-guess-window-seconds',
     meaning: 'the window those counts run over (shared through Redis when configured)',
+  },
+  jsonpEnabled: {
+    env: 'JSONP_ENABLED',
+    flag: 'jsonp-enabled',
+    meaning:
+      'answer `_jsonp=callback` as JavaScript, as WordPress does unless a plugin turns its `rest_jsonp_enabled` filter off (then set false: 400 `rest_callback_disabled`)',
+  },
+  updateSemantics: {
+    env: 'UPDATE_SEMANTICS',
+    flag: 'update-semantics',
+    meaning:
+      "`merge`: an update changes only the fields sent; `replace`: as TEC's, every omitted flag, `cost`, `website`, `image`, `timezone`, `status` and `organizer` goes back to TEC's default (docs/differences.md)",
   },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
 };

@@ -44,6 +44,8 @@ export interface Deps {
   feed?: { maxEvents: number; refreshSeconds: number };
   /** Wrong post passwords per client and record (absent in tests that build their own Deps: not throttled). */
   passwordGuesses?: PasswordGuesses;
+  /** How an update treats omitted fields (UPDATE_SEMANTICS): `merge` (kept, the default) or `replace` (as TEC). */
+  updateSemantics?: 'merge' | 'replace';
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
 }

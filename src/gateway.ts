@@ -306,6 +306,7 @@ async function prepare(
     },
     shared,
   );
+  deps.updateSemantics = config.updateSemantics;
   const metrics = new Metrics({ indexes, cache: caching.cache });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
@@ -327,6 +328,7 @@ async function prepare(
     secondaryLanguage: config.secondaryLanguage,
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
+    jsonp: config.jsonpEnabled,
   });
   return { deps, app, caching, allowOrigin };
 }

@@ -37,7 +37,12 @@ const MOCK_PASSWORD = 'mock-application-password';
 const BULK_SCRIPT = fileURLToPath(new URL('../wordpress/php/bulk-events.php', import.meta.url));
 
 export async function openTarget(
-  overrides: { pollIntervalMs?: number; trustProxy?: string } = {},
+  overrides: {
+    pollIntervalMs?: number;
+    trustProxy?: string;
+    updateSemantics?: 'merge' | 'replace';
+    jsonpEnabled?: 'true' | 'false';
+  } = {},
 ): Promise<Target> {
   const target = inject('target');
   const mapping = await loadMapping(target.mapping);
@@ -106,6 +111,8 @@ export async function openTarget(
     mapping: target.mapping,
     pollIntervalMs: overrides.pollIntervalMs ?? 0,
     trustProxy: overrides.trustProxy,
+    updateSemantics: overrides.updateSemantics,
+    jsonpEnabled: overrides.jsonpEnabled,
     // The image-URL tests serve their images from a loopback server.
     imageAllowPrivateHosts: 'true',
     logLevel: 'silent',

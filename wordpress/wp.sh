@@ -147,22 +147,23 @@ print_lines() {
 
 packages_present() {
   command -v php >/dev/null && command -v mariadbd >/dev/null && [ -d /usr/share/wordpress ] &&
-    php -m | grep -qi '^mysqli$'
+    php -m | grep -qi '^mysqli$' && php -m | grep -qi '^gd$'
 }
 
 ensure_packages() {
   packages_present && return 0
-  [ "$(id -u)" = 0 ] || die "packages missing and not root: install wordpress php-cli php-mysql mariadb-server"
+  [ "$(id -u)" = 0 ] || die "packages missing and not root: install wordpress php-cli php-mysql php-gd mariadb-server"
   # Two state dirs starting at once (the tec and custom test projects) must not race for dpkg's lock.
   exec 9>"${TMPDIR:-/tmp}/calendar-gateway-wordpress-apt.lock"
   flock 9
   if ! packages_present; then
     local t0
     t0=$(now)
-    log "installing Debian packages (wordpress php-cli php-mysql mariadb-server)…"
+    log "installing Debian packages (wordpress php-cli php-mysql php-gd mariadb-server)…"
     apt-get update -q >&2
+    # php-gd (a dependency of Debian's wordpress, named so it stays): WordPress makes image sizes with it.
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-      wordpress php-cli php-mysql mariadb-server >&2
+      wordpress php-cli php-mysql php-gd mariadb-server >&2
     log "packages installed in $(since "$t0")s"
   fi
   exec 9>&- # closing releases the lock, and keeps the fd out of mariadbd and php -S

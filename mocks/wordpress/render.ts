@@ -188,31 +188,70 @@ export function termLinks(site: Site, term: StoredTerm): Record<string, unknown>
   return links;
 }
 
+/**
+ * WordPress's default image sizes (6.1: `thumbnail` 150×150 cropped, `medium` 300×300, `medium_large` 768 wide,
+ * `large` 1024×1024, `1536x1536` and `2048x2048`, the last four scaled to fit), each made only when the image is
+ * larger (image_resize_dimensions); wp/v2 adds `full`. An image that needs none of them lists no sizes at all.
+ */
+const IMAGE_SIZES: Array<{ name: string; width: number; height: number; crop?: boolean }> = [
+  { name: 'medium', width: 300, height: 300 },
+  { name: 'large', width: 1024, height: 1024 },
+  { name: 'thumbnail', width: 150, height: 150, crop: true },
+  { name: 'medium_large', width: 768, height: 0 },
+  { name: '1536x1536', width: 1536, height: 1536 },
+  { name: '2048x2048', width: 2048, height: 2048 },
+];
+
+/** wp_constrain_dimensions: the largest size within the box keeping the ratio (0 = that side is free). */
+function constrain(w: number, h: number, maxW: number, maxH: number): [number, number] {
+  const rw = maxW > 0 && w > maxW ? maxW / w : 1;
+  const rh = maxH > 0 && h > maxH ? maxH / h : 1;
+  const small = Math.min(rw, rh);
+  const large = Math.max(rw, rh);
+  const over = (r: number) =>
+    (maxW > 0 && Math.round(w * r) > maxW) || (maxH > 0 && Math.round(h * r) > maxH);
+  const ratio = over(large) ? small : large;
+  let nw = Math.max(1, Math.round(w * ratio));
+  let nh = Math.max(1, Math.round(h * ratio));
+  if (rw < 1 && nw === maxW - 1) nw = maxW;
+  if (rh < 1 && nh === maxH - 1) nh = maxH;
+  return [nw, nh];
+}
+
+function imageSizes(m: NonNullable<StoredPost['media']>, source: string): Record<string, unknown> {
+  const dot = source.lastIndexOf('.');
+  const sizes: Record<string, unknown> = {};
+  for (const s of IMAGE_SIZES) {
+    const [w, h] = s.crop
+      ? [Math.min(s.width, m.width), Math.min(s.height, m.height)]
+      : constrain(m.width, m.height, s.width, s.height);
+    if (w === m.width && h === m.height) continue;
+    const url = `${source.slice(0, dot)}-${w}x${h}${source.slice(dot)}`;
+    sizes[s.name] = {
+      file: url.split('/').at(-1),
+      width: w,
+      height: h,
+      // WordPress 6.0+ keeps each size's file size; the mock's files are as large as their pixels are many.
+      filesize: w * h,
+      mime_type: m.mime,
+      source_url: url,
+    };
+  }
+  if (Object.keys(sizes).length === 0) return {};
+  sizes.full = {
+    file: m.file.split('/').at(-1),
+    width: m.width,
+    height: m.height,
+    mime_type: m.mime,
+    source_url: source,
+  };
+  return sizes;
+}
+
 export function renderMedia(site: Site, post: StoredPost, context: Context): Record<string, unknown> {
   const m = post.media ?? { file: '', width: 0, height: 0, mime: 'image/jpeg', alt: '' };
   const source = `${site.url}/wp-content/uploads/${m.file}`;
-  const dot = source.lastIndexOf('.');
-  const thumb = `${source.slice(0, dot)}-150x150${source.slice(dot)}`;
-  // WordPress makes no thumbnail of an image that already fits in 150×150, and then lists no sizes at all.
-  const sizes =
-    m.width > 150 || m.height > 150
-      ? {
-          thumbnail: {
-            file: thumb.split('/').at(-1),
-            width: 150,
-            height: 150,
-            mime_type: m.mime,
-            source_url: thumb,
-          },
-          full: {
-            file: m.file.split('/').at(-1),
-            width: m.width,
-            height: m.height,
-            mime_type: m.mime,
-            source_url: source,
-          },
-        }
-      : {};
+  const sizes = imageSizes(m, source);
   const out: Record<string, unknown> = {
     id: post.id,
     date: rfc3339(post.date),

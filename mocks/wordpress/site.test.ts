@@ -135,6 +135,26 @@ describe('users and media', () => {
     expect(r.body._embedded['wp:featuredmedia'][0].id).toBe(withImage?.featuredMedia);
     expect(r.body._embedded['wp:term']).toHaveLength(2);
   });
+
+  it("gives the seeded images WordPress's default sizes, as a site with GD makes them", async () => {
+    const media = await call('/wp/v2/media?search=concert');
+    const sizes = media.body[0].media_details.sizes;
+    const dims = Object.fromEntries(
+      Object.entries(sizes as Record<string, { width: number; height: number }>).map(([k, v]) => [
+        k,
+        `${v.width}x${v.height}`,
+      ]),
+    );
+    // 1200×800: medium and large scaled into their boxes, thumbnail cropped, medium_large 768 wide, then full.
+    expect(dims).toEqual({
+      medium: '300x200',
+      large: '1024x683',
+      thumbnail: '150x150',
+      medium_large: '768x512',
+      full: '1200x800',
+    });
+    expect(sizes.medium.source_url).toMatch(/\/concert-hall-300x200\.jpg$/);
+  });
 });
 
 describe('several mocks in one process', () => {

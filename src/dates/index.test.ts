@@ -11,6 +11,7 @@ import {
   toUtc,
   WALL_FORMAT,
 } from './index.ts';
+import { isTime } from './parse.ts';
 
 // Wednesday 2024-05-15 10:30:00 UTC (06:30 in New York, 12:30 in Berlin).
 const NOW = new Date('2024-05-15T10:30:00Z');
@@ -205,5 +206,24 @@ describe('dateDetails', () => {
         expect(`${p.year}-${p.month}-${p.day} ${p.hour}:${p.minutes}:${p.seconds}`).toBe(text);
       }),
     );
+  });
+});
+
+describe("isTime (TEC's is_time)", () => {
+  const now = new Date('2026-05-10T12:00:00Z');
+  it('refuses what strtotime reads as the epoch, since 0 is falsy', () => {
+    for (const v of [
+      '1970-01-01',
+      '1970-01-01 00:00:00',
+      '@0',
+      '1970-01-01T01:00:00+01:00',
+      '1969-12-31 19:00 EST',
+    ])
+      expect(isTime(v, now), v).toBe(false);
+  });
+  it('accepts a number, the epoch included, and any other date strtotime reads', () => {
+    for (const v of ['0', '1', '1970-01-01 00:00:01', '1969-12-31', 'tomorrow', '2030-01-31T18:00:00Z'])
+      expect(isTime(v, now), v).toBe(true);
+    expect(isTime('not a date', now)).toBe(false);
   });
 });

@@ -20,6 +20,17 @@ export function parseTime(value: string | number, tz: string, now: Date): DateTi
   return dt.isValid ? dt : null;
 }
 
+/**
+ * TEC's `is_time` (tribe-common's Validator): `is_numeric($time) || strtotime($time)`, read in UTC, WordPress's PHP
+ * time zone. A text that PHP reads as the epoch itself (`1970-01-01`, `@0`, `1970-01-01T01:00:00+01:00`) is refused
+ * like an unreadable one, because strtotime's 0 is falsy; the number `0` is numeric, so it passes.
+ */
+export function isTime(value: string, now: Date): boolean {
+  if (NUMERIC.test(value)) return fromTimestamp(Number(value)) !== null;
+  const parsed = strtotime(value, Math.floor(now.getTime() / 1000), 'UTC');
+  return parsed !== null && parsed.seconds !== 0 && DateTime.fromSeconds(parsed.seconds).isValid;
+}
+
 function fromTimestamp(seconds: number): DateTime | null {
   if (!Number.isFinite(seconds)) return null;
   const dt = DateTime.fromSeconds(Math.floor(seconds), { zone: 'UTC' });

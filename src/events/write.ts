@@ -96,7 +96,40 @@ function costValues(v: unknown): Record<string, FieldValue | undefined> {
   };
 }
 
-/** The calendar values of a write: only what was sent (plus what the dates imply). */
+/**
+ * What TEC's update does with a field the caller did not send (tec-contract.md §5), for UPDATE_SEMANTICS=replace:
+ * flags false, cost, website and image cleared, organizers unlinked. The time zone (the site's), `all_day` (false)
+ * and the status (TEC's scaling of an omitted one) are worked out with the dates and the status below.
+ */
+const REPLACED: Record<string, FieldValue> = {
+  show_map: false,
+  show_map_link: false,
+  hide_from_listings: false,
+  sticky: false,
+  featured: false,
+  website: '',
+  cost: '',
+  currency_symbol: '',
+  currency_position: '',
+  organizer: [],
+};
+
+/** Whether a wall clock (`Y-m-d H:i:s`) is at this time of day. */
+const at = (wall: string, time: string): boolean => wall.slice(11) === time;
+
+/**
+ * Whether an all-day event stays all day when an update sends new times but no `all_day`. The times sent are what
+ * the caller asked for and must read back as sent: the event stays all day only when they already fit one (a start
+ * at 00:00:00, an end at 23:59:59); otherwise it becomes a timed event, as TEC's update (which resets an omitted
+ * `all_day` to false) makes it.
+ */
+function staysAllDay(a: WriteArgs, dates: { start: string; end: string }): boolean {
+  if (a.start_date !== undefined && !at(dates.start, '00:00:00')) return false;
+  if (a.end_date !== undefined && !at(dates.end, '23:59:59')) return false;
+  return true;
+}
+
+/** The calendar values of a write: only what was sent (plus what the dates imply), or TEC's defaults in replace. */
 async function valuesOf(
   deps: Deps,
   ctx: RequestContext,
@@ -107,30 +140,46 @@ async function valuesOf(
   undo: Undo,
 ): Promise<Record<string, unknown>> {
   const { mapping, site } = deps;
+  const replace = current !== undefined && deps.updateSemantics === 'replace';
   const sent = a as Record<string, FieldValue | undefined>;
   const v: Record<string, FieldValue | undefined> = {
-    ...Object.fromEntries(SENT.map((k) => [k, sent[k]])),
+    ...(replace ? REPLACED : {}),
+    ...Object.fromEntries(SENT.filter((k) => sent[k] !== undefined).map((k) => [k, sent[k]])),
     ...costValues(a.cost),
   };
   if (body.slug !== undefined || (!current && a.slug !== undefined)) v.slug = a.slug;
   const canPublish = mayPublish(deps, caller);
-  if (a.status !== undefined || !current) v.status = scaleStatus(a.status, canPublish);
+  if (a.status !== undefined || !current || replace) v.status = scaleStatus(a.status, canPublish);
+  if (replace && a.image === undefined && mapping.event.fields.image) v.image = 0;
 
   const datesSent = [a.start_date, a.end_date, a.all_day, a.timezone].some((x) => x !== undefined);
-  if (!current || datesSent) {
+  if (!current || datesSent || replace) {
     const old = current ? (readRecord(mapping, 'event', current) as Record<string, FieldValue>) : {};
-    const res = normaliseEventDates(
-      {
-        start_date: a.start_date ?? String(old.start_date ?? ''),
-        end_date: a.end_date ?? String(old.end_date ?? old.start_date ?? ''),
-        all_day: a.all_day ?? old.all_day === true,
-        timezone: a.timezone ?? (typeof old.timezone === 'string' ? old.timezone : undefined),
-      },
-      { timezone: site.timezone },
-      deps.now(),
-    );
-    if (!res.ok) throw res.error;
-    const d = res.dates;
+    const wasAllDay = !replace && old.all_day === true;
+    const dates = (allDay: boolean) => {
+      const res = normaliseEventDates(
+        {
+          start_date: a.start_date ?? String(old.start_date ?? ''),
+          end_date: a.end_date ?? String(old.end_date ?? old.start_date ?? ''),
+          all_day: allDay,
+          // Replace: an omitted time zone is the site's, as TEC's update sets it.
+          timezone: a.timezone ?? (!replace && typeof old.timezone === 'string' ? old.timezone : undefined),
+        },
+        { timezone: site.timezone },
+        deps.now(),
+      );
+      if (!res.ok) throw res.error;
+      return res.dates;
+    };
+    let allDay = a.all_day ?? wasAllDay;
+    let d = dates(allDay);
+    if (a.all_day === undefined && wasAllDay && (a.start_date !== undefined || a.end_date !== undefined)) {
+      const asSent = dates(false);
+      if (!staysAllDay(a, asSent)) {
+        allDay = false;
+        d = asSent;
+      }
+    }
     Object.assign(v, {
       start_date: d.start,
       end_date: d.end,
@@ -139,7 +188,7 @@ async function valuesOf(
       duration: String(d.duration),
       timezone: d.timezone,
       timezone_abbr: d.timezoneAbbr,
-      all_day: a.all_day ?? old.all_day === true,
+      all_day: allDay,
     });
   }
   if (a.date !== undefined) v.date = publicationDate(a.date, site.timezone, deps.now(), 'date');

@@ -6,12 +6,14 @@ import type { Request, Response } from 'express';
 import express from 'express';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
+import { jsonpRefusal, shaped, shapeOf } from '../stages/shape.ts';
 import { PRIVATE_CACHE_CONTROL, VARY } from './answer.ts';
 import { credentialsOf } from './credentials.ts';
-import { invalidParams, noRoute } from './errors.ts';
+import { type ApiError, invalidParams, noRoute } from './errors.ts';
 import { compose, type Exchange, type Stage } from './exchange.ts';
+import { effectiveMethod, globalsOf } from './globals.ts';
 import type { Binding } from './handler.ts';
-import { decodeSegment, queryOf } from './query.ts';
+import { decodeSegment, queryOf, queryOrEmpty } from './query.ts';
 import { errorAnswer, publicBase, sendError, toApiError } from './respond.ts';
 import { sendAnswer } from './send.ts';
 
@@ -26,6 +28,8 @@ export interface ApiRootOptions {
   log: Logger;
   /** The stages a matched request runs through, in order (src/app.ts). */
   stages: readonly Stage[];
+  /** Whether `_jsonp` is served (JSONP_ENABLED; WordPress's `rest_jsonp_enabled`, on by default). */
+  jsonp?: boolean;
   /** The body of an OPTIONS answer for the contracts of one route (WordPress describes the route). */
   describe?: (contracts: RouteContract[], apiRoot: string) => unknown;
 }
@@ -64,6 +68,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
   const router = express.Router();
   const compiled = bindings.map((b) => ({ ...b, regex: compilePattern(b.contract.pattern) }));
   const run = compose(opts.stages);
+  const jsonp = opts.jsonp ?? true;
 
   /**
    * OPTIONS on a route, as WordPress answers it (also a browser's CORS preflight): 200, the route described, and
@@ -91,7 +96,9 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     res.set('X-Request-Id', requestId);
     const path = req.path.replace(/\/+$/, '') || '';
     if (req.method === 'OPTIONS') return answerOptions(req, res, path);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    // `_method` / X-HTTP-Method-Override on a POST: the route, credentials, idempotency and writes of that method.
+    const dispatched = effectiveMethod(req.method, queryOrEmpty(req), req.headers);
+    const method = dispatched === 'HEAD' ? 'GET' : dispatched;
     let groups: Record<string, string> | undefined;
     const match = compiled.find((b) => {
       const m = b.regex.exec(path);
@@ -101,7 +108,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     });
     if (!match) {
       if (path === '' && method === 'GET') return next();
-      return sendError(res, noRoute());
+      return sendRefusal(req, res, noRoute(), credentialsOf(req) !== undefined);
     }
     res.locals.route = match.contract.id;
     const controller = new AbortController();
@@ -125,6 +132,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
         params,
         query,
         credentials,
+        globals: globalsOf(query),
         site: { home: opts.home, timezone: opts.timezone, apiRoot: `${base}${opts.prefix}` },
         rootLanguage: opts.defaultLanguage,
         signal: controller.signal,
@@ -139,10 +147,18 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
       send(x);
     } catch (err) {
       if (res.headersSent) return;
-      const answer = errorAnswer(toApiError(err, opts.log, requestId));
-      const extra = isOwn(own) ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {};
-      sendAnswer(req, res, answer, { extra });
+      sendRefusal(req, res, toApiError(err, opts.log, requestId), isOwn(own));
     }
   });
+
+  /** An error met before the stages ran, shaped as the query's global parameters ask (WordPress's order). */
+  const sendRefusal = (req: Request, res: Response, err: ApiError, own: boolean): void => {
+    const query = queryOrEmpty(req);
+    const globals = globalsOf(query);
+    const shape = shapeOf(globals, query, jsonp);
+    const answer =
+      jsonpRefusal(globals, jsonp) ?? (shape ? shaped(errorAnswer(err), shape) : errorAnswer(err));
+    sendAnswer(req, res, answer, { extra: own ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {} });
+  };
   return router;
 }

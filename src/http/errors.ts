@@ -50,6 +50,14 @@ export function forbidden(loggedIn: boolean, message = 'Sorry, you are not allow
 export const noRoute = (): ApiError =>
   new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404);
 
+/** `_jsonp` named a callback that is not a plain dotted identifier (WordPress's `wp_check_jsonp_callback`). */
+export const jsonpCallbackInvalid = (): ApiError =>
+  new ApiError('rest_callback_invalid', 'Invalid JSONP callback function.', 400);
+
+/** `_jsonp` on a site that turned JSONP off (WordPress's `rest_jsonp_enabled` filter; JSONP_ENABLED here). */
+export const jsonpDisabled = (): ApiError =>
+  new ApiError('rest_callback_disabled', 'JSONP support is disabled on this site.', 400);
+
 export const invalidJson = (): ApiError =>
   new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400);
 

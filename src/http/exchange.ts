@@ -6,6 +6,7 @@ import type { AnswerSource } from '../observe/metrics.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import type { Answer } from './answer.ts';
 import { audienceOf } from './credentials.ts';
+import type { Globals } from './globals.ts';
 import type { Binding, HandlerResult } from './handler.ts';
 
 export interface Exchange {
@@ -21,6 +22,8 @@ export interface Exchange {
   readonly params: Record<string, string>;
   /** The query string, parsed once (src/http/query.ts). */
   readonly query: Record<string, unknown>;
+  /** WordPress's global parameters of the query (`_envelope`, `_jsonp`), read with it (src/http/globals.ts). */
+  readonly globals: Globals;
   /** Credentials as sent (src/http/credentials.ts); absent for an anonymous caller. */
   readonly credentials?: Credentials;
   /** The root's site facts and the public API root this request reaches. */

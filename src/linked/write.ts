@@ -43,6 +43,8 @@ export function valuesOf(
   opts: {
     canPublish: boolean;
     create: boolean;
+    /** UPDATE_SEMANTICS=replace: an omitted status is scaled as on create, as TEC's update does. */
+    replace?: boolean;
     current?: Record<string, FieldValue>;
     timezone: string;
     now: Date;
@@ -52,7 +54,7 @@ export function valuesOf(
   // The arguments are parsed already: each is of its field's type.
   for (const f of SENT[kind]) if (a[f] !== undefined && a[f] !== null) v[f] = a[f] as FieldValue;
   // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
-  if (a.status !== undefined || opts.create)
+  if (a.status !== undefined || opts.create || opts.replace)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
   if (a.date !== undefined) v.date = publicationDate(a.date, opts.timezone, opts.now, 'date');
   if (a.date_utc !== undefined) v.date_utc = publicationDate(a.date_utc, 'UTC', opts.now, 'date_utc');
@@ -185,6 +187,18 @@ async function current(deps: Deps, ctx: RequestContext, kind: LinkedKind, id: nu
   });
 }
 
+/** TEC's values for what a venue or organizer update omits (tec-contract.md §5), where the mapping stores them. */
+function replacedLinked(deps: Deps, kind: LinkedKind): Record<string, unknown> {
+  const fields = deps.mapping[kind].fields as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of ['show_map', 'show_map_link']) if (kind === 'venue' && fields[f]) out[f] = true;
+  if (fields.image) out.image = '';
+  return out;
+}
+
+const definedOf = (a: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined));
+
 export async function updateLinked(
   deps: Deps,
   ctx: RequestContext,
@@ -197,9 +211,13 @@ export async function updateLinked(
   const caller = await requireCaller(deps, ctx);
   const post = await current(deps, ctx, kind, id);
   const canPublish = mayPublish(deps, caller);
-  const values = valuesOf(kind, a, {
+  const replace = deps.updateSemantics === 'replace';
+  // UPDATE_SEMANTICS=replace: what TEC's update does with an omitted map flag (true), image (removed) and status.
+  const args = replace ? { ...replacedLinked(deps, kind), ...definedOf(a) } : a;
+  const values = valuesOf(kind, args, {
     canPublish,
     create: false,
+    replace,
     current: readRecord(deps.mapping, kind, post) as Record<string, FieldValue>,
     timezone: deps.site.timezone,
     now: deps.now(),
@@ -209,7 +227,7 @@ export async function updateLinked(
     ctx,
     caller,
     kind,
-    a,
+    args,
     values,
     'update',
     async () => {

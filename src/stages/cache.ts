@@ -6,6 +6,7 @@ import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
 import { answerTags } from '../cache/tags.ts';
 import type { Answer } from '../http/answer.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
+import { GLOBAL_PARAMS } from '../http/globals.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
 
 /**
@@ -14,6 +15,14 @@ import type { AnswerSource } from '../observe/metrics.ts';
  */
 export function isShareable(method: string, anonymous: boolean, params: Record<string, unknown>): boolean {
   return (method === 'GET' || method === 'HEAD') && anonymous && params.password === undefined;
+}
+
+/** The arguments without WordPress's global parameters, which never change the stored answer. */
+function withoutGlobals(raw: Record<string, unknown>): Record<string, unknown> {
+  if (!GLOBAL_PARAMS.some((p) => raw[p] !== undefined)) return raw;
+  const out = { ...raw };
+  for (const p of GLOBAL_PARAMS) delete out[p];
+  return out;
 }
 
 /** The cache's name for where an answer came from, as metrics and logs name it. */
@@ -38,14 +47,16 @@ export const cacheStage =
   async (x, next) => {
     if (x.binding.cache === false || !isShareable(x.method, !x.credentials, x.raw)) return next();
     // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3).
+    // WordPress's global parameters shape the answer outside this stage (src/stages/shape.ts): one stored answer.
     const key = cacheKey({
       route: x.binding.contract.id,
-      params: x.raw,
+      params: withoutGlobals(x.raw),
       language: x.rootLanguage,
       base: x.site.apiRoot,
       audience: 'anonymous',
     });
-    cache.aliases.learn(x.req, key);
+    // The fast path sends stored answers as they are: a URL asking for a shaped one must come through the stages.
+    if (!GLOBAL_PARAMS.some((p) => x.query[p] !== undefined)) cache.aliases.learn(x.req, key);
     const hit = cache.peek(key);
     if (hit) return served(x, hit, cache, 'l1', true);
     try {

@@ -20,6 +20,10 @@ export interface PeerOptions {
   cacheStaleWhileRevalidateSeconds?: number;
   /** TRUST_PROXY: the proxies whose X-Forwarded-* count. */
   trustProxy?: string;
+  /** JSONP_ENABLED */
+  jsonpEnabled?: 'true' | 'false';
+  /** UPDATE_SEMANTICS */
+  updateSemantics?: 'merge' | 'replace';
 }
 
 /** The admin's application password, from the target's Basic header. */
@@ -42,6 +46,8 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     cacheTtlSeconds: o.cacheTtlSeconds,
     cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
     trustProxy: o.trustProxy,
+    jsonpEnabled: o.jsonpEnabled,
+    updateSemantics: o.updateSemantics,
     logLevel: 'silent',
   });
   return startGateway({ ...config, upstreamUrl }, { quiet: true });

@@ -72,6 +72,29 @@ describe('image URLs on event writes', () => {
     expect((await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body.image).toEqual(image);
   });
 
+  it("lists WordPress's default sizes of a photo-sized image as TEC does, each made only when smaller", async () => {
+    const res = await create(event('Photo', 2, { image: imageUrl(1600, 1200, 'photo') }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const image = res.body.image as Json;
+    expect(image).toMatchObject({ width: 1600, height: 1200, extension: 'png' });
+    const sizes = image.sizes as Record<string, Json>;
+    // medium and large fit in their boxes, thumbnail is cropped, medium_large is 768 wide; no 2048 of a 1600 image.
+    const dims = Object.fromEntries(Object.entries(sizes).map(([k, v]) => [k, [v.width, v.height]]));
+    expect(dims).toEqual({
+      medium: [300, 225],
+      large: [1024, 768],
+      thumbnail: [150, 150],
+      medium_large: [768, 576],
+      '1536x1536': [1536, 1152],
+    });
+    for (const [name, size] of Object.entries(sizes)) {
+      expect(Object.keys(size).slice(0, 3), name).toEqual(['width', 'height', 'mime-type']);
+      expect(size['mime-type'], name).toBe('image/png');
+      expect(size.url, name).toMatch(new RegExp(`/${tok}photo-${size.width}x${size.height}\\.png$`));
+    }
+    expect((await call<EventRecord>(t, 'GET', `/events/${res.body.id}`)).body.image).toEqual(image);
+  });
+
   it('reuses the attachment when the URL is that of an image already in the media library', async () => {
     const first = await create(event('Round trip', 8, { image: imageUrl(3, 3, 'roundtrip') }));
     expect(first.status, JSON.stringify(first.body)).toBe(201);
