@@ -7,6 +7,7 @@ import type { SiteInfo } from '../serialize/index.ts';
 import type { Answer } from './answer.ts';
 import { audienceOf } from './credentials.ts';
 import type { Binding, HandlerResult } from './handler.ts';
+import type { SharedHeaders } from './send.ts';
 
 export interface Exchange {
   readonly req: Request;
@@ -43,7 +44,7 @@ export interface Exchange {
   /** The bytes to send (render, or a stage that answers from a store). */
   answer?: Answer;
   /** Set by the cache stage: the answer is the shared one, sent with its validator and public Cache-Control. */
-  shared?: { cacheControl: string; age: number };
+  shared?: SharedHeaders;
   /** Where the answer came from, for metrics and the request log. */
   source?: AnswerSource;
 }
