@@ -478,11 +478,12 @@ export class EventIndex {
   #read(state: CrawlState, post: WpPost): void {
     state.seen.set(post.id, 1);
     state.newest = newerStamp(state.newest, post.modified_gmt);
-    this.#apply(post);
+    // A build tells nobody what it read (the cache starts empty or is dropped with it): no links to report.
+    this.#apply(post, false);
   }
 
   /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */
-  #apply(post: WpPost): boolean {
+  #apply(post: WpPost, report = true): boolean {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
@@ -490,7 +491,7 @@ export class EventIndex {
     if (old && old.modifiedGmt > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
     if (old && this.#columns.holds(f)) return false;
-    for (const t of linkTags(old, f)) this.#links.add(t);
+    if (report) for (const t of linkTags(old, f)) this.#links.add(t);
     this.#set(f);
     return true;
   }

@@ -20,6 +20,8 @@ export interface PeerOptions {
   cacheStaleWhileRevalidateSeconds?: number;
   /** TRUST_PROXY: the proxies whose X-Forwarded-* count. */
   trustProxy?: string;
+  /** CDN_PURGE, CDN_PURGE_URL and CDN_TAG_HEADERS, as the environment spells them. */
+  cdn?: { purge?: string; url?: string; tagHeaders?: string };
 }
 
 /** The admin's application password, from the target's Basic header. */
@@ -42,6 +44,9 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     cacheTtlSeconds: o.cacheTtlSeconds,
     cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
     trustProxy: o.trustProxy,
+    cdnPurge: o.cdn?.purge,
+    cdnPurgeUrl: o.cdn?.url,
+    cdnTagHeaders: o.cdn?.tagHeaders,
     logLevel: 'silent',
   });
   return startGateway({ ...config, upstreamUrl }, { quiet: true });
