@@ -84,4 +84,55 @@ describe('loadConfig', () => {
       }),
     );
   });
+
+  it('chooses a CDN purger only with what it needs, naming what is missing', () => {
+    const TOKEN = 'cf-token-0123456789abcdef';
+    const ZONE = '023e105f4ecef8ad9ca31a8372d0c353';
+    expect(
+      loadConfig([], { CDN_PURGE: 'cloudflare', CDN_ZONE_ID: ZONE, CDN_PURGE_TOKEN: TOKEN }),
+    ).toMatchObject({
+      cdnPurge: 'cloudflare',
+      cdnMaxAgeSeconds: 600,
+    });
+    expect(
+      loadConfig([], { CDN_PURGE: 'varnish', CDN_PURGE_URL: 'http://10.0.0.5:6081, http://10.0.0.6:6081' })
+        .cdnPurgeUrl,
+    ).toEqual(['http://10.0.0.5:6081', 'http://10.0.0.6:6081']);
+    const fastly = fails([], { CDN_PURGE: 'fastly' });
+    expect(fastly).toContain('CDN_PURGE=fastly needs CDN_SERVICE_ID');
+    expect(fastly).toContain('CDN_PURGE=fastly needs CDN_PURGE_TOKEN');
+    expect(fails([], { CDN_PURGE: 'varnish' })).toContain('CDN_PURGE=varnish needs CDN_PURGE_URL');
+    expect(fails([], { CDN_PURGE: 'akamai' })).toContain(
+      'CDN_PURGE (--cdn-purge) must be varnish, fastly or cloudflare',
+    );
+    expect(fails([], { CDN_ZONE_ID: ZONE })).toContain('CDN_ZONE_ID is set but CDN_PURGE is not');
+    expect(fails([], { CDN_PURGE: 'varnish', CDN_PURGE_URL: 'http://v:6081', CDN_ZONE_ID: ZONE })).toContain(
+      "CDN_ZONE_ID is Cloudflare's",
+    );
+    expect(fails([], { CDN_PURGE: 'varnish', CDN_PURGE_URL: 'varnish:6081' })).toContain(
+      'CDN_PURGE_URL (--cdn-purge-url)',
+    );
+    expect(
+      fails([], { CDN_PURGE: 'varnish', CDN_PURGE_URL: 'http://v:6081', CACHE_TTL_SECONDS: '0' }),
+    ).toContain('CACHE_TTL_SECONDS above 0');
+    expect(loadConfig([], { CDN_TAG_HEADERS: 'Surrogate-Key,xkey' }).cdnTagHeaders).toEqual([
+      'surrogate-key',
+      'xkey',
+    ]);
+    expect(loadConfig([], { CDN_TAG_HEADERS: 'none' }).cdnTagHeaders).toEqual([]);
+    expect(fails([], { CDN_TAG_HEADERS: 'x-tags' })).toContain('CDN_TAG_HEADERS');
+  });
+
+  it('names a bad secret without echoing it', () => {
+    for (const [env, value] of [
+      ['CDN_PURGE_TOKEN', 'short secret'],
+      ['WEBHOOK_SECRET', 'short-secret'],
+      ['METRICS_TOKEN', 'short-token'],
+      ['UPSTREAM_AUTH', 'no-colon-secret'],
+    ] as const) {
+      const message = fails([], { [env]: value, CDN_PURGE: 'varnish', CDN_PURGE_URL: 'http://v:6081' });
+      expect(message).toContain(env);
+      expect(message).not.toContain(value);
+    }
+  });
 });

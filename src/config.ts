@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { TAG_HEADERS, type TagHeader } from './cdn/headers.ts';
 
 const port = z.coerce
   .number({ message: 'must be a number' })
@@ -145,6 +146,41 @@ export const configSchema = z.object({
     .default(900),
   jsonpEnabled: z.stringbool({ error: 'must be true or false' }).default(true),
   updateSemantics: z.enum(['merge', 'replace'], { error: 'must be merge or replace' }).default('merge'),
+  cdnPurge: z
+    .enum(['varnish', 'fastly', 'cloudflare'], { message: 'must be varnish, fastly or cloudflare' })
+    .optional(),
+  cdnPurgeUrl: csvList
+    .refine(
+      (list) => list.length > 0 && list.every((u) => URL.canParse(u) && /^https?:/.test(u)),
+      'must be an http(s) URL, or several comma-separated (one per Varnish)',
+    )
+    .optional(),
+  cdnPurgeToken: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 visible characters (an API token)')
+    .optional(),
+  cdnServiceId: z
+    .string()
+    .regex(/^[A-Za-z0-9]{8,64}$/, "must be Fastly's service id (letters and digits)")
+    .optional(),
+  cdnZoneId: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/, "must be Cloudflare's zone id (32 hexadecimal digits)")
+    .optional(),
+  cdnTagHeaders: csvList
+    .refine(
+      (list) =>
+        (list.length === 1 && list[0]!.toLowerCase() === 'none') ||
+        list.every((h) => (TAG_HEADERS as readonly string[]).includes(h.toLowerCase())),
+      `must be a comma-separated list of ${TAG_HEADERS.join(', ')}, or none`,
+    )
+    .transform((list) => list.map((h) => h.toLowerCase()).filter((h): h is TagHeader => h !== 'none'))
+    .optional(),
+  cdnMaxAgeSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .default(600),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -157,6 +193,8 @@ export interface SettingDoc {
   /** What "no value" means, for settings without a default value. */
   unset?: string;
   meaning: string;
+  /** A secret: an error names the setting but never echoes its value. */
+  secret?: true;
 }
 
 /** Every setting, in the order `--help` and docs/setup.md list them. */
@@ -170,6 +208,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning: 'the WordPress REST root, e.g. `https://example.com/wp-json`',
   },
   upstreamAuth: {
+    secret: true,
     env: 'UPSTREAM_AUTH',
     flag: 'upstream-auth',
     unset: '—',
@@ -209,6 +248,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning: 'the most events one iCalendar feed (`/events.ics`) holds',
   },
   webhookSecret: {
+    secret: true,
     env: 'WEBHOOK_SECRET',
     flag: 'webhook-secret',
     unset: '— (notifications off)',
@@ -228,6 +268,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
       'reverse proxies whose `X-Forwarded-*` headers count (comma-separated addresses, ranges, `loopback`, `uniquelocal`); from anyone else they are ignored and not passed to WordPress',
   },
   demoPassword: {
+    secret: true,
     env: 'DEMO_PASSWORD',
     flag: 'demo-password',
     unset: 'generated',
@@ -284,6 +325,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning: 'the language root `/{lang}/wp-json/calendar/events/v1`',
   },
   metricsToken: {
+    secret: true,
     env: 'METRICS_TOKEN',
     flag: 'metrics-token',
     unset: '— (operators only)',
@@ -336,6 +378,53 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       "`merge`: an update changes only the fields sent; `replace`: as TEC's, every omitted flag, `cost`, `website`, `image`, `timezone`, `status` and `organizer` goes back to TEC's default (docs/differences.md)",
   },
+  cdnPurge: {
+    env: 'CDN_PURGE',
+    flag: 'cdn-purge',
+    unset: '— (no purges)',
+    meaning:
+      'the shared cache in front that writes purge by tag: `varnish` (deploy/varnish.vcl), `fastly` or `cloudflare` (docs/deploy.md)',
+  },
+  cdnPurgeUrl: {
+    env: 'CDN_PURGE_URL',
+    flag: 'cdn-purge-url',
+    unset: "the CDN's API",
+    meaning:
+      "Varnish's address (comma-separated, one per Varnish; required for `varnish`), or another API base",
+  },
+  cdnPurgeToken: {
+    env: 'CDN_PURGE_TOKEN',
+    flag: 'cdn-purge-token',
+    unset: '—',
+    meaning:
+      "Fastly's API token (purge_select and purge_all scopes), Cloudflare's API token (Cache Purge), or Varnish's `X-Purge-Token`",
+    secret: true,
+  },
+  cdnServiceId: {
+    env: 'CDN_SERVICE_ID',
+    flag: 'cdn-service-id',
+    unset: '—',
+    meaning: "Fastly's service id (with `CDN_PURGE=fastly`)",
+  },
+  cdnZoneId: {
+    env: 'CDN_ZONE_ID',
+    flag: 'cdn-zone-id',
+    unset: '—',
+    meaning: "Cloudflare's zone id (with `CDN_PURGE=cloudflare`)",
+  },
+  cdnTagHeaders: {
+    env: 'CDN_TAG_HEADERS',
+    flag: 'cdn-tag-headers',
+    unset: "the purger's own",
+    meaning:
+      "headers that carry an anonymous answer's cache tags: `surrogate-key` (Fastly), `cache-tag` (Cloudflare), `xkey` (Varnish), comma-separated, or `none`",
+  },
+  cdnMaxAgeSeconds: {
+    env: 'CDN_MAX_AGE_SECONDS',
+    flag: 'cdn-max-age-seconds',
+    meaning:
+      '`s-maxage` of anonymous answers while `CDN_PURGE` is set: how long the shared cache keeps them between purges',
+  },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
 };
 
@@ -346,6 +435,31 @@ export class ConfigError extends Error {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+/** What a CDN purger lacks or has too much of, each naming its setting. Pure. */
+export function cdnProblems(c: Config): string[] {
+  const out: string[] = [];
+  const needs: Record<string, Array<keyof Config>> = {
+    varnish: ['cdnPurgeUrl'],
+    fastly: ['cdnServiceId', 'cdnPurgeToken'],
+    cloudflare: ['cdnZoneId', 'cdnPurgeToken'],
+  };
+  if (c.cdnPurge === undefined) {
+    for (const key of ['cdnPurgeUrl', 'cdnPurgeToken', 'cdnServiceId', 'cdnZoneId'] as const)
+      if (c[key] !== undefined)
+        out.push(`${settings[key].env} is set but CDN_PURGE is not: set CDN_PURGE too.`);
+    return out;
+  }
+  for (const key of needs[c.cdnPurge]!)
+    if (c[key] === undefined) out.push(`CDN_PURGE=${c.cdnPurge} needs ${settings[key].env}.`);
+  if (c.cdnPurge !== 'fastly' && c.cdnServiceId !== undefined)
+    out.push(`CDN_SERVICE_ID is Fastly's: unset it, or set CDN_PURGE=fastly.`);
+  if (c.cdnPurge !== 'cloudflare' && c.cdnZoneId !== undefined)
+    out.push(`CDN_ZONE_ID is Cloudflare's: unset it, or set CDN_PURGE=cloudflare.`);
+  if (c.cacheTtlSeconds === 0)
+    out.push('CDN_PURGE needs the response cache, whose tags it purges: set CACHE_TTL_SECONDS above 0.');
+  return out;
 }
 
 /** Flags win over environment variables; empty strings count as unset. */
@@ -375,7 +489,8 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Co
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0]) as keyof Config;
       const s = sources[key];
-      return `  - ${s.env} (--${s.flag}) ${i.message}; got ${JSON.stringify(raw[key])}`;
+      const got = s.secret ? 'its value is not shown' : `got ${JSON.stringify(raw[key])}`;
+      return `  - ${s.env} (--${s.flag}) ${i.message}; ${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -384,5 +499,7 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Co
       'Invalid configuration:\n  - UPSTREAM_AUTH is set but UPSTREAM_URL is not: set both, or neither for demo mode.',
     );
   }
+  const cdn = cdnProblems(parsed.data);
+  if (cdn.length) throw new ConfigError(`Invalid configuration:\n${cdn.map((l) => `  - ${l}`).join('\n')}`);
   return parsed.data;
 }

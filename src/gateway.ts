@@ -307,7 +307,7 @@ async function prepare(
     shared,
   );
   deps.updateSemantics = config.updateSemantics;
-  const metrics = new Metrics({ indexes, cache: caching.cache });
+  const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
   caching.freshness?.attach(indexes);

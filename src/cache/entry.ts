@@ -1,5 +1,6 @@
 // Cache entries: an answer's bytes and ETag (computed once, src/http/answer.ts) with when they were filled and the
 // tags that drop them; and the Cache-Control a shared entry goes out with.
+import { type TagHeader, tagHeadersOf } from '../cdn/headers.ts';
 import { type Answer, answerOf } from '../http/answer.ts';
 
 export interface CacheEntry extends Answer {
@@ -27,18 +28,43 @@ export interface CachePolicy {
   ttlSeconds: number;
   staleWhileRevalidateSeconds: number;
   staleIfErrorSeconds: number;
+  /** A shared cache in front (src/cdn/): the tag headers it reads, and how long it may keep an answer. */
+  cdn?: CdnPolicy;
+}
+
+export interface CdnPolicy {
+  /** Headers that carry an answer's tags (Surrogate-Key, Cache-Tag, xkey). */
+  tagHeaders: readonly TagHeader[];
+  /** `s-maxage`: only when a purger drops the shared cache's copies, else the shared cache keeps `max-age`. */
+  sMaxAgeSeconds?: number;
 }
 
 /** `Cache-Control` of a shared (anonymous) response. */
-export const publicCacheControl = (p: CachePolicy): string =>
-  `public, max-age=${p.ttlSeconds}, stale-while-revalidate=${p.staleWhileRevalidateSeconds}, stale-if-error=${p.staleIfErrorSeconds}`;
+export const publicCacheControl = (p: CachePolicy): string => {
+  const s = p.cdn?.sMaxAgeSeconds;
+  return `public, max-age=${p.ttlSeconds}${s === undefined ? '' : `, s-maxage=${s}`}, stale-while-revalidate=${p.staleWhileRevalidateSeconds}, stale-if-error=${p.staleIfErrorSeconds}`;
+};
+
+/** Tag headers per entry, made the first time the entry goes out (entries never change). */
+const tagHeaderCache = new WeakMap<CacheEntry, Record<string, string>>();
+
+function tagHeaders(entry: CacheEntry, cdn: CdnPolicy | undefined): Record<string, string> | undefined {
+  if (!cdn || cdn.tagHeaders.length === 0) return undefined;
+  let h = tagHeaderCache.get(entry);
+  if (!h) {
+    h = tagHeadersOf(entry.tags, cdn.tagHeaders);
+    tagHeaderCache.set(entry, h);
+  }
+  return h;
+}
 
 /** Seconds since the entry was filled, for the `Age` header (downstream caches count max-age from it). */
 export const ageOf = (entry: CacheEntry, now: number): number =>
   Math.max(0, Math.floor((now - entry.storedAt) / 1000));
 
-/** How a shared entry goes out: the policy's Cache-Control and its age now. */
+/** How a shared entry goes out: the policy's Cache-Control, its age now and its tags for a shared cache. */
 export const sharedOf = (entry: CacheEntry, policy: CachePolicy, now = Date.now()) => ({
   cacheControl: publicCacheControl(policy),
   age: ageOf(entry, now),
+  tags: tagHeaders(entry, policy.cdn),
 });

@@ -1,5 +1,6 @@
 // Keeps cached answers and event indexes in step: index changes invalidate tags; remote invalidations refresh indexes.
 import type { IndexRegistry } from '../index/registry.ts';
+import { ALL_LINK_TAGS } from './links.ts';
 import type { ResponseCache } from './response-cache.ts';
 import { tag } from './tags.ts';
 
@@ -27,9 +28,9 @@ export class Freshness {
     this.#indexes = indexes;
   }
 
-  /** The index saw events change upstream (poll, refetch, reconciliation). */
-  indexChanged(ids: number[]): void {
-    const tags = eventTags(ids);
+  /** The index saw events change upstream (poll, refetch, reconciliation), altering the `links` lists. */
+  indexChanged(ids: number[], links: readonly string[] = []): void {
+    const tags = [...eventTags(ids), ...links];
     if (this.#remote > 0) this.#cache.dropLocal(tags);
     else this.#cache.invalidate(tags).catch(() => {});
   }
@@ -43,7 +44,8 @@ export class Freshness {
     if (indexes.length === 0) return;
     if (tags !== null && !tags.some((t) => t === tag.list('event') || t.startsWith('event:'))) return;
     const ids = tags ? eventIdsOf(tags) : [];
-    const release = this.#cache.hold([tag.list('event'), ...ids.map(tag.event)]);
+    // The linked lists too: which venues have events is answered from the index that lags.
+    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)]);
     this.#remote++;
     try {
       await Promise.all(indexes.map((i) => (ids.length ? i.refetch(ids) : i.refresh()).catch(() => {})));

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { UrlAliases } from './aliases.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
+import { ALL_LINK_TAGS } from './links.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';
@@ -23,6 +24,8 @@ export interface ResponseCacheOptions {
   prefix?: string;
   log?: CacheLogger;
   now?: () => number;
+  /** A shared cache in front (src/cdn/purger.ts): told of this instance's own invalidations only. */
+  purger?: { purge(tags: readonly string[] | null): void };
 }
 
 interface FetchContext {
@@ -30,6 +33,8 @@ interface FetchContext {
   /** Invalidation sequence number when the load started: a load that raced an invalidation is not stored. */
   seq: number;
   result?: Loaded;
+  /** The load was shareable but not stored (it raced an invalidation, or its tags are held): no cache may keep it. */
+  unstored?: boolean;
 }
 
 export type CacheSource = 'l1' | 'l2' | 'upstream';
@@ -43,6 +48,7 @@ export class ResponseCache {
   readonly #log: CacheLogger;
   readonly #now: () => number;
   readonly #origin = randomUUID();
+  readonly #purger: ResponseCacheOptions['purger'];
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
   #seq = 0;
@@ -66,6 +72,7 @@ export class ResponseCache {
     this.policy = opts.policy;
     this.#log = opts.log ?? quiet;
     this.#now = opts.now ?? Date.now;
+    this.#purger = opts.purger;
     const ttl = opts.policy.ttlSeconds * 1000;
     this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
       maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
@@ -136,7 +143,8 @@ export class ResponseCache {
     if (!entry && failed && failed.n > mark) throw failed.err;
     if (context.result && (!entry || entry === context.result.entry)) {
       this.stats.upstream++;
-      return { entry: context.result.entry, source: 'upstream', shared: context.result.store };
+      const shared = context.result.store && !context.unstored;
+      return { entry: context.result.entry, source: 'upstream', shared };
     }
     if (entry) {
       if (entry === old) this.stats.stale++;
@@ -178,7 +186,9 @@ export class ResponseCache {
     }
     this.#failures.delete(key);
     context.result = loaded;
-    if (!loaded.store || this.#raced(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
+    if (!loaded.store) return undefined;
+    if (this.#raced(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
+      context.unstored = true;
       return undefined;
     }
     this.#tags.add(key, loaded.entry.tags);
@@ -225,17 +235,28 @@ export class ResponseCache {
 
   #purgedAt = 0;
 
-  /**
-   * Drops every entry carrying one of the tags, in this instance, in Redis and (through pub/sub) in every other
-   * instance's L1. Never throws: with Redis away, the tags are replayed when it is back.
-   */
   /** Events gone from WordPress for good: every answer that showed them, and every event list, is dropped. */
   forgetEvents(ids: readonly number[]): Promise<void> {
-    return this.invalidate([tag.list('event'), ...ids.map((id) => tag.event(id))]);
+    // What they linked is not known any more: every linked list they may have counted in goes too.
+    return this.invalidate([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map((id) => tag.event(id))]);
   }
 
+  /**
+   * Drops every entry carrying one of the tags, in this instance, in Redis and (through pub/sub) in every other
+   * instance's L1, then has the CDN purge them (when one is configured). Never throws: with Redis away, the tags are
+   * replayed when it is back.
+   */
   async invalidate(tags: string[]): Promise<void> {
     if (tags.length === 0) return;
+    try {
+      await this.#invalidate(tags);
+    } finally {
+      // After this instance's tiers and Redis: the CDN's refill must not find the old answer here.
+      this.#purger?.purge(tags);
+    }
+  }
+
+  async #invalidate(tags: string[]): Promise<void> {
     this.#dropLocal(tags);
     if (!this.#l2) return;
     try {
@@ -249,6 +270,14 @@ export class ResponseCache {
 
   /** Drops everything, everywhere (operators' purge). */
   async purgeAll(): Promise<void> {
+    try {
+      await this.#purgeAll();
+    } finally {
+      this.#purger?.purge(null);
+    }
+  }
+
+  async #purgeAll(): Promise<void> {
     this.#dropAllLocal();
     if (!this.#l2) return;
     try {
@@ -294,13 +323,14 @@ export class ResponseCache {
     if (this.#pendingAll) {
       this.#pendingAll = false;
       this.#pending.clear();
-      await this.purgeAll();
+      await this.#purgeAll();
       return;
     }
     if (this.#pending.size === 0) return;
     const tags = [...this.#pending];
     this.#pending.clear();
-    await this.invalidate(tags);
+    // The CDN was purged when these were invalidated; only Redis and the peers missed them.
+    await this.#invalidate(tags);
   }
 
   /** The shared tier: `off` without REDIS_URL, else whether Redis answers now. */

@@ -1,4 +1,7 @@
 // Builds the caching layer from the configuration: response cache, Redis link, freshness, index snapshots.
+
+import type { CdnPurger } from '../cdn/purger.ts';
+import { cdnPolicyOf, createPurger } from '../cdn/setup.ts';
 import type { Config } from '../config.ts';
 import { RedisSnapshotStore, type SnapshotStore } from '../index/snapshot.ts';
 import type { Logger } from '../log.ts';
@@ -12,8 +15,10 @@ export interface CacheLayer {
   snapshots?: SnapshotStore;
   /** The Redis link, when configured (idempotency keys share it). */
   redis?: RedisLink;
+  /** The CDN purger, when `CDN_PURGE` is set. */
+  purger?: CdnPurger;
   /** For the index registry's `onChange`. */
-  onIndexChange: (language: string, ids: number[]) => void;
+  onIndexChange: (language: string, ids: number[], links: string[]) => void;
   close(): Promise<void>;
 }
 
@@ -24,6 +29,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
         info: (o, m) => log.info(o, m),
       })
     : undefined;
+  const purger = config.cacheTtlSeconds > 0 ? createPurger(config, log) : undefined;
   const cache =
     config.cacheTtlSeconds > 0
       ? new ResponseCache({
@@ -31,11 +37,13 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
             ttlSeconds: config.cacheTtlSeconds,
             staleWhileRevalidateSeconds: config.cacheStaleWhileRevalidateSeconds,
             staleIfErrorSeconds: config.cacheStaleIfErrorSeconds,
+            cdn: cdnPolicyOf(config),
           },
           maxBytes: Math.round(config.cacheMaxMb * 1024 * 1024),
           redis: link,
           prefix: config.redisPrefix,
           log,
+          purger,
         })
       : undefined;
   const freshness = cache ? new Freshness(cache) : undefined;
@@ -48,11 +56,13 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
     : undefined;
   return {
     redis: link,
+    purger,
     cache,
     freshness,
     snapshots,
-    onIndexChange: (_language, ids) => freshness?.indexChanged(ids),
+    onIndexChange: (_language, ids, links) => freshness?.indexChanged(ids, links),
     close: async () => {
+      await purger?.flush();
       await link?.close();
     },
   };

@@ -53,31 +53,48 @@ describe('readTags', () => {
       { id: 9, taxonomy: 'tribe_events_cat', name: 'x' },
       ['term:tribe_events_cat:9'],
     ],
+    // A venue list follows events only through the arguments that ask about them (below).
+    [{ kind: 'venue', list: 'venues' } as const, { venues: [{ id: 5 }] }, ['list:venue', 'venue:5']],
+    // A term list shows counts and hides empty terms by default: it always follows the events' terms.
     [
-      { kind: 'venue', list: 'venues' } as const,
-      { venues: [{ id: 5 }] },
-      ['list:event', 'list:venue', 'venue:5'],
+      { kind: 'term', list: 'categories' } as const,
+      { categories: [{ id: 9, taxonomy: 'tribe_events_cat' }] },
+      ['links:term', 'list:term', 'term:tribe_events_cat:9'],
     ],
     // The kind is the route's word, not the body's: a venue record without its name is still a venue.
     [{ kind: 'venue' } as const, { id: 5 }, ['venue:5']],
   ])('tags %o answers', (shows, body, expected) => {
     expect(readTags(shows, body)).toEqual(expected);
   });
+
+  it.each([
+    [{ has_events: 'true' }, ['links:venue', 'list:venue', 'venue:5']],
+    [{ has_events: '0' }, ['links:venue', 'list:venue', 'venue:5']],
+    [{ only_with_upcoming: '1' }, ['links:venue', 'list:venue', 'venue:5']],
+    [{ event: '12' }, ['event:12', 'list:venue', 'venue:5']],
+    [{ search: 'hall', event: 'x' }, ['list:venue', 'venue:5']],
+  ])('tags a venue list asked %o with what its arguments make it follow', (params, expected) => {
+    expect(readTags({ kind: 'venue', list: 'venues' }, { venues: [{ id: 5 }] }, params)).toEqual(expected);
+  });
+
+  it("tags a term list of one event's terms with that event", () => {
+    expect(readTags({ kind: 'term', list: 'tags' }, { tags: [] }, { post: '7' })).toEqual([
+      'event:7',
+      'links:term',
+      'list:term',
+    ]);
+  });
 });
 
 describe('writeTags', () => {
-  it('invalidates the written event, its linked records and the lists of every kind touched', () => {
-    expect(writeTags('event', event(4))).toEqual([
-      'event:4',
-      'list:event',
-      'list:organizer',
-      'list:term',
-      'list:venue',
-      'organizer:60',
-      'term:post_tag:8',
-      'term:tribe_events_cat:7',
-      'venue:50',
-    ]);
+  it('invalidates the written event and the event lists, not the records it links nor their lists', () => {
+    // What the event's links changed in the venue, organizer and term lists comes from the index (links.test.ts).
+    expect(writeTags('event', event(4))).toEqual(['event:4', 'list:event']);
+  });
+
+  it('invalidates a written venue, organizer or term and its list', () => {
+    expect(writeTags('venue', { id: 5, venue: 'Hall' })).toEqual(['list:venue', 'venue:5']);
+    expect(writeTags('term', { id: 9, taxonomy: 'post_tag' })).toEqual(['list:term', 'term:post_tag:9']);
   });
 
   it('invalidates at least the list of the kind when the body names nothing', () => {
@@ -104,10 +121,10 @@ describe('the routes', () => {
   });
 
   it('give their answers the tags, read tags on GET and write tags otherwise', () => {
-    expect(answerTags(venueRoutes.list, false, { venues: [{ id: 5 }] })).toEqual([
-      'list:event',
+    expect(answerTags(venueRoutes.list, false, { venues: [{ id: 5 }] })).toEqual(['list:venue', 'venue:5']);
+    expect(answerTags(venueRoutes.list, false, { venues: [] }, { has_events: '1' })).toEqual([
+      'links:venue',
       'list:venue',
-      'venue:5',
     ]);
     expect(answerTags(venueRoutes.update, true, { id: 5, venue: 'Hall' })).toEqual(['list:venue', 'venue:5']);
     // A route that declares nothing falls back to its kind's list.

@@ -15,6 +15,8 @@ const idsOf = (v: unknown): number[] => asList(v).flatMap((x) => idOf(x) ?? []);
 
 export const tag = {
   list: (kind: string) => `list:${kind}`,
+  /** Lists of `kind` whose answer follows which records events link to (`has_events`, counts, `hide_empty`). */
+  links: (kind: string) => `links:${kind}`,
   event: (id: number) => `event:${id}`,
   venue: (id: number) => `venue:${id}`,
   organizer: (id: number) => `organizer:${id}`,
@@ -62,16 +64,38 @@ function recordTags(kind: TaggedKind, record: unknown, out: Set<string>): void {
   if (id !== undefined && isObj(record)) RECORD_TAGS[kind](record, id, out);
 }
 
+/** A request's integer argument (`event=12`), or undefined. */
+const intArg = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : typeof v === 'number' ? v : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+/**
+ * What, besides the records it shows, a list of linked records depends on, from its arguments: venue and organizer
+ * lists follow events' links only when filtered by them (`has_events`, `only_with_upcoming`); term lists always
+ * (each term's `count`, and `hide_empty` on by default). An `event`/`post` filter follows that event.
+ */
+function linkedListTags(kind: TaggedKind, params: Record<string, unknown>, out: Set<string>): void {
+  if (kind === 'event') return;
+  if (kind === 'term' || params.has_events !== undefined || params.only_with_upcoming !== undefined)
+    out.add(tag.links(kind));
+  for (const name of ['event', 'post']) {
+    const id = intArg(params[name]);
+    if (id !== undefined) out.add(tag.event(id));
+  }
+}
+
 /**
  * Tags of a read's answer. A list gets its list tag and every record's tags, so a change to any record shown, or
- * any new one, drops it (venue, organizer and term lists depend on events too: counts, `only_with_upcoming`,
- * `event` filters); one record gets only its own tags (a new event does not change another event's page).
+ * any new one, drops it; a venue, organizer or term list gets what its arguments make it depend on besides (see
+ * `linkedListTags`), and never the event list's tag: an event write drops it only when it changes what it shows
+ * (src/cache/links.ts). One record gets only its own tags (a new event does not change another event's page).
  */
-export function readTags(shows: Shows, body: unknown): string[] {
+export function readTags(shows: Shows, body: unknown, params: Record<string, unknown> = {}): string[] {
   const out = new Set<string>();
   if (shows.list !== undefined) {
     out.add(tag.list(shows.kind));
-    if (shows.kind !== 'event') out.add(tag.list('event'));
+    linkedListTags(shows.kind, params, out);
     for (const r of asList(isObj(body) ? body[shows.list] : undefined)) recordTags(shows.kind, r, out);
   } else {
     recordTags(shows.kind, body, out);
@@ -80,15 +104,16 @@ export function readTags(shows: Shows, body: unknown): string[] {
 }
 
 /**
- * Tags a write touched: the written record's own tags (an event's venue, organizers and terms with it), the list
- * of its kind, and the lists of the linked kinds (a nested venue created with an event is a new venue).
+ * Tags a write touched: the list of its kind and the written record itself. An event's venue, organizers and terms
+ * are not: their own pages do not show events. What an event write changes in the linked lists comes from the
+ * event index (`links:*`, src/cache/links.ts), and nested records a write creates drop their own tags.
  */
 export function writeTags(kind: TaggedKind, body: unknown): string[] {
   const out = new Set<string>([tag.list(kind)]);
-  recordTags(kind, body, out);
-  for (const t of [...out]) {
-    const k = t.split(':')[0]!;
-    if (k === 'venue' || k === 'organizer' || k === 'term') out.add(tag.list(k));
+  const id = idOf(body);
+  if (id !== undefined && isObj(body)) {
+    if (kind === 'event') out.add(tag.event(id));
+    else RECORD_TAGS[kind](body, id, out);
   }
   return [...out].sort();
 }
@@ -111,8 +136,9 @@ export function answerTags(
   contract: { id: string; returns?: { record: { kind: string }; list?: string } },
   write: boolean,
   body: unknown,
+  params: Record<string, unknown> = {},
 ): string[] {
   const shows = showsOf(contract.returns);
   if (!shows) return [tag.list(kindOfRoute(contract.id))];
-  return write ? writeTags(shows.kind, body) : readTags(shows, body);
+  return write ? writeTags(shows.kind, body) : readTags(shows, body, params);
 }

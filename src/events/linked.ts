@@ -1,4 +1,6 @@
 // Nested venues and organizers on event writes: ids are checked, objects are created (reusing duplicates).
+
+import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
@@ -144,5 +146,7 @@ async function createLinked(
   });
   // The next duplicate check (another event of this write or the next one) must see it.
   deps.catalog.invalidate(kind, [res.body.id]);
+  // A new venue or organizer is in its kind's lists: the event's own write tags do not say so (src/cache/tags.ts).
+  await deps.cache?.invalidate([tag.list(kind), `${kind}:${res.body.id}`]);
   return res.body.id;
 }

@@ -1,4 +1,6 @@
 // POST/PUT/PATCH/DELETE on events: TEC's write rules over wp/v2, all-or-nothing across upstream calls.
+
+import { linkTags } from '../cache/links.ts';
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
@@ -216,9 +218,11 @@ async function valuesOf(
 
 async function respond(deps: Deps, ctx: RequestContext, site: SiteInfo, post: WpPost, status: number) {
   const index = await deps.indexes.forLanguage(ctx.language);
-  index.upsert(post);
+  const before = index.get(post.id);
+  const after = index.upsert(post);
   const related = await relatedOf(deps, ctx, [post]);
-  return { status, body: serializeEvent(post, related, { mapping: deps.mapping, site, context: 'write' }) };
+  const body = serializeEvent(post, related, { mapping: deps.mapping, site, context: 'write' });
+  return { status, body, tags: linkTags(before, after) };
 }
 
 export async function createEvent(

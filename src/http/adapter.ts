@@ -60,6 +60,9 @@ function send(x: Exchange): void {
   const extra: Record<string, string> = {};
   if (x.method === 'GET' && !x.shared) extra.vary = VARY;
   if (isOwn(x)) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
+  // An anonymous read the gateway did not store (an error, or an answer that raced a write): without a Cache-Control
+  // a CDN would keep it for its own default time, and no purge names it (an error carries no tags).
+  else if (!x.shared && (x.method === 'GET' || x.method === 'HEAD')) extra['cache-control'] = 'no-store';
   if (x.source) x.res.locals.cacheSource = x.source;
   sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra });
 }

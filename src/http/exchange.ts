@@ -8,6 +8,7 @@ import type { Answer } from './answer.ts';
 import { audienceOf } from './credentials.ts';
 import type { Globals } from './globals.ts';
 import type { Binding, HandlerResult } from './handler.ts';
+import type { SharedHeaders } from './send.ts';
 
 export interface Exchange {
   readonly req: Request;
@@ -48,7 +49,7 @@ export interface Exchange {
   /** The bytes to send (render, or a stage that answers from a store). */
   answer?: Answer;
   /** Set by the cache stage: the answer is the shared one, sent with its validator and public Cache-Control. */
-  shared?: { cacheControl: string; age: number };
+  shared?: SharedHeaders;
   /** Where the answer came from, for metrics and the request log. */
   source?: AnswerSource;
 }

@@ -24,6 +24,8 @@ export interface HandlerResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** A write's cache tags beyond what its answer shows (src/stages/invalidate.ts). */
+  tags?: string[];
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;

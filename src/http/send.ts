@@ -11,12 +11,19 @@ import {
   VARY,
 } from './answer.ts';
 
+/** What a shared answer goes out with: its Cache-Control, Age, and its cache tags for a CDN (src/cdn/). */
+export interface SharedHeaders {
+  cacheControl: string;
+  age: number;
+  tags?: Record<string, string>;
+}
+
 export interface SendOptions {
   /**
    * The answer is shared (anonymous, stored): it goes out with its validator, this Cache-Control and Age. Absent, it
    * was made for this request alone and carries no validator.
    */
-  shared?: { cacheControl: string; age: number };
+  shared?: SharedHeaders;
   /** Headers of this request only (CORS, Vary, a private Cache-Control), never stored with the answer. */
   extra?: OutgoingHttpHeaders;
 }
@@ -29,6 +36,7 @@ export function answerHeaders(answer: Answer, o: SendOptions): OutgoingHttpHeade
     h.etag = answer.etag;
     h['cache-control'] = o.shared.cacheControl;
     h.age = String(o.shared.age);
+    if (o.shared.tags) Object.assign(h, o.shared.tags);
   }
   return h;
 }

@@ -1,5 +1,7 @@
 // The event index of one language: every event's facets in columns (src/index/columns/), built by a crawl or from a
 // snapshot, kept fresh by writes, polls and reconciliation, and compacted in the background.
+
+import { linkTags } from '../cache/links.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -27,8 +29,11 @@ export interface EventIndexOptions {
   overlapMs?: number;
   /** Pages of 100 the crawl (and the reconciliation) read from WordPress at once. Default 2. */
   crawlConcurrency?: number;
-  /** Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway). */
-  onChange?: (ids: number[]) => void;
+  /**
+   * Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway), with the
+   * `links:*` tags of the linked lists those changes alter (src/cache/links.ts).
+   */
+  onChange?: (ids: number[], links: string[]) => void;
   /**
    * Tests: the columns' block size and plan (see {@link ColumnsOptions}), and the compaction's pace: `compactRows`
    * copied between two looks at the clock, `compactMs` of copying before it yields (0: after every `compactRows`).
@@ -128,7 +133,9 @@ export class EventIndex {
   #refreshing: Promise<number> | null = null;
   #reconciling: Promise<ReconcileResult> | null = null;
   readonly #periodic: { refresh: Periodic; reconcile: Periodic };
-  readonly #onChange: (ids: number[]) => void;
+  readonly #onChange: (ids: number[], links: string[]) => void;
+  /** `links:*` tags of the changes applied since the last `onChange`. */
+  readonly #links = new Set<string>();
 
   constructor(options: EventIndexOptions) {
     this.language = options.language;
@@ -209,12 +216,12 @@ export class EventIndex {
       for (const post of posts) if (this.#apply(post)) changed.push(post.id);
       for (const id of chunk) {
         if (!seen.has(id) && this.#columns.has(id)) {
-          this.#delete(id);
+          this.#gone(id);
           changed.push(id);
         }
       }
     }
-    if (changed.length) this.#onChange(changed);
+    if (changed.length) this.#changedUpstream(changed);
     return changed;
   }
 
@@ -422,7 +429,7 @@ export class EventIndex {
       nowMs: Date.now(),
     });
     this.#lastRefreshAt = new Date();
-    if (changed.length) this.#onChange(changed);
+    if (changed.length) this.#changedUpstream(changed);
     return changed.length;
   }
 
@@ -454,7 +461,7 @@ export class EventIndex {
     );
     const changed: number[] = [];
     for (const id of gone) {
-      this.#delete(id);
+      this.#gone(id);
       changed.push(id);
     }
     const upstream = new Set(rows.map((r) => r.id));
@@ -463,7 +470,7 @@ export class EventIndex {
       const posts = await this.#crawl({ include: stale.slice(i, i + 100).join(',') });
       for (const post of posts) if (this.#apply(post)) changed.push(post.id);
     }
-    if (changed.length) this.#onChange(changed);
+    if (changed.length) this.#changedUpstream(changed);
     return { removed: gone.length, refetched: stale.length };
   }
 
@@ -471,11 +478,12 @@ export class EventIndex {
   #read(state: CrawlState, post: WpPost): void {
     state.seen.set(post.id, 1);
     state.newest = newerStamp(state.newest, post.modified_gmt);
-    this.#apply(post);
+    // A build tells nobody what it read (the cache starts empty or is dropped with it): no links to report.
+    this.#apply(post, false);
   }
 
   /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */
-  #apply(post: WpPost): boolean {
+  #apply(post: WpPost, report = true): boolean {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
@@ -483,8 +491,21 @@ export class EventIndex {
     if (old && old.modifiedGmt > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
     if (old && this.#columns.holds(f)) return false;
+    if (report) for (const t of linkTags(old, f)) this.#links.add(t);
     this.#set(f);
     return true;
+  }
+
+  /** An event gone upstream (refetch, reconciliation): dropped, with the linked lists it was counted in. */
+  #gone(id: number): void {
+    for (const t of linkTags(this.#columns.get(id), undefined)) this.#links.add(t);
+    this.#delete(id);
+  }
+
+  #changedUpstream(ids: number[]): void {
+    const links = [...this.#links];
+    this.#links.clear();
+    this.#onChange(ids, links);
   }
 
   /** Room for `rows` more events in the columns and the write sequence, made once. */

@@ -80,6 +80,11 @@ interface Entry {
   /** When WordPress was last asked what changed (`modified_after`). */
   checkedAt: number;
   checking?: Promise<void>;
+  /**
+   * The `modified_gmt` of each record the last checks found: the overlap finds a change again for 10 s, and only
+   * a new version of it is a change (else every read in that window drops the cached lists and purges the CDN).
+   */
+  found?: Map<number, string>;
 }
 
 /** How far back each `modified_after` check reaches before the previous one (saves within the same second). */
@@ -286,7 +291,14 @@ export class LinkedCatalog {
     const since = e.checkedAt - CHECK_OVERLAP_MS;
     const started = Date.now();
     e.checking ??= this.#changedSince(kind, language, since)
-      .then((ids) => {
+      .then((changes) => {
+        e.found ??= new Map();
+        const found = e.found;
+        if (found.size > 10_000) found.clear();
+        const ids = changes
+          .filter((c) => c.modified === undefined || found.get(c.id) !== c.modified)
+          .map((c) => c.id);
+        for (const c of changes) if (c.modified !== undefined) found.set(c.id, c.modified);
         for (const id of ids) e.pending.add(id);
         e.checkedAt = started;
         if (ids.length) this.#onChange(kind, ids);
@@ -319,13 +331,17 @@ export class LinkedCatalog {
   #timer: NodeJS.Timeout | undefined;
 
   /** Ids of the records modified after `sinceMs` (all statuses the catalog holds), one page of 100 at most. */
-  async #changedSince(kind: LinkedKind, language: string, sinceMs: number): Promise<number[]> {
+  async #changedSince(
+    kind: LinkedKind,
+    language: string,
+    sinceMs: number,
+  ): Promise<Array<{ id: number; modified?: string }>> {
     const { wp, mapping } = this.#deps;
     const { query, as } = this.#query(kind, {
       modified_after: modifiedAfter(sinceMs),
-      _fields: 'id',
+      _fields: 'id,modified_gmt',
     });
-    const page = await wp.list<{ id: number }>({
+    const page = await wp.list<{ id: number; modified_gmt?: string }>({
       path: `/wp/v2/${mapping[kind].restBase}`,
       query: { ...query, per_page: 100 },
       as,
@@ -333,8 +349,10 @@ export class LinkedCatalog {
     });
     // More than a page changed: read everything again rather than page through the changes.
     if (page.totalPages > 1)
-      return [...(this.#loaded.get(`${kind}|${language}`)?.keys() ?? []), ...page.items.map((p) => p.id)];
-    return page.items.map((p) => p.id);
+      return [...(this.#loaded.get(`${kind}|${language}`)?.keys() ?? []), ...page.items.map((p) => p.id)].map(
+        (id) => ({ id }),
+      );
+    return page.items.map((p) => ({ id: p.id, modified: p.modified_gmt }));
   }
 
   /** The catalog with `ids` read again (a record gone upstream leaves it). */

@@ -1,6 +1,7 @@
 // Prometheus metrics of one gateway (prom-client, a registry of its own): requests, upstream calls, index, cache.
 import client from 'prom-client';
 import type { ResponseCache } from '../cache/response-cache.ts';
+import type { CdnPurger } from '../cdn/purger.ts';
 import type { IndexRegistry } from '../index/registry.ts';
 
 /** Where an answer came from: the pre-express fast path, a cache tier, WordPress, or nowhere shared (signed in). */
@@ -9,6 +10,8 @@ export type AnswerSource = 'fast' | 'memory' | 'redis' | 'stale' | 'wordpress' |
 export interface MetricsSources {
   indexes: IndexRegistry;
   cache?: ResponseCache;
+  /** The CDN purger, when `CDN_PURGE` is set. */
+  purger?: CdnPurger;
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -136,6 +139,49 @@ export class Metrics {
         this.set(total ? (total - upstream) / total : 0);
       },
     });
+    const purger = sources.purger;
+    if (purger) {
+      const cdn = purger.backend.name;
+      new client.Counter({
+        name: 'calendar_gateway_cdn_purge_calls_total',
+        help: 'Purge calls to the CDN by outcome: ok, retried (tried again after a 5xx, 429 or no answer), failed (given up).',
+        labelNames: ['cdn', 'outcome'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [outcome, n] of Object.entries(purger.stats.calls)) this.inc({ cdn, outcome }, n);
+        },
+      });
+      new client.Counter({
+        name: 'calendar_gateway_cdn_purged_tags_total',
+        help: 'Cache tags the CDN purged (a purge of everything counts in calendar_gateway_cdn_purge_all_total).',
+        labelNames: ['cdn'],
+        registers,
+        collect() {
+          this.reset();
+          this.inc({ cdn }, purger.stats.tags);
+        },
+      });
+      new client.Counter({
+        name: 'calendar_gateway_cdn_purge_all_total',
+        help: "Purges of everything the CDN holds (the operators' purge).",
+        labelNames: ['cdn'],
+        registers,
+        collect() {
+          this.reset();
+          this.inc({ cdn }, purger.stats.all);
+        },
+      });
+      new client.Gauge({
+        name: 'calendar_gateway_cdn_purge_pending',
+        help: 'Tags waiting for the next purge call.',
+        labelNames: ['cdn'],
+        registers,
+        collect() {
+          this.set({ cdn }, purger.pending);
+        },
+      });
+    }
     new client.Gauge({
       name: 'calendar_gateway_redis_up',
       help: '1 when Redis answers, 0 when it is configured but down (absent without REDIS_URL).',

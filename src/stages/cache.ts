@@ -64,7 +64,7 @@ export const cacheStage =
         await next();
         const a = x.answer as Answer;
         if (a.status >= 500) throw new Failed(a);
-        const tags = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body) : [];
+        const tags = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, x.raw) : [];
         return { entry: entryOf(a, tags), store: a.status === 200 };
       });
       served(x, entry, cache, source, shared);

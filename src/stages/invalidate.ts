@@ -10,5 +10,6 @@ export const invalidate =
     await next();
     const r = x.result;
     if (x.method === 'GET' || !r || (r.status ?? 200) >= 300) return;
-    await cache.invalidate(answerTags(x.binding.contract, true, r.body));
+    // The handler names what the answer cannot show: the linked lists an event's change altered (src/cache/links.ts).
+    await cache.invalidate([...answerTags(x.binding.contract, true, r.body), ...(r.tags ?? [])]);
   };

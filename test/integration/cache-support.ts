@@ -24,6 +24,8 @@ export interface PeerOptions {
   jsonpEnabled?: 'true' | 'false';
   /** UPDATE_SEMANTICS */
   updateSemantics?: 'merge' | 'replace';
+  /** CDN_PURGE, CDN_PURGE_URL and CDN_TAG_HEADERS, as the environment spells them. */
+  cdn?: { purge?: string; url?: string; tagHeaders?: string };
 }
 
 /** The admin's application password, from the target's Basic header. */
@@ -48,6 +50,9 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     trustProxy: o.trustProxy,
     jsonpEnabled: o.jsonpEnabled,
     updateSemantics: o.updateSemantics,
+    cdnPurge: o.cdn?.purge,
+    cdnPurgeUrl: o.cdn?.url,
+    cdnTagHeaders: o.cdn?.tagHeaders,
     logLevel: 'silent',
   });
   return startGateway({ ...config, upstreamUrl }, { quiet: true });
