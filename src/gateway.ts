@@ -221,8 +221,14 @@ async function prepare(
       `UPSTREAM_URL ${config.upstreamUrl} is the site, not its REST root: using ${found.root} (set UPSTREAM_URL to it to skip this look-up).`,
     );
   }
+  if (found.canonical) {
+    log.info(
+      `WordPress names itself ${found.canonical}; the gateway calls it at ${found.root}, the host UPSTREAM_URL gave.`,
+    );
+  }
   const wp = new WpClient({
     baseUrl: found.root,
+    canonicalBaseUrl: found.canonical,
     serviceAuth: config.upstreamAuth,
     timeoutMs: config.upstreamTimeoutMs,
     languageParam: mapping.language.param,
