@@ -35,8 +35,20 @@ async function main(): Promise<void> {
   let demo: { note: string; paste: string } | undefined;
   if (!upstreamUrl) {
     const password = config.demoPassword ?? randomBytes(12).toString('base64url');
-    const { startMockWordPress } = await import('../mocks/wordpress/index.ts');
-    const { buildSeed } = await import('../mocks/seed-data.ts');
+    // The production image leaves mocks/ out (deploy/Dockerfile's `demo` target has it).
+    const demoModule = (path: string) =>
+      import(path).catch((err: NodeJS.ErrnoException) => {
+        if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+        throw new ConfigError(
+          'UPSTREAM_URL is not set, and this installation has no demo mode (mocks/ is not here, as in the production image): set UPSTREAM_URL to your WordPress, e.g. https://example.com/wp-json.',
+        );
+      });
+    const { startMockWordPress } = (await demoModule(
+      '../mocks/wordpress/index.ts',
+    )) as typeof import('../mocks/wordpress/index.ts');
+    const { buildSeed } = (await demoModule(
+      '../mocks/seed-data.ts',
+    )) as typeof import('../mocks/seed-data.ts');
     const mapping = await loadMapping(config.mapping);
     startMockWordPress({
       mapping,

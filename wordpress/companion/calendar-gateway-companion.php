@@ -5,6 +5,8 @@
  * Description: Registers the post types, taxonomies and meta keys named by the calendar-gateway mapping
  *              (constant CALENDAR_GATEWAY_MAPPING = path of the mapping JSON) so that wp/v2 serves them.
  * Requires PHP: 8.2
+ * License: GPL-2.0-or-later
+ * License URI: https://www.gnu.org/licenses/old-licenses/gpl-2.0.html
  */
 
 defined('ABSPATH') || exit;
