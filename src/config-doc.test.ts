@@ -10,6 +10,9 @@ describe('configuration docs', () => {
       expect(help).toContain(`  --${s.flag} <value>\n      ${s.env}, default `);
     expect(help).toContain('--cache-ttl-seconds <value>\n      CACHE_TTL_SECONDS, default 60');
     expect(help).toContain('--upstream-url <value>\n      UPSTREAM_URL, default (demo mode)');
+    // --help has no "below": every setting's meaning stands on its own.
+    expect(help).not.toMatch(/\bbelow\b/);
+    expect(help).toContain('docs/setup.md, "Mappings"');
   });
 
   it('is the table of docs/setup.md, so the docs cannot drift from the schema', () => {

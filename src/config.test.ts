@@ -72,6 +72,36 @@ describe('loadConfig', () => {
     expect(loadConfig([], { IMAGE_ALLOW_PRIVATE_HOSTS: value }).imageAllowPrivateHosts).toBe(want);
   });
 
+  it('never shows a secret in a configuration error: tokens, passwords, nor the password in a URL', () => {
+    const secret = 'Sup3r-s3cret';
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ WEBHOOK_SECRET: secret }, 'WEBHOOK_SECRET (--webhook-secret) must be at least 16 characters'],
+      [{ METRICS_TOKEN: secret }, 'METRICS_TOKEN (--metrics-token) must be at least 16 characters'],
+      [
+        { DEMO_PASSWORD: secret.slice(0, 6) },
+        'DEMO_PASSWORD (--demo-password) must be at least 8 characters',
+      ],
+      [{ UPSTREAM_URL: 'http://x.test/wp-json', UPSTREAM_AUTH: secret }, 'UPSTREAM_AUTH (--upstream-auth)'],
+      [{ REDIS_URL: `http://:${secret}@redis:6379` }, 'REDIS_URL (--redis-url)'],
+      [{ REDIS_URL: `tcp://user:${secret}@redis` }, 'REDIS_URL (--redis-url)'],
+      [{ UPSTREAM_URL: `ftp://editor:${secret}@wp.test/wp-json` }, 'UPSTREAM_URL (--upstream-url)'],
+      [{ PUBLIC_URL: `not a url?token=${secret}` }, 'PUBLIC_URL (--public-url)'],
+    ];
+    for (const [env, names] of cases) {
+      const message = fails([], env);
+      expect(message).toContain(names);
+      expect(message).not.toContain(secret.slice(0, 6));
+    }
+    expect(fails([], { WEBHOOK_SECRET: secret })).toContain(
+      'got a value of 12 characters (not shown: it is a secret)',
+    );
+    expect(fails([], { REDIS_URL: `http://:${secret}@redis:6379` })).toContain(
+      'got "http://:[redacted]@redis:6379"',
+    );
+    // What is not a secret is still shown, so the operator sees what they typed.
+    expect(fails([], { PORT: 'eighty' })).toContain('got "eighty"');
+  });
+
   it('refuses unknown flags and lists the known ones', () => {
     expect(fails(['--prot', '1'], {})).toContain('--port');
   });

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { TAG_HEADERS, type TagHeader } from './cdn/headers.ts';
+import { redactUrl } from './observe/redact.ts';
 
 const port = z.coerce
   .number({ message: 'must be a number' })
@@ -214,7 +215,12 @@ export const settings: Record<keyof Config, SettingDoc> = {
     unset: '—',
     meaning: '`user:application-password` of the service account',
   },
-  mapping: { env: 'MAPPING', flag: 'mapping', meaning: 'the mapping file (see below)' },
+  mapping: {
+    env: 'MAPPING',
+    flag: 'mapping',
+    meaning:
+      'the mapping file: which post type, taxonomy, field or meta key backs each calendar field (`mappings/tec.json` for The Events Calendar, `mappings/custom.json` an example of another layout; docs/setup.md, "Mappings")',
+  },
   redisUrl: {
     env: 'REDIS_URL',
     flag: 'redis-url',
@@ -430,6 +436,17 @@ export const settings: Record<keyof Config, SettingDoc> = {
 
 const sources = settings;
 
+/** Settings whose whole value is a secret: an error about them never shows it. */
+/**
+ * A value as a configuration error may show it: a secret setting's not at all (only its length, which is what a
+ * length rule is about), a URL without the password in its user part (`redis://:pw@host`) nor secret query values.
+ */
+function shown(key: keyof Config, value: unknown): string {
+  const text = String(value);
+  if (settings[key].secret) return `a value of ${text.length} characters (not shown: it is a secret)`;
+  return JSON.stringify(redactUrl(text.replace(/^([^/?#]*\/\/[^/?#@]*?:)[^/?#]*@/, '$1[redacted]@')));
+}
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -489,8 +506,7 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Co
     const lines = parsed.error.issues.map((i) => {
       const key = String(i.path[0]) as keyof Config;
       const s = sources[key];
-      const got = s.secret ? 'its value is not shown' : `got ${JSON.stringify(raw[key])}`;
-      return `  - ${s.env} (--${s.flag}) ${i.message}; ${got}`;
+      return `  - ${s.env} (--${s.flag}) ${i.message}; got ${shown(key, raw[key])}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }

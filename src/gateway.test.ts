@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { HttpResponse, http } from 'msw';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
 import { startMockWordPress } from '../mocks/wordpress/index.ts';
@@ -34,6 +36,13 @@ const wordpress = (site: string) => {
   cleanups.push(() => wp.close());
   return wp;
 };
+const lines: Array<Record<string, unknown>> = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    done();
+  },
+});
 const started = (g: Gateway) => {
   cleanups.push(() => g.close());
   return g;
@@ -46,6 +55,7 @@ describe('start-up and shutdown', () => {
     const listening = new Promise<void>((resolve) => {
       const gateway = startGateway(configFor(`${site}/wp-json`), {
         retry: true,
+        log: pino({ level: 'warn' }, sink),
         onListening: (u) => {
           url = u;
           resolve();
@@ -59,7 +69,26 @@ describe('start-up and shutdown', () => {
     const notReady = await fetch(`${url}/calendar-gateway/v1/ready`);
     expect(notReady.status).toBe(503);
     expect(notReady.headers.get('retry-after')).toBe('5');
-    expect((await notReady.json()).code).toBe('gateway_starting');
+    const starting = (await notReady.json()) as {
+      code: string;
+      message: string;
+      data: { reasons: string[] };
+    };
+    expect(starting.code).toBe('gateway_starting');
+    expect(starting.data.reasons).toContain('the event index of the default language is not built yet');
+    // After a failed attempt: why, as an error code (no address), and when the next try is.
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${url}/calendar-gateway/v1/ready`)).json()) as typeof starting).message,
+      )
+      .toMatch(
+        /WordPress could not be reached or failed \(upstream_unavailable, attempt \d+\); next try in \d+ s/,
+      );
+    // The log names the system error behind `fetch failed`: the unknown host.
+    const retried = lines.find((l) => l.attempt === 1);
+    expect(retried?.cause).toEqual(expect.stringContaining(new URL(site).hostname));
+    expect(String(retried?.msg)).toContain(String(retried?.cause));
     expect((await fetch(`${url}/wp-json/calendar/events/v1/events`)).status).toBe(503);
     wordpress(site);
     let ready: Response | undefined;

@@ -1,7 +1,13 @@
 // Assembles a running gateway from a configuration: client, probe, index, app, HTTP server.
 
 import { readFile } from 'node:fs/promises';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { fastServe } from './cache/fast-path.ts';
@@ -25,7 +31,7 @@ import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
-import { upstreamUnavailable } from './wp/errors.ts';
+import { causeOf, upstreamUnavailable } from './wp/errors.ts';
 import { ProbeError, probeUpstream, SOURCE_URL_META, WRITE_META } from './wp/probe.ts';
 import { RecordCache } from './wp/records.ts';
 import { TermCache } from './wp/terms.ts';
@@ -86,7 +92,9 @@ export async function startGateway(
 ): Promise<Gateway> {
   const log = opts.log ?? createLogger(config.logLevel);
   const mapping = await loadMapping(config.mapping);
-  let handler: RequestListener = startingHandler;
+  // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
+  const starting: Starting = { reasons: [...STARTING_REASONS] };
+  let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
   const server = await listen(config, (req, res) => handler(req, res));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -94,10 +102,11 @@ export async function startGateway(
   let ready: Awaited<ReturnType<typeof prepare>>;
   try {
     ready = await retrying(
-      () => prepare(config, mapping, log, opts),
+      () => prepare(config, mapping, log, opts, starting),
       log,
       config.upstreamUrl,
       opts.retry === true,
+      starting,
     );
   } catch (err) {
     server.closeAllConnections();
@@ -155,16 +164,25 @@ function listen(config: Config, handler: RequestListener): Promise<Server> {
   });
 }
 
-/** What the port answers while WordPress is being reached and the index built: alive, not ready. */
-const startingHandler: RequestListener = (req, res) => {
+/** Why a starting gateway is not ready yet, in words an operator can act on (no address, no secret, no count). */
+interface Starting {
+  reasons: string[];
+}
+
+const NOT_REACHED = 'WordPress has not answered yet';
+const NOT_BUILT = 'the event index of the default language is not built yet';
+const STARTING_REASONS = [NOT_REACHED, NOT_BUILT];
+
+/** What the port answers while WordPress is being reached and the index built: alive, not ready, and why. */
+function startingHandler(starting: Starting, req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? '').split('?')[0];
   const alive = path === `${OPS_PREFIX}/health`;
   const body = alive
     ? { status: 'ok', starting: true }
     : {
         code: 'gateway_starting',
-        message: 'The gateway is starting: it is reaching WordPress and building the event index.',
-        data: { status: 503 },
+        message: `The gateway is starting: ${starting.reasons.join('; ')}.`,
+        data: { status: 503, reasons: starting.reasons },
       };
   res.writeHead(alive ? 200 : 503, {
     'Content-Type': 'application/json; charset=UTF-8',
@@ -173,7 +191,7 @@ const startingHandler: RequestListener = (req, res) => {
     ...(alive ? {} : { 'Retry-After': '5' }),
   });
   res.end(JSON.stringify(body));
-};
+}
 
 /** Whether a start-up failure may pass by itself (WordPress down or overloaded), rather than need a fix. */
 const transient = (err: unknown): boolean =>
@@ -181,7 +199,13 @@ const transient = (err: unknown): boolean =>
     ? err.status >= 500
     : err instanceof TypeError || (err as Error)?.name === 'TimeoutError';
 
-async function retrying<T>(run: () => Promise<T>, log: Logger, upstream: string, retry: boolean): Promise<T> {
+async function retrying<T>(
+  run: () => Promise<T>,
+  log: Logger,
+  upstream: string,
+  retry: boolean,
+  starting: Starting,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
@@ -190,10 +214,17 @@ async function retrying<T>(run: () => Promise<T>, log: Logger, upstream: string,
       const waitS = Math.min(30, 2 ** Math.min(attempt - 1, 5));
       const why =
         err instanceof ApiError ? `${err.code}: ${err.message}` : String((err as Error)?.message ?? err);
+      // The system error (refused, unknown host, TLS) is what an operator fixes: the log names it, /ready does not.
+      const cause = causeOf(err);
       log.warn(
-        { attempt, retryInSeconds: waitS },
-        `WordPress at ${upstream} is not ready (${why}); retrying in ${waitS} s`,
+        { attempt, retryInSeconds: waitS, ...(cause ? { cause } : {}) },
+        `WordPress at ${upstream} is not ready (${why}${cause ? `; ${cause}` : ''}); retrying in ${waitS} s`,
       );
+      const code = err instanceof ApiError ? err.code : 'upstream_unreachable';
+      starting.reasons = [
+        `WordPress could not be reached or failed (${code}, attempt ${attempt}); next try in ${waitS} s`,
+        NOT_BUILT,
+      ];
       await new Promise((r) => setTimeout(r, waitS * 1000));
     }
   }
@@ -205,6 +236,7 @@ async function prepare(
   mapping: Mapping,
   log: Logger,
   opts: StartOptions,
+  starting: Starting,
 ) {
   const found = await discoverRestRoot(config.upstreamUrl, config.upstreamTimeoutMs).catch((err: unknown) => {
     throw upstreamUnavailable(err, (err as Error)?.name === 'TimeoutError');
@@ -221,8 +253,14 @@ async function prepare(
       `UPSTREAM_URL ${config.upstreamUrl} is the site, not its REST root: using ${found.root} (set UPSTREAM_URL to it to skip this look-up).`,
     );
   }
+  if (found.canonical) {
+    log.info(
+      `WordPress names itself ${found.canonical}; the gateway calls it at ${found.root}, the host UPSTREAM_URL gave.`,
+    );
+  }
   const wp = new WpClient({
     baseUrl: found.root,
+    canonicalBaseUrl: found.canonical,
     serviceAuth: config.upstreamAuth,
     timeoutMs: config.upstreamTimeoutMs,
     slotGraceMs: config.upstreamSlotGraceMs,
@@ -311,6 +349,7 @@ async function prepare(
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
   caching.freshness?.attach(indexes);
+  starting.reasons = [NOT_BUILT];
   try {
     await indexes.forLanguage(mapping.language.default);
   } catch (err) {

@@ -19,5 +19,8 @@ export function createLogger(
       pretty({ colorize: true, sync: true, ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss' }),
     );
   }
-  return pino(options);
+  // Written synchronously: pino's default asynchronous stdout can reorder lines on a pipe that is full for a moment
+  // (EAGAIN, then a retry), and a line logged just before exit may come after the last one or be lost. Cache hits
+  // of the fast path log nothing, so the write per line costs the hot path nothing.
+  return pino(options, pino.destination({ dest: 1, sync: true }));
 }

@@ -32,11 +32,23 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   let upstreamUrl = config.upstreamUrl;
   let upstreamAuth = config.upstreamAuth;
-  let demoNote = '';
+  let demo: { note: string; paste: string } | undefined;
   if (!upstreamUrl) {
     const password = config.demoPassword ?? randomBytes(12).toString('base64url');
-    const { startMockWordPress } = await import('../mocks/wordpress/index.ts');
-    const { buildSeed } = await import('../mocks/seed-data.ts');
+    // The production image leaves mocks/ out (deploy/Dockerfile's `demo` target has it).
+    const demoModule = (path: string) =>
+      import(path).catch((err: NodeJS.ErrnoException) => {
+        if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+        throw new ConfigError(
+          'UPSTREAM_URL is not set, and this installation has no demo mode (mocks/ is not here, as in the production image): set UPSTREAM_URL to your WordPress, e.g. https://example.com/wp-json.',
+        );
+      });
+    const { startMockWordPress } = (await demoModule(
+      '../mocks/wordpress/index.ts',
+    )) as typeof import('../mocks/wordpress/index.ts');
+    const { buildSeed } = (await demoModule(
+      '../mocks/seed-data.ts',
+    )) as typeof import('../mocks/seed-data.ts');
     const mapping = await loadMapping(config.mapping);
     startMockWordPress({
       mapping,
@@ -46,11 +58,15 @@ async function main(): Promise<void> {
     });
     upstreamUrl = DEMO_UPSTREAM;
     upstreamAuth = `admin:${password}`;
-    // A line to paste, so the README's signed-in examples (`curl -u "editor:$DEMO_PASSWORD" …`) work as written.
-    demoNote =
-      `Demo mode: an in-memory WordPress with a sample calendar of ${config.demoEvents} events. Users ${DEMO_USERS.join(', ')} each have ` +
-      `the application password ${config.demoPassword ? 'you set in DEMO_PASSWORD' : `${password} (generated; set DEMO_PASSWORD to choose one)`}. ` +
-      `For the README's examples, paste:\n  export DEMO_PASSWORD='${password.replaceAll("'", "'\\''")}'`;
+    // A line to paste, so the README's signed-in examples (`curl -u "editor:$DEMO_PASSWORD" …`) work as written. It
+    // is a log line of its own whose message is the command alone, so a JSON log (no terminal) holds it unescaped.
+    demo = {
+      note:
+        `Demo mode: an in-memory WordPress with a sample calendar of ${config.demoEvents} events. Users ${DEMO_USERS.join(', ')} each have ` +
+        `the application password ${config.demoPassword ? 'you set in DEMO_PASSWORD' : `${password} (generated; set DEMO_PASSWORD to choose one)`}. ` +
+        "For the README's examples, paste the next line into your shell:",
+      paste: `export DEMO_PASSWORD='${password.replaceAll("'", "'\\''")}'`,
+    };
   }
   probedUrl = upstreamUrl;
   let stopping = false;
@@ -61,6 +77,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down: finishing requests in flight');
     await close?.();
+    log.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -77,7 +94,10 @@ async function main(): Promise<void> {
           `calendar-gateway listening on ${origin}/wp-json/calendar/events/v1 (ready once the event index is built); ` +
             `API reference in a browser: ${origin}${REFERENCE_PATH}/`,
         );
-        if (demoNote) log.info({ demo: true }, demoNote);
+        if (demo) {
+          log.info({ mode: 'demo', users: DEMO_USERS }, demo.note);
+          log.info({ demo: true }, demo.paste);
+        }
       },
     },
   );

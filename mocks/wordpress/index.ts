@@ -29,6 +29,11 @@ export interface MockWordPressOptions {
   /** The application password every seeded user authenticates with. */
   usersPassword: string;
   now?: () => Date;
+  /**
+   * Other origins that reach the same site (a container's service name, `127.0.0.1` for `localhost`). The site still
+   * names itself by `baseUrl`'s origin in its answers and its Link header, as WordPress does by its `home` option.
+   */
+  aliases?: string[];
 }
 
 export interface MockWordPress {
@@ -141,8 +146,11 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     throw noRoute();
   };
 
-  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const handler = http.all(new RegExp(`^${escaped}(/.*)?$`), async ({ request }) =>
+  const origin = new URL(root).origin;
+  const origins = [origin, ...(opts.aliases ?? []).map((a) => new URL(a).origin)];
+  const escapeRe = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const roots = origins.map((o) => escapeRe(o + root.slice(origin.length))).join('|');
+  const handler = http.all(new RegExp(`^(?:${roots})(/.*)?$`), async ({ request }) =>
     withCors(request, await answer(request)),
   );
   const answer = async (request: Request): Promise<Response> => {
@@ -159,19 +167,25 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
   };
   // The site's front page, so that what passes through a gateway to the site itself can be tested too. WordPress
   // names its REST root in a Link header there (rest_output_link_header), which clients use to discover it.
-  const frontPage = http.get(`${url}/`, () =>
-    HttpResponse.html(
-      '<!doctype html><html><head><title>Calendar sample site</title></head><body></body></html>',
-      { headers: { Link: `<${root}/>; rel="https://api.w.org/"` } },
+  const sites = origins.map((o) => o + url.slice(origin.length));
+  const frontPages = sites.map((site) =>
+    http.get(`${site}/`, () =>
+      HttpResponse.html(
+        '<!doctype html><html><head><title>Calendar sample site</title></head><body></body></html>',
+        { headers: { Link: `<${root}/>; rel="https://api.w.org/"` } },
+      ),
     ),
   );
   // Any other page of the site: WordPress's theme answers 404 (a gateway in demo mode must not try DNS for it).
-  const notFound = http.all(`${url}/*`, () =>
-    HttpResponse.html('<!doctype html><html><head><title>Page not found</title></head><body></body></html>', {
-      status: 404,
-    }),
+  const notFound = sites.map((site) =>
+    http.all(`${site}/*`, () =>
+      HttpResponse.html(
+        '<!doctype html><html><head><title>Page not found</title></head><body></body></html>',
+        { status: 404 },
+      ),
+    ),
   );
-  return { handlers: [handler, frontPage, notFound], store, reset };
+  return { handlers: [handler, ...frontPages, ...notFound], store, reset };
 }
 
 /** The CORS headers WordPress 6.1 puts on every REST answer (rest_send_cors_headers and serve_request). */

@@ -98,6 +98,52 @@ describe('request log', () => {
     expect(raw).not.toContain(admin.slice(6));
   });
 
+  it('logs the query with its credentials redacted: passwords, nonces, tokens, keys, signatures', async () => {
+    lines.length = 0;
+    const secrets = ['hunter2-pass', 'nonce-4b1d', 'tok-3e9a', 'key-77aa', 'sig-0c0c', 'secret-5e5e'];
+    const query =
+      `per_page=1&search=jazz&password=${secrets[0]}&_wpnonce=${secrets[1]}&access_token=${secrets[2]}` +
+      `&api_key=${secrets[3]}&signature=${secrets[4]}&client_secret=${secrets[5]}`;
+    await fetch(`${api()}/events?${query}`);
+    const line = lines.find((l) => l.msg === 'request' && l.route === 'events.list');
+    expect(line?.path).toBe('/wp-json/calendar/events/v1/events');
+    expect(line?.query).toBe(
+      'per_page=1&search=jazz&password=[redacted]&_wpnonce=[redacted]&access_token=[redacted]' +
+        '&api_key=[redacted]&signature=[redacted]&client_secret=[redacted]',
+    );
+    for (const secret of secrets) expect(raw).not.toContain(secret);
+  });
+
+  it('names every route: operator routes, the reference page, feeds, the site index and what goes to WordPress', async () => {
+    lines.length = 0;
+    const paths: Array<[string, string]> = [
+      ['/calendar-gateway/v1/health', 'ops.health'],
+      ['/calendar-gateway/v1/ready', 'ops.ready'],
+      ['/calendar-gateway/v1/metrics', 'ops.metrics'],
+      ['/calendar-gateway/v1/status', 'ops.status'],
+      ['/calendar-gateway/v1/reference/', 'reference'],
+      ['/wp-json/calendar/events/v1/events.ics', 'events.feed'],
+      ['/wp-json/calendar/events/v1/no-such-thing', 'api.no-route'],
+      ['/wp-json', 'site.index'],
+      ['/wp-json/wp/v2/types?context=view', 'proxy.wp/v2'],
+      ['/wp-json/oembed/1.0', 'proxy.rest'],
+      ['/', 'proxy.site'],
+    ];
+    for (const [path] of paths) await fetch(`${g.url}${path}`);
+    await fetch(`${g.url}/calendar-gateway/v1/notify`, { method: 'POST', body: '{}' });
+    await fetch(`${g.url}/calendar-gateway/v1/purge`, { method: 'POST' });
+    await expect.poll(() => lines.filter((l) => l.msg === 'request').length).toBe(paths.length + 2);
+    const logged = lines.filter((l) => l.msg === 'request').map((l) => [l.path, l.route]);
+    expect(logged).toEqual([
+      ...paths.map(([p, r]) => [p.split('?')[0], r]),
+      ['/calendar-gateway/v1/notify', 'ops.notify'],
+      ['/calendar-gateway/v1/purge', 'ops.purge'],
+    ]);
+    const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+    expect(text).toContain('calendar_gateway_requests_total{route="ops.health",method="GET",status="200"');
+    expect(text).not.toContain('route="other"');
+  });
+
   it('writes a line for a request whose caller hung up, with status 499, its route and its duration', async () => {
     // An image server that never answers: the write waits on it until the caller gives up.
     const stalled = createServer(() => {});

@@ -118,11 +118,15 @@ export async function requireTermWriter(deps: Deps, ctx: RequestContext, tax: Ta
 
 /** The gateway's public REST root (`…/wp-json`): WordPress's own links are rewritten onto it (it proxies wp/v2). */
 export function publicLinks(deps: Deps, apiRoot: string, links: unknown): unknown {
-  const from = deps.wp.options.baseUrl;
+  // WordPress names itself by its `home` URL, which may not be the host the gateway calls it on.
+  const { baseUrl, canonicalBaseUrl } = deps.wp.options;
+  const roots = canonicalBaseUrl ? [baseUrl, canonicalBaseUrl] : [baseUrl];
   const to = apiRoot.replace(/\/calendar\/events\/v1$/, '');
-  return JSON.parse(JSON.stringify(links ?? {}), (_k, v) =>
-    typeof v === 'string' && v.startsWith(from) ? to + v.slice(from.length) : v,
-  );
+  return JSON.parse(JSON.stringify(links ?? {}), (_k, v) => {
+    if (typeof v !== 'string') return v;
+    const from = roots.find((r) => v.startsWith(r));
+    return from === undefined ? v : to + v.slice(from.length);
+  });
 }
 
 export type { TermKind };

@@ -70,6 +70,11 @@ export interface WpResponse<T> {
 export interface WpClientOptions {
   /** REST root, e.g. `https://example.com/wp-json`. */
   baseUrl: string;
+  /**
+   * The same REST root as WordPress's answers name it, when the gateway reaches the site under another scheme or
+   * host (src/wp/discover.ts): links in answers that start with it are WordPress's own, as ones under `baseUrl` are.
+   */
+  canonicalBaseUrl?: string;
   /** `user:application-password` of the service account (index builds only). */
   serviceAuth?: string;
   timeoutMs: number;

@@ -43,9 +43,26 @@ export function mapUpstreamError(status: number, body: WpErrorBody | null): ApiE
  * only: it tells an outsider how the upstream is reached.
  */
 export function upstreamUnavailable(err: unknown, timedOut: boolean): ApiError {
-  if (timedOut) return upstreamTimeout();
-  if ((err as Error | null)?.name === 'AbortError') return aborted();
-  return upstreamUnreachable();
+  const e = timedOut
+    ? upstreamTimeout()
+    : (err as Error | null)?.name === 'AbortError'
+      ? aborted()
+      : upstreamUnreachable();
+  // For the log (causeOf), never for the answer: ApiError's JSON is code, message and data only.
+  e.cause = err;
+  return e;
+}
+
+/**
+ * The innermost cause of an error, as one line for the log: `fetch failed` says nothing, its cause
+ * (`connect ECONNREFUSED 10.0.0.5:80`, `getaddrinfo ENOTFOUND wordpress`) says what to fix.
+ */
+export function causeOf(err: unknown): string | undefined {
+  let inner: unknown = (err as Error | null)?.cause;
+  if (inner === undefined) return undefined;
+  while ((inner as Error | null)?.cause !== undefined) inner = (inner as Error).cause;
+  const e = inner as (Error & { code?: string }) | null;
+  return e?.message || e?.code || String(inner);
 }
 
 const PERMISSION = /^rest_cannot_|^rest_forbidden/;

@@ -2,13 +2,14 @@
 // environment file run as systemd would, on the system's Node), two instances sharing Redis behind deploy/nginx.conf
 // on one port, a write through one seen through the other, and SIGTERM exiting 0.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, type Server, startChild } from '../../bench/lib.ts';
 import { settings } from '../../src/config.ts';
+import { composeCommand } from '../setup/e2e-tools.ts';
 import { postEvent } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -137,13 +138,63 @@ describe('deploy/', () => {
     const compose = read('deploy/compose.yaml');
     const block = compose.slice(
       compose.indexOf('environment: &gateway-env'),
-      compose.indexOf('healthcheck:'),
+      compose.indexOf('healthcheck:', compose.indexOf('environment: &gateway-env')),
     );
     const keys = [...block.matchAll(/^ {6}([A-Z_]+):/gm)].map((m) => m[1]!);
     expect(keys.length).toBeGreaterThan(4);
     for (const key of keys) expect(known, key).toContain(key);
     for (const key of Object.keys(envFile(read('deploy/calendar-gateway.env.example')))) {
       expect(known, key).toContain(key);
+    }
+  });
+
+  it('has compose files that `docker compose config` accepts, and that name what they need', () => {
+    const compose = composeCommand();
+    expect(compose, 'a compose CLI (test/setup/e2e-tools.ts installs one)').toBeDefined();
+    const [cmd, ...pre] = compose!;
+    const files = readdirSync(join(root, 'deploy')).filter((f) =>
+      /^(docker-)?compose[\w.-]*\.ya?ml$/.test(f),
+    );
+    expect(files).toContain('compose.yaml');
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+    // Not deploy/.env, which a developer may have: only what the test gives.
+    writeFileSync(join(dir, 'empty.env'), '');
+    const secrets = {
+      DB_PASSWORD: 'db-password-for-config',
+      WEBHOOK_SECRET: 'webhook-secret-for-config-0123',
+    };
+    for (const file of files) {
+      const config = execFileSync(
+        cmd!,
+        [...pre, '--env-file', join(dir, 'empty.env'), '-f', join(root, 'deploy', file), 'config'],
+        {
+          env: { ...env, ...secrets },
+          encoding: 'utf8',
+        },
+      );
+      // The walkthrough's parts: WordPress with the companion plugin, its loader and the mapping; the WP-CLI tool.
+      expect(config).toContain('/wp-content/mu-plugins/calendar-gateway-companion:ro');
+      expect(config).toContain('/wp-content/mu-plugins/calendar-gateway-companion.php:ro');
+      expect(config).toMatch(/define\('+CALENDAR_GATEWAY_MAPPING/);
+      expect(config).toMatch(/^ {2}wp:$/m);
+      // Every file a bind mount names exists in the repository.
+      const sources = [...config.matchAll(/^\s+- (\/[^:\s]+):\/[^\s]*$/gm)].map((m) => m[1]!);
+      expect(sources.length).toBeGreaterThanOrEqual(4);
+      for (const source of sources) expect(existsSync(source), source).toBe(true);
+      // A missing secret stops compose with the fix, before anything starts.
+      const refused = (() => {
+        try {
+          execFileSync(
+            cmd!,
+            [...pre, '--env-file', join(dir, 'empty.env'), '-f', join(root, 'deploy', file), 'config'],
+            { env, stdio: 'pipe' },
+          );
+          return '';
+        } catch (err) {
+          return String((err as { stderr: Buffer }).stderr);
+        }
+      })();
+      expect(refused).toContain('set DB_PASSWORD in deploy/.env');
     }
   });
 

@@ -11,6 +11,7 @@
  * Requires PHP: 8.2
  * License: GPL-2.0-or-later
  * Text Domain: calendar-gateway-companion
+ * License URI: https://www.gnu.org/licenses/old-licenses/gpl-2.0.html
  */
 
 defined('ABSPATH') || exit;
