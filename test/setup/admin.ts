@@ -47,6 +47,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
         port: await portFor(stateDir, port),
         seed: false,
       });
+      // The panels' tests take the site's zone to be UTC, a fresh install's (so also on a site kept from before).
+      const zone = await fetch(`${wp.url}/wp/v2/settings`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${Buffer.from(wp.auth).toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ timezone: 'UTC' }),
+      });
+      if (!zone.ok) throw new Error(`setting the admin site's time zone failed: HTTP ${zone.status}`);
       return {
         name,
         mapping,
