@@ -39,15 +39,15 @@ export const listEventsArgs = {
   per_page: perPage(10),
   start_date: time(
     {
-      en: 'Events that start on or after this date (default: start of yesterday or today, site time).',
-      es: 'Eventos que empiezan en esta fecha o después (por defecto: inicio de ayer u hoy, hora del sitio).',
+      en: "Events that start on or after this date (default, as TEC's `yesterday 23:59` taken in UTC: 00:00 site time of the site's date at 23:59 UTC of the previous UTC day).",
+      es: 'Eventos que empiezan en esta fecha o después (por defecto, como el `yesterday 23:59` de TEC tomado en UTC: las 00:00, hora del sitio, de la fecha del sitio a las 23:59 UTC del día UTC anterior).',
     },
     { shownDefault: 'list-start', untyped: true },
   ),
   end_date: time(
     {
-      en: 'Events that end on or before this date (default: two years from now).',
-      es: 'Eventos que terminan en esta fecha o antes (por defecto: dentro de dos años).',
+      en: 'Events that end on or before this date (default: 23:59:59 site time of the UTC date 24 months ahead, by PHP month arithmetic).',
+      es: 'Eventos que terminan en esta fecha o antes (por defecto: las 23:59:59, hora del sitio, de la fecha UTC dentro de 24 meses, con la aritmética de meses de PHP).',
     },
     { shownDefault: 'list-end', untyped: true },
   ),

@@ -851,9 +851,9 @@ export interface operations {
                 page?: number;
                 /** @description The number of items to return per page (at most 50). */
                 per_page?: number;
-                /** @description Events that start on or after this date (default: start of yesterday or today, site time). */
+                /** @description Events that start on or after this date (default, as TEC's `yesterday 23:59` taken in UTC: 00:00 site time of the site's date at 23:59 UTC of the previous UTC day). */
                 start_date?: string;
-                /** @description Events that end on or before this date (default: two years from now). */
+                /** @description Events that end on or before this date (default: 23:59:59 site time of the UTC date 24 months ahead, by PHP month arithmetic). */
                 end_date?: string;
                 /** @description Events that start before this date. */
                 starts_before?: string;
@@ -2736,9 +2736,9 @@ export interface operations {
     "events.feed": {
         parameters: {
             query?: {
-                /** @description Events that start on or after this date (default: start of yesterday or today, site time). */
+                /** @description Events that start on or after this date (default, as TEC's `yesterday 23:59` taken in UTC: 00:00 site time of the site's date at 23:59 UTC of the previous UTC day). */
                 start_date?: string;
-                /** @description Events that end on or before this date (default: two years from now). */
+                /** @description Events that end on or before this date (default: 23:59:59 site time of the UTC date 24 months ahead, by PHP month arithmetic). */
                 end_date?: string;
                 /** @description Events that start before this date. */
                 starts_before?: string;
