@@ -28,6 +28,23 @@ const site = async (name: 'tec' | 'custom') => {
   return ensureWordPress({ mapping: s.mapping, stateDir, port: await portFor(stateDir, s.port) });
 };
 
+/** A gateway on `wp` as the editor, taking change notifications signed with `secret`. */
+const gatewayOn = (
+  wp: WordPressUpstream,
+  secret: string,
+  env: Record<string, string> = {},
+): Promise<Server> =>
+  startChild(['src/main.ts'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    UPSTREAM_URL: wp.url,
+    UPSTREAM_AUTH: `editor:${wp.usersPassword}`,
+    WEBHOOK_SECRET: secret,
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+
 interface MappingFile {
   event: { postType: string; restBase: string; fields: Record<string, { meta?: string }> };
   venue: { restBase: string };
@@ -247,15 +264,7 @@ describe('Settings → Calendar gateway', () => {
 
   beforeAll(async () => {
     wp = await site('tec');
-    gw = await startChild(['src/main.ts'], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      UPSTREAM_URL: wp.url,
-      UPSTREAM_AUTH: `editor:${wp.usersPassword}`,
-      WEBHOOK_SECRET: secret,
-      REDIS_URL: '',
-      LOG_LEVEL: 'silent',
-    });
+    gw = await gatewayOn(wp, secret);
     admin = await session(wp, 'admin');
   }, 180_000);
 
@@ -413,16 +422,7 @@ describe('wp.sh start', () => {
   it('--gateway points the change notifications at a gateway, which then shows an editor publish at once', async () => {
     const secret = 'wp-sh-gateway-secret-0123456789';
     const wp = await site('tec');
-    const gw = await startChild(['src/main.ts'], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      UPSTREAM_URL: wp.url,
-      UPSTREAM_AUTH: `editor:${wp.usersPassword}`,
-      WEBHOOK_SECRET: secret,
-      REDIS_URL: '',
-      LOG_LEVEL: 'silent',
-      POLL_INTERVAL_MS: '600000',
-    });
+    const gw = await gatewayOn(wp, secret, { POLL_INTERVAL_MS: '600000' });
     const stateDir = resolve(adminStateDir('tec'));
     let id = 0;
     try {
