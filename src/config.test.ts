@@ -49,6 +49,11 @@ describe('loadConfig', () => {
     [{ UPSTREAM_URL: 'example.com' }, 'UPSTREAM_URL (--upstream-url)'],
     [{ UPSTREAM_URL: 'http://x.test/wp-json', UPSTREAM_AUTH: 'nocolon' }, 'UPSTREAM_AUTH (--upstream-auth)'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL (--redis-url)'],
+    [
+      { REDIS_URL: 'redis://10.0.0.1:7000,redis://10.0.0.2:7000' },
+      'REDIS_URL (--redis-url) must be one redis:// or rediss:// URL: several nodes',
+    ],
+    [{ REDIS_URL: 'redis://host:port' }, 'REDIS_URL (--redis-url) must be a valid URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL (--log-level)'],
     [
       { IMAGE_ALLOW_PRIVATE_HOSTS: 'maybe' },

@@ -43,6 +43,11 @@ export const configSchema = z.object({
   redisUrl: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .refine(
+      (u) => !u.includes(','),
+      'must be one redis:// or rediss:// URL: several nodes (Redis Cluster, Sentinel) are not supported yet',
+    )
+    .refine((u) => URL.canParse(u), 'must be a valid URL such as redis://127.0.0.1:6379')
     .optional(),
   publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
   trustProxy: csvList
