@@ -63,6 +63,7 @@ describe('loadConfig', () => {
     [{ DEMO_EVENTS: '-1' }, 'DEMO_EVENTS (--demo-events)'],
     [{ CORS_ORIGINS: 'app.example' }, 'CORS_ORIGINS (--cors-origins) must be * or a comma-separated list'],
     [{ UPSTREAM_AUTH: 'a:b' }, 'UPSTREAM_AUTH is set but UPSTREAM_URL is not'],
+    [{ UPSTREAM_URL: 'http://x.test/wp-json' }, 'UPSTREAM_URL is set but UPSTREAM_AUTH is not'],
   ])('names the setting and its flag for a bad value: %j', (env, named) => {
     expect(fails([], env)).toContain(named);
   });

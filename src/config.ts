@@ -218,7 +218,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'UPSTREAM_AUTH',
     flag: 'upstream-auth',
     unset: '—',
-    meaning: '`user:application-password` of the service account',
+    meaning: '`user:application-password` of the service account (an editor); required with `UPSTREAM_URL`',
   },
   mapping: {
     env: 'MAPPING',
@@ -518,6 +518,12 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Co
   if (parsed.data.upstreamAuth && !parsed.data.upstreamUrl) {
     throw new ConfigError(
       'Invalid configuration:\n  - UPSTREAM_AUTH is set but UPSTREAM_URL is not: set both, or neither for demo mode.',
+    );
+  }
+  if (parsed.data.upstreamUrl && !parsed.data.upstreamAuth) {
+    // The event index reads every status in edit context: without a service account it cannot be built at all.
+    throw new ConfigError(
+      "Invalid configuration:\n  - UPSTREAM_URL is set but UPSTREAM_AUTH is not: give a service account's application password (user:application-password; an editor is enough), or neither for demo mode.",
     );
   }
   const cdn = cdnProblems(parsed.data);

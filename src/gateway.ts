@@ -196,7 +196,7 @@ function startingHandler(starting: Starting, req: IncomingMessage, res: ServerRe
 /** Whether a start-up failure may pass by itself (WordPress down or overloaded), rather than need a fix. */
 const transient = (err: unknown): boolean =>
   err instanceof ApiError
-    ? err.status >= 500
+    ? err.status >= 500 && err.code !== 'gateway_misconfigured'
     : err instanceof TypeError || (err as Error)?.name === 'TimeoutError';
 
 async function retrying<T>(
@@ -269,11 +269,6 @@ async function prepare(
     concurrency: config.upstreamConcurrency,
     queue: config.upstreamQueue,
   });
-  if (!config.upstreamAuth) {
-    log.warn(
-      'UPSTREAM_AUTH is not set: the event index only sees published events, so editors see no drafts in lists.',
-    );
-  }
   const site = await probeUpstream(wp, mapping);
   if (!site.mediaSourceMeta) {
     log.info(
