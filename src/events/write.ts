@@ -271,7 +271,7 @@ export async function updateEvent(
     async () => {
       const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
       restoreOrganizers = await keepOrganizerOrder(deps, ctx, id, current, payload);
-      const res = await deps.wp.request<WpPost>({
+      const res = await deps.wp.update<WpPost>({
         path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
         method: 'POST',
         body: payload,

@@ -231,7 +231,7 @@ export async function updateLinked(
     values,
     'update',
     async () => {
-      const res = await deps.wp.request<WpPost>({
+      const res = await deps.wp.update<WpPost>({
         path: `/wp/v2/${deps.mapping[kind].restBase}/${id}`,
         method: 'POST',
         body: writeRecord(deps.mapping, kind, values),

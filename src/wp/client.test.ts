@@ -137,3 +137,52 @@ describe('WpClient deadlines and slots', () => {
     }
   }, 15_000);
 });
+
+describe('WpClient.update', () => {
+  it('sends an update again once when WordPress lost its race on an equal meta value, and only then', async () => {
+    const { createServer } = await import('node:http');
+    const answers = [
+      [
+        500,
+        {
+          code: 'rest_meta_database_error',
+          message: 'Could not update the meta value.',
+          data: { status: 500 },
+        },
+      ],
+      [200, { id: 7 }],
+      [
+        500,
+        { code: 'db_update_error', message: 'Could not update post in the database.', data: { status: 500 } },
+      ],
+    ] as const;
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      const [status, body] = answers[calls++]!;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const c = new WpClient({
+        baseUrl: `http://127.0.0.1:${port}/wp-json`,
+        timeoutMs: 5_000,
+        languageParam: null,
+        defaultLanguage: 'en',
+      });
+      const req = {
+        path: '/wp/v2/tribe_events/7',
+        method: 'POST' as const,
+        body: { title: 'x' },
+        as: 'anonymous' as const,
+      };
+      expect((await c.update<{ id: number }>(req)).body.id).toBe(7);
+      expect(calls).toBe(2);
+      // Another failure of WordPress's is not sent again.
+      expect(await failure(c.update(req))).toBe('upstream_error');
+      expect(calls).toBe(3);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -261,6 +261,21 @@ export class WpClient {
     return { response, text };
   }
 
+  /**
+   * An update of a record (`POST /wp/v2/<base>/<id>`), sent again once when WordPress answers 500
+   * `rest_meta_database_error`. WordPress gives that when update_metadata() finds a row already holding the value
+   * asked for (another save wrote the same row between the REST server's check and its write): an update is
+   * repeatable, and sent again it finds every row as asked.
+   */
+  async update<T>(req: WpRequest): Promise<WpResponse<T>> {
+    try {
+      return await this.request<T>(req);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.data.upstream_code === 'rest_meta_database_error')) throw err;
+      return this.request<T>(req);
+    }
+  }
+
   /** A list page with WordPress's totals. */
   async list<T>(req: WpRequest): Promise<ListPage<T>> {
     const res = await this.request<T[]>(req);

@@ -503,6 +503,7 @@ describe('concurrent edits of one event', () => {
     // Both instances have the event cached before the edits.
     for (const g of [a, b]) expect((await fetch(`${g.url}${NS}/events/${id}`)).status).toBe(200);
     const statuses: number[] = [];
+    const failures: string[] = [];
     const rounds = 6;
     await Promise.all(
       Array.from({ length: rounds }, async (_, i) => {
@@ -521,9 +522,13 @@ describe('concurrent edits of one event', () => {
           }),
         ]);
         statuses.push(x.status, y.status, direct.status);
+        for (const r of [x, y, direct]) if (r.status !== 200) failures.push(`${r.status} ${await r.text()}`);
       }),
     );
-    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      `statuses: ${statuses.join(' ')}; ${failures.join('; ')}`,
+    ).toBe(true);
     // WordPress's state after the last write it applied…
     const wp = (await (
       await fetch(`${up.url}/wp/v2/tribe_events/${id}?context=edit`, { headers: admin })
