@@ -5,17 +5,25 @@ import { isIP } from 'node:net';
 import { imageSize } from 'image-size';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
-/** Image types TEC accepts for `image` URLs, with the file extension WordPress expects for each. */
-export const IMAGE_TYPES: Record<string, string[]> = {
-  'image/jpeg': ['jpg', 'jpeg', 'jpe'],
-  'image/png': ['png'],
-  'image/gif': ['gif'],
-  'image/webp': ['webp'],
-  'image/bmp': ['bmp'],
-  'image/tiff': ['tif', 'tiff'],
-  'image/x-icon': ['ico'],
-  'image/heic': ['heic'],
-  'image/avif': ['avif'],
+interface ImageType {
+  readonly exts: readonly string[];
+  readonly detected: readonly string[];
+}
+
+/**
+ * Image types TEC accepts for `image` URLs: the file extensions WordPress expects for each, and what image-size finds
+ * in the bytes of each.
+ */
+export const IMAGE_TYPES: Readonly<Record<string, ImageType>> = {
+  'image/jpeg': { exts: ['jpg', 'jpeg', 'jpe'], detected: ['jpg'] },
+  'image/png': { exts: ['png'], detected: ['png'] },
+  'image/gif': { exts: ['gif'], detected: ['gif'] },
+  'image/webp': { exts: ['webp'], detected: ['webp'] },
+  'image/bmp': { exts: ['bmp'], detected: ['bmp'] },
+  'image/tiff': { exts: ['tif', 'tiff'], detected: ['tiff'] },
+  'image/x-icon': { exts: ['ico'], detected: ['ico', 'cur'] },
+  'image/heic': { exts: ['heic'], detected: ['heif'] },
+  'image/avif': { exts: ['avif'], detected: ['heif'] },
 };
 
 export interface RemoteImage {
@@ -44,23 +52,10 @@ export class RemoteImageError extends Error {
   }
 }
 
-/** What image-size finds in the bytes of each media type. */
-const DETECTED: Readonly<Record<string, readonly string[]>> = {
-  'image/jpeg': ['jpg'],
-  'image/png': ['png'],
-  'image/gif': ['gif'],
-  'image/webp': ['webp'],
-  'image/bmp': ['bmp'],
-  'image/tiff': ['tiff'],
-  'image/x-icon': ['ico', 'cur'],
-  'image/heic': ['heif'],
-  'image/avif': ['heif'],
-};
-
 /** Whether `bytes` are an image of the media type `type` (read by image-size, not by the name or the header). Pure. */
 export function isImageOf(bytes: Uint8Array, type: string): boolean {
   try {
-    return DETECTED[type]?.includes(imageSize(bytes).type ?? '') ?? false;
+    return IMAGE_TYPES[type]?.detected.includes(imageSize(bytes).type ?? '') ?? false;
   } catch {
     return false;
   }
@@ -89,7 +84,7 @@ export const stemOf = (url: URL): string => safeSegment(url).replace(/\.[^.]*$/,
 
 /** The URL's last path segment, made safe, with an extension that fits `type`. Pure. */
 export function filenameFor(url: URL, type: string): string {
-  const exts = IMAGE_TYPES[type] ?? [];
+  const exts = IMAGE_TYPES[type]?.exts ?? [];
   const base = safeSegment(url);
   const ext = base.includes('.') ? base.split('.').pop()?.toLowerCase() : undefined;
   if (ext && exts.includes(ext)) return base;
