@@ -2,13 +2,12 @@
 // from WP_TEST_PORT+8, the custom one from +9; the panels' unseeded sites are on +6 and +7): started by the first
 // test that asks, reused through ensureWordPress (quick on a running site).
 
+import { stateDirOf } from './wordpress.ts';
+
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
 /** The state dir of the list table's site for a mapping. */
-export const adminStateDir = (name: string): string =>
-  process.env.WP_STATE_DIR
-    ? `${process.env.WP_STATE_DIR}-admin-list-${name}`
-    : `.wordpress/admin-list-${name}`;
+export const adminStateDir = (name: string): string => stateDirOf(`admin-list-${name}`);
 
 export const adminSites = [
   { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 8 },

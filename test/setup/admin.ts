@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
 import { adminSites, adminStateDir } from './admin-sites.ts';
-import { portFor } from './wordpress.ts';
+import { portFor, stateDirOf } from './wordpress.ts';
 
 export interface AdminSite {
   /** `tec`, `custom`: the mapping's file name. */
@@ -37,9 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const sites = await Promise.all(
     wanted.map(async ({ mapping, port }): Promise<AdminSite> => {
       const name = basename(mapping, '.json');
-      const stateDir = process.env.WP_STATE_DIR
-        ? `${process.env.WP_STATE_DIR}-admin-${name}`
-        : `.wordpress/admin-${name}`;
+      const stateDir = stateDirOf(`admin-${name}`);
       stateDirs.push(stateDir);
       const wp = await ensureWordPress({
         mapping,

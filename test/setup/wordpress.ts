@@ -28,11 +28,15 @@ export async function portFor(stateDir: string, wanted: number): Promise<number>
   throw new Error(`no free port in ${wanted}–${wanted + 99} for the local WordPress`);
 }
 
+/** The state dir of the local site `name`: `.wordpress/<name>`, or `<WP_STATE_DIR>-<name>` when that is set. */
+export const stateDirOf = (name: string): string =>
+  process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-${name}` : `.wordpress/${name}`;
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const target = project.config.provide.target as { mapping: string; port: number; site?: string };
   // A project may have a site of its own (e2e writes through two gateways), named apart from the mapping's.
   const name = target.site ?? basename(target.mapping, '.json');
-  const stateDir = process.env.WP_STATE_DIR ? `${process.env.WP_STATE_DIR}-${name}` : `.wordpress/${name}`;
+  const stateDir = stateDirOf(name);
   const port = await portFor(stateDir, target.port);
   const wp = await ensureWordPress({ mapping: target.mapping, stateDir, port });
   project.provide('upstream', { ...wp, siteDir: join(stateDir, 'site') });
