@@ -34,6 +34,10 @@ export const configSchema = z.object({
   upstreamUrl: z
     .url({ message: 'must be the WordPress REST root, e.g. https://example.com/wp-json' })
     .refine((u) => /^https?:/.test(u), 'must start with http:// or https://')
+    .refine(
+      (u) => !URL.canParse(u) || !/^[^/?#]*\/\/[^/?#]*@/.test(u),
+      'must not hold a user or password (WordPress gets them from UPSTREAM_AUTH, as user:application-password)',
+    )
     .optional(),
   upstreamAuth: z
     .string()
@@ -449,7 +453,7 @@ const sources = settings;
 function shown(key: keyof Config, value: unknown): string {
   const text = String(value);
   if (settings[key].secret) return `a value of ${text.length} characters (not shown: it is a secret)`;
-  return JSON.stringify(redactUrl(text.replace(/^([^/?#]*\/\/[^/?#@]*?:)[^/?#]*@/, '$1[redacted]@')));
+  return JSON.stringify(redactUrl(text));
 }
 
 export class ConfigError extends Error {
