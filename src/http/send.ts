@@ -51,7 +51,8 @@ export function notModifiedHeaders(h: OutgoingHttpHeaders): OutgoingHttpHeaders 
 /** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
 export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
   const headers = answerHeaders(answer, o);
-  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer) : null;
+  // A shared answer is a stored one: its gzip is made off the event loop, and it goes out as it is until then.
+  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer, o.shared !== undefined) : null;
   if (gz) {
     headers['content-encoding'] = 'gzip';
     if (o.shared) headers.etag = gz.etag;
