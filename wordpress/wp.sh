@@ -222,7 +222,9 @@ start_db() {
     log "initialising MariaDB datadir"
     local auth=socket user_opt=()
     [ $as_root = 1 ] && user_opt=(--user=mysql) || auth=normal
-    mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$DB" --skip-test-db \
+    # --tmpdir: the bootstrap's temporary tables in /tmp met those of other sites installed at the same time
+    # ("Could not remove temporary table: '/tmp/#sql-temptable-…'", then "Unknown table 'mysql.tmp_user_sys'").
+    mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$DB" --tmpdir="$RUN" --skip-test-db \
       --auth-root-authentication-method=$auth >"$RUN/install-db.log" 2>&1 ||
       { tail -n 30 "$RUN/install-db.log" >&2; die "mariadb-install-db failed (log above)"; }
   fi
@@ -234,7 +236,7 @@ start_db() {
   local user_opt=()
   [ $as_root = 1 ] && user_opt=(--user=mysql)
   setsid mariadbd --no-defaults "${user_opt[@]}" --datadir="$DB" --socket="$SOCK" \
-    --pid-file="$RUN/mysqld.pid" --skip-networking --skip-log-bin --innodb-buffer-pool-size=128M \
+    --pid-file="$RUN/mysqld.pid" --tmpdir="$RUN" --skip-networking --skip-log-bin --innodb-buffer-pool-size=128M \
     --innodb-flush-log-at-trx-commit=2 --log-error="$RUN/mysqld.err" </dev/null >/dev/null 2>&1 &
   pid=$!
   for ((i = 0; i < 600; i++)); do
