@@ -92,14 +92,17 @@ export async function siteOf(project: TestProject, stateDir: string): Promise<Wo
   if (!started.has(stateDir)) {
     const files = project.vitest.state.getFilepaths();
     const running = project.vitest.projects.filter((p) => files.some((f) => p.matchesTestGlob(f)));
-    const sites = [...running, project].flatMap(sitesOf).filter((s) => !started.has(s.stateDir));
-    // Ports are chosen one after another, so two sites never get the same free port.
+    // Every site is registered before this function first waits, so calls side by side (the admin setup asks for two
+    // at once) never start one site twice; ports are chosen one after another, so two sites never get the same one.
     const taken = new Set<number>();
-    for (const site of sites) {
+    let ports: Promise<unknown> = Promise.resolve();
+    for (const site of [...running, project].flatMap(sitesOf)) {
       if (started.has(site.stateDir)) continue;
-      const port = await portFor(site.stateDir, site.port, taken);
-      taken.add(port);
-      const up = ensureWordPress({ mapping: site.mapping, stateDir: site.stateDir, port, seed: site.seed });
+      const port = ports.then(() => portFor(site.stateDir, site.port, taken));
+      ports = port.then((p) => taken.add(p)).catch(() => {});
+      const up = port.then((p) =>
+        ensureWordPress({ mapping: site.mapping, stateDir: site.stateDir, port: p, seed: site.seed }),
+      );
       // A site whose setup never comes (its project failed first) must not end the run as an unhandled rejection.
       up.catch(() => {});
       started.set(site.stateDir, up);
