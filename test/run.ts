@@ -1,7 +1,7 @@
-// `npm test`'s vitest run, in lanes side by side. Vitest gives a run one worker less than the machine has cores (one
-// on two cores) and runs the projects that share a WordPress site one file at a time, so the whole suite was a queue
-// of single files: each lane is a vitest process of its own, its projects as before. Arguments (`npm test -- --project
-// unit`) make one plain vitest run instead.
+// `npm run test:lanes`: the suite's vitest run in lanes side by side. Vitest gives a run one worker less than the
+// machine has cores (one on two cores) and runs the projects that share a WordPress site one file at a time, so the
+// whole suite is a queue of single files: each lane is a vitest process of its own, its projects as before. Not `npm test`'s: on a machine
+// already busy the lanes only fight for its two cores (docs/testing.md). Arguments make one plain vitest run instead.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
