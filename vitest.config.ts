@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'wordpress/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts'],
+          // Property tests are CPU-bound: a few seconds alone, up to 40 s seen on a loaded two-core machine.
+          testTimeout: 60_000,
         },
       },
       {

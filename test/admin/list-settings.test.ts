@@ -14,14 +14,13 @@ import {
   stopWordPress,
   type WordPressUpstream,
 } from '../../wordpress/upstream.ts';
-import { adminSites, adminStateDir } from '../setup/admin-sites.ts';
-import { portFor } from '../setup/wordpress.ts';
+import { adminSites, adminStateDir, portFor } from '../setup/sites.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 const images = join(root, 'docs/images');
 
-/** This project's site of a mapping (started by test/setup/admin.ts; reused, quick). */
+/** This project's site of a mapping (started with the run's sites by test/setup/sites.ts; reused, quick). */
 const site = async (name: 'tec' | 'custom') => {
   const s = adminSites.find((x) => x.name === name)!;
   const stateDir = adminStateDir(name);

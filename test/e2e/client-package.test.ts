@@ -83,7 +83,8 @@ beforeAll(async () => {
     join(app, 'package.json'),
     JSON.stringify({ name: 'client-app', private: true, type: 'module' }),
   );
-  await run(systemCommand('npm'), ['install', '--no-audit', '--no-fund', tarball], {
+  // --prefer-offline: openapi-fetch comes from npm's cache, filled by the project's own install, when it is there.
+  await run(systemCommand('npm'), ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], {
     cwd: app,
     env: userEnv(),
   });

@@ -1,13 +1,12 @@
 // Global setup of the admin project: Debian's chromium, and a local WordPress of its own for each mapping (the
 // editors' screens are tried on both), unseeded: the panels' tests make the records they use (the list table's seeded
-// sites are test/setup/admin-sites.ts').
+// sites are test/setup/sites.ts' adminSites). All are started with the run's other sites (test/setup/sites.ts).
 import { execFileSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { ensureWordPress, stopWordPress } from '../../wordpress/upstream.ts';
-import { adminSites, adminStateDir } from './admin-sites.ts';
-import { portFor, stateDirOf } from './wordpress.ts';
+import { stopWordPress } from '../../wordpress/upstream.ts';
+import { adminSites, adminStateDir, siteOf, stateDirOf } from './sites.ts';
 
 export interface AdminSite {
   /** `tec`, `custom`: the mapping's file name. */
@@ -35,16 +34,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const wanted = project.config.provide.adminTargets ?? [];
   const stateDirs: string[] = [];
   const sites = await Promise.all(
-    wanted.map(async ({ mapping, port }): Promise<AdminSite> => {
+    wanted.map(async ({ mapping }): Promise<AdminSite> => {
       const name = basename(mapping, '.json');
       const stateDir = stateDirOf(`admin-${name}`);
       stateDirs.push(stateDir);
-      const wp = await ensureWordPress({
-        mapping,
-        stateDir,
-        port: await portFor(stateDir, port),
-        seed: false,
-      });
+      const wp = await siteOf(project, stateDir);
       // The panels' tests take the site's zone to be UTC, a fresh install's (so also on a site kept from before).
       const zone = await fetch(`${wp.url}/wp/v2/settings`, {
         method: 'POST',
@@ -66,10 +60,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       };
     }),
   );
+  // The list table's seeded sites too: its tests call wp.sh start on them, which must not meet this run's own start.
+  await Promise.all(adminSites.map((s) => siteOf(project, adminStateDir(s.name))));
   project.provide('adminSites', sites);
   return async () => {
     if (!process.env.CI) return;
-    // The list table's seeded sites, which its tests start (stopping a site that never ran is quick).
+    // The panels' sites and the list table's.
     for (const dir of [...stateDirs, ...adminSites.map((s) => adminStateDir(s.name))])
       await stopWordPress(dir);
   };
