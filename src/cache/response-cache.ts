@@ -365,6 +365,11 @@ export class ResponseCache {
     return this.#l2.up ? 'up' : 'down';
   }
 
+  /** What this instance read of the invalidation stream: entries, of which replayed after a reconnect, and gaps. */
+  get stream(): { read: number; replayed: number; gaps: number } | undefined {
+    return this.#l2 && { ...this.#l2.stream.stats };
+  }
+
   /** Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route). */
   get size(): { entries: number; bytes: number } {
     return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };

@@ -116,14 +116,36 @@ export class InvalidationStream {
     return last;
   }
 
+  /** Resolves whether the reader connected within `ms`. */
+  #connected(ms: number): Promise<boolean> {
+    const r = this.#link.reader;
+    if (r.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      timer.unref();
+      r.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   async #run(l: StreamListener): Promise<void> {
     const r = this.#link.reader;
-    let failedBefore = false;
+    // Not connected after a second: Redis is away at start-up, and this instance fills its cache meanwhile.
+    let failedBefore = !(await this.#connected(1_000));
     let check = true;
     let replayUntil: string | undefined;
+    // A lost connection (or cluster node): ioredis sends a cut XREAD again once reconnected, so its answer is checked
+    // for a gap before it is used.
+    for (const event of ['close', 'reconnecting', 'node error', '-node'])
+      r.on(event, () => {
+        check = true;
+      });
     while (!this.#closed) {
       try {
         if (check) {
+          check = false;
           const started = this.#last !== undefined;
           replayUntil = await this.#resume(l);
           // Redis was away when this instance started: it may have cached what others invalidated meanwhile.
@@ -131,17 +153,17 @@ export class InvalidationStream {
             this.stats.gaps++;
             l.gap('Redis was unavailable at start-up: invalidations of that time are unknown');
           }
-          check = false;
         }
-        const res = (await r.xread(
-          'COUNT',
-          500,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          this.key,
-          this.#last!,
-        )) as Array<[string, Entries]> | null;
+        const from = this.#last!;
+        const res = (await r.xread('COUNT', 500, 'BLOCK', BLOCK_MS, 'STREAMS', this.key, from)) as Array<
+          [string, Entries]
+        > | null;
+        if (check) {
+          // The connection was lost during this read: its answer counts only if nothing after `from` is gone.
+          check = false;
+          replayUntil = await this.#resume(l);
+          if (this.#last !== from) continue;
+        }
         for (const [, entries] of res ?? []) {
           for (const [id, fields] of entries) {
             this.#last = id;
