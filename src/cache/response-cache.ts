@@ -40,6 +40,8 @@ interface FetchContext {
 export type CacheSource = 'l1' | 'l2' | 'upstream';
 
 const quiet: CacheLogger = { warn() {}, info() {} };
+/** When an invalidation that reached Redis is done again (ResponseCache#invalidate). */
+const AGAIN_MS = 250;
 
 export class ResponseCache {
   readonly policy: CachePolicy;
@@ -262,7 +264,7 @@ export class ResponseCache {
     }
   }
 
-  async #invalidate(tags: string[]): Promise<void> {
+  async #invalidate(tags: string[], again = true): Promise<void> {
     this.#dropLocal(tags);
     if (!this.#l2) return;
     try {
@@ -270,6 +272,9 @@ export class ResponseCache {
       await this.#l2.invalidate(tags);
       await this.#l2.publish({ origin: this.#origin, tags });
       this.#retryMs = 250;
+      // Once more a little later: a fill that read the old answer before this invalidation (here, from Redis while
+      // it was being deleted; or in another instance, before the stream reached it) may store it after the deletion.
+      if (again) setTimeout(() => this.#invalidate(tags, false), AGAIN_MS).unref();
     } catch {
       for (const t of tags) this.#pending.add(t);
       this.#retryLater();
