@@ -3,15 +3,16 @@
 // Every command touches one key, or keys of one hash slot, so the same code runs on one Redis, a Sentinel's master and
 // a Redis Cluster (docs/deploy.md, "Redis HA"):
 // - an entry `<prefix>e:<hash>` lives in its own slot (entries spread over the masters);
-// - a tag set `<prefix>t:<tag>` lives in its own slot; a fill adds the entry to each tag set (one single-key MULTI per
-//   tag) before it writes the entry, so an entry is never outside a tag set that names it;
-// - an invalidation reads the tag sets, unlinks the entries grouped by slot, then the tag sets;
+// - a tag set `<prefix>t:<tag>` lives in its own slot; on a cluster a fill adds the entry to each tag set (one
+//   single-key MULTI per tag) before it writes the entry, so an entry is never outside a tag set that names it (on one
+//   master, one MULTI holds them all);
+// - an invalidation reads the tag sets, then unlinks the entries and the tag sets, one UNLINK per slot;
 // - the stream `<prefix>invalidations` is one key: every instance reads it from its last id (stream.ts).
 // With replicas (cluster, sentinel) deletions and stream entries are followed by `WAIT 1 100`: what an instance was
 // told is done survives the loss of its master, as long as the master has a live replica (a master without one, e.g.
 // the replica that just took over, answers after 100 ms and the invalidation still goes on).
 import calculateSlot from 'cluster-key-slot';
-import { Cluster } from 'ioredis';
+import { type ChainableCommander, Cluster } from 'ioredis';
 import type { CacheEntry } from './entry.ts';
 import { hashedKey } from './key.ts';
 import type { RedisClient, RedisLink } from './redis.ts';
@@ -92,19 +93,21 @@ export class RedisTier {
     if (!this.up) return;
     const ek = this.#entryKey(key);
     const cmd = this.#link.cmd;
-    // Tag sets first: an invalidation that reads them between the two steps unlinks a key not yet written, and the
-    // fill's own race check (ResponseCache#raced) keeps a raced answer out.
-    await Promise.all(
-      entry.tags.map((t) =>
-        cmd
-          .multi()
-          .sadd(this.#tagKey(t), ek)
-          .pexpire(this.#tagKey(t), lifeMs, 'GT')
-          // A new tag set has no TTL, which `GT` treats as infinite: give it one.
-          .pexpire(this.#tagKey(t), lifeMs, 'NX')
-          .exec(),
-      ),
-    );
+    const tagged = <T extends ChainableCommander>(m: T, t: string): T => {
+      m.sadd(this.#tagKey(t), ek).pexpire(this.#tagKey(t), lifeMs, 'GT');
+      // A new tag set has no TTL, which `GT` treats as infinite: give it one.
+      m.pexpire(this.#tagKey(t), lifeMs, 'NX');
+      return m;
+    };
+    if (!(cmd instanceof Cluster)) {
+      // One master: the entry and its tag sets in one MULTI, as one round trip.
+      const m = cmd.multi().set(ek, encodeEntry(entry), 'PX', lifeMs);
+      for (const t of entry.tags) tagged(m, t);
+      await m.exec();
+      return;
+    }
+    // A cluster: one single-key MULTI per tag set, then the entry, so an entry is never outside a tag set naming it.
+    await Promise.all(entry.tags.map((t) => tagged(cmd.multi(), t).exec()));
     await cmd.set(ek, encodeEntry(entry), 'PX', lifeMs);
   }
 
@@ -113,8 +116,8 @@ export class RedisTier {
     if (!this.up || tags.length === 0) return;
     const cmd = this.#link.cmd;
     const members = await Promise.all(tags.map((t) => cmd.smembers(this.#tagKey(t))));
-    await this.#unlink([...new Set(members.flat())]);
-    await this.#unlink(tags.map(this.#tagKey));
+    // One pipeline per node: the entries and the tag sets (a fill racing this re-adds both, see `set`).
+    await this.#unlink([...new Set(members.flat()), ...tags.map(this.#tagKey)]);
   }
 
   /**
