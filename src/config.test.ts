@@ -121,6 +121,10 @@ describe('loadConfig', () => {
       [{ REDIS_URL: `tcp://user:${secret}@redis` }, 'REDIS_URL (--redis-url)'],
       [{ REDIS_URL: `redis://:${secret}@n1:7000,http://:${secret}@n2:7000` }, 'REDIS_URL (--redis-url)'],
       [{ UPSTREAM_URL: `ftp://editor:${secret}@wp.test/wp-json` }, 'UPSTREAM_URL (--upstream-url)'],
+      [
+        { UPSTREAM_URL: `https://editor:${secret}@wp.test/wp-json`, UPSTREAM_AUTH: 'editor:app pass' },
+        'UPSTREAM_URL (--upstream-url) must not hold a user or password (WordPress gets them from UPSTREAM_AUTH',
+      ],
       [{ PUBLIC_URL: `not a url?token=${secret}` }, 'PUBLIC_URL (--public-url)'],
     ];
     for (const [env, names] of cases) {

@@ -34,6 +34,10 @@ export const configSchema = z.object({
   upstreamUrl: z
     .url({ message: 'must be the WordPress REST root, e.g. https://example.com/wp-json' })
     .refine((u) => /^https?:/.test(u), 'must start with http:// or https://')
+    .refine(
+      (u) => !URL.canParse(u) || !/^[^/?#]*\/\/[^/?#]*@/.test(u),
+      'must not hold a user or password (WordPress gets them from UPSTREAM_AUTH, as user:application-password)',
+    )
     .optional(),
   upstreamAuth: z
     .string()
@@ -472,8 +476,12 @@ function shown(key: keyof Config, value: unknown): string {
   const text = String(value);
   if (settings[key].secret) return `a value of ${text.length} characters (not shown: it is a secret)`;
   // Each item of a list (REDIS_URL may name several nodes) loses the password in its user part.
-  const items = text.split(',').map((u) => u.replace(/^(\s*[^/?#]*\/\/[^/?#@]*?:)[^/?#]*@/, '$1[redacted]@'));
-  return JSON.stringify(redactUrl(items.join(',')));
+  return JSON.stringify(
+    text
+      .split(',')
+      .map((u) => redactUrl(u.trim()))
+      .join(','),
+  );
 }
 
 export class ConfigError extends Error {

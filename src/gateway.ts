@@ -26,6 +26,7 @@ import { createLogger, type Logger } from './log.ts';
 import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
+import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
@@ -104,7 +105,7 @@ export async function startGateway(
     ready = await retrying(
       () => prepare(config, mapping, log, opts, starting),
       log,
-      config.upstreamUrl,
+      redactUrl(config.upstreamUrl),
       opts.retry === true,
       starting,
     );
@@ -245,17 +246,17 @@ async function prepare(
     // A proxy in front of an overloaded or restarting WordPress answers 5xx pages: that passes; anything else is a fix.
     if (found.status >= 500) throw upstreamFailed(found.status);
     throw new ProbeError([
-      `${config.upstreamUrl} answered HTTP ${found.status} but is neither a WordPress REST root nor a WordPress page naming one (Link rel="https://api.w.org/"): set UPSTREAM_URL to the REST root, e.g. https://example.com/wp-json.`,
+      `${redactUrl(config.upstreamUrl)} answered HTTP ${found.status} but is neither a WordPress REST root nor a WordPress page naming one (Link rel="https://api.w.org/"): set UPSTREAM_URL to the REST root, e.g. https://example.com/wp-json.`,
     ]);
   }
   if (found.moved) {
     log.warn(
-      `UPSTREAM_URL ${config.upstreamUrl} is the site, not its REST root: using ${found.root} (set UPSTREAM_URL to it to skip this look-up).`,
+      `UPSTREAM_URL ${redactUrl(config.upstreamUrl)} is the site, not its REST root: using ${redactUrl(found.root)} (set UPSTREAM_URL to it to skip this look-up).`,
     );
   }
   if (found.canonical) {
     log.info(
-      `WordPress names itself ${found.canonical}; the gateway calls it at ${found.root}, the host UPSTREAM_URL gave.`,
+      `WordPress names itself ${found.canonical}; the gateway calls it at ${redactUrl(found.root)}, the host UPSTREAM_URL gave.`,
     );
   }
   const wp = new WpClient({

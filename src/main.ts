@@ -6,6 +6,7 @@ import { REFERENCE_PATH } from './discovery/reference.ts';
 import { loadMapping, startGateway } from './gateway.ts';
 import { ApiError } from './http/errors.ts';
 import { createLogger } from './log.ts';
+import { redactUrl } from './observe/redact.ts';
 import { ProbeError } from './wp/probe.ts';
 
 const DEMO_UPSTREAM = 'http://wordpress.demo/wp-json';
@@ -112,7 +113,7 @@ main().catch((err: unknown) => {
   } else if (err instanceof ApiError && err.status >= 500) {
     // The probe could not talk to WordPress at all: name the URL and what to check.
     process.stderr.write(
-      `calendar-gateway cannot start: ${err.message} (${err.code}, ${probedUrl ?? 'the upstream'}).\n` +
+      `calendar-gateway cannot start: ${err.message} (${err.code}, ${probedUrl ? redactUrl(probedUrl) : 'the upstream'}).\n` +
         'Check that UPSTREAM_URL is the REST root of a running WordPress, e.g. https://example.com/wp-json.\n',
     );
   } else if (err instanceof ApiError && err.status === 401 && err.code !== 'rest_forbidden_context') {

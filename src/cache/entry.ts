@@ -39,10 +39,18 @@ export interface CdnPolicy {
   sMaxAgeSeconds?: number;
 }
 
+/** Each policy's Cache-Control, made once: every cached hit sends it. */
+const cacheControls = new WeakMap<CachePolicy, string>();
+
 /** `Cache-Control` of a shared (anonymous) response. */
 export const publicCacheControl = (p: CachePolicy): string => {
-  const s = p.cdn?.sMaxAgeSeconds;
-  return `public, max-age=${p.ttlSeconds}${s === undefined ? '' : `, s-maxage=${s}`}, stale-while-revalidate=${p.staleWhileRevalidateSeconds}, stale-if-error=${p.staleIfErrorSeconds}`;
+  let made = cacheControls.get(p);
+  if (made === undefined) {
+    const s = p.cdn?.sMaxAgeSeconds;
+    made = `public, max-age=${p.ttlSeconds}${s === undefined ? '' : `, s-maxage=${s}`}, stale-while-revalidate=${p.staleWhileRevalidateSeconds}, stale-if-error=${p.staleIfErrorSeconds}`;
+    cacheControls.set(p, made);
+  }
+  return made;
 };
 
 /** Tag headers per entry, made the first time the entry goes out (entries never change). */

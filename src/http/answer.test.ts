@@ -97,6 +97,21 @@ describe('gzip of stored answers', () => {
     expect(gzipOf(makeEntry('{"events":[]}'))).toBeNull();
   });
 
+  it('compresses a stored answer off the event loop: none on its first demand, the same gzip once it is made', async () => {
+    const entry = makeEntry(
+      JSON.stringify({ events: Array.from({ length: 50 }, (_, i) => ({ id: i, title: 'y'.repeat(40) })) }),
+    );
+    expect(gzipOf(entry, true)).toBeNull();
+    // Asked again before it is ready (another hit, or the same answer made for one request): still not made twice.
+    expect(gzipOf(entry, true)).toBeNull();
+    expect(gzipOf(entry)).toBeNull();
+    await vi.waitFor(() => expect(gzipOf(entry, true)).not.toBeNull());
+    const gz = gzipOf(entry, true)!;
+    expect(gunzipSync(gz.body).equals(entry.body)).toBe(true);
+    expect(gz.etag).toBe(`${entry.etag.slice(0, -1)}-gz"`);
+    expect(gzipOf(entry)).toBe(gz);
+  });
+
   it('sends a very large body as it is until its gzip, made off the event loop, is ready', async () => {
     const huge = makeEntry(
       `BEGIN:VCALENDAR\r\n${'BEGIN:VEVENT\r\nSUMMARY:x\r\nEND:VEVENT\r\n'.repeat(8000)}`,

@@ -48,14 +48,69 @@ export function notModifiedHeaders(h: OutgoingHttpHeaders): OutgoingHttpHeaders 
   return out;
 }
 
-/** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
-export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
+type Gzipped = ReturnType<typeof gzipOf>;
+
+/** The headers of a 200 for this answer in this representation, Content-Length included. */
+function fullHeaders(answer: Answer, o: SendOptions, gz: Gzipped): OutgoingHttpHeaders {
   const headers = answerHeaders(answer, o);
-  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer) : null;
   if (gz) {
     headers['content-encoding'] = 'gzip';
     if (o.shared) headers.etag = gz.etag;
   }
+  headers['content-length'] = (gz ? gz.body : answer.body).length;
+  return headers;
+}
+
+/** A shared answer's 200 headers as the flat list writeHead takes, and what they were made for. */
+interface Made {
+  flat: Array<string | number | string[]>;
+  age: number;
+  cacheControl: string;
+  tags: SharedHeaders['tags'];
+  extra: SendOptions['extra'];
+}
+
+/**
+ * Made once per stored answer, representation and second (Age), not per hit: a cached hit then builds no header
+ * object, and the list is read by writeHead at once, so one list serves every hit of that second. The fast path's
+ * `extra` is one frozen object while no Origin is sent (src/http/cors.ts), so the common hit finds its list here.
+ */
+const madeHeaders = new WeakMap<Answer, { plain?: Made; gzip?: Made }>();
+
+function sharedHeaders(answer: Answer, shared: SharedHeaders, o: SendOptions, gz: Gzipped): Made['flat'] {
+  let slots = madeHeaders.get(answer);
+  const m = gz ? slots?.gzip : slots?.plain;
+  if (
+    m &&
+    m.age === shared.age &&
+    m.extra === o.extra &&
+    m.tags === shared.tags &&
+    m.cacheControl === shared.cacheControl
+  ) {
+    return m.flat;
+  }
+  const flat: Made['flat'] = [];
+  for (const [k, v] of Object.entries(fullHeaders(answer, o, gz))) if (v !== undefined) flat.push(k, v);
+  const made = {
+    flat,
+    age: shared.age,
+    cacheControl: shared.cacheControl,
+    tags: shared.tags,
+    extra: o.extra,
+  };
+  if (!slots) {
+    slots = {};
+    madeHeaders.set(answer, slots);
+  }
+  if (gz) slots.gzip = made;
+  else slots.plain = made;
+  return flat;
+}
+
+/** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
+export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
+  // A shared answer is a stored one: its gzip is made off the event loop, and it goes out as it is until then.
+  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer, o.shared !== undefined) : null;
   const inm = req.headers['if-none-match'];
   // Either representation's validator means the caller holds the current state of this answer.
   if (
@@ -63,12 +118,14 @@ export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: An
     answer.status === 200 &&
     (etagMatches(inm, answer.etag) || (gz && etagMatches(inm, gz.etag)))
   ) {
-    res.writeHead(304, notModifiedHeaders(headers));
+    res.writeHead(304, notModifiedHeaders(fullHeaders(answer, o, gz)));
     res.end();
     return;
   }
   const body = gz ? gz.body : answer.body;
-  headers['content-length'] = body.length;
-  res.writeHead(answer.status, headers);
+  res.writeHead(
+    answer.status,
+    o.shared ? sharedHeaders(answer, o.shared, o, gz) : fullHeaders(answer, o, gz),
+  );
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -26,6 +26,10 @@ describe('redactUrl', () => {
     ['/x?search=music&page=2', '/x?search=music&page=2'],
     ['/no-query', '/no-query'],
     ['/x?password', '/x?password'],
+    ['https://ann:hunter2@site.test/wp-json', 'https://ann:[redacted]@site.test/wp-json'],
+    ['redis://:s3cret@redis:6379/0?password=x', 'redis://:[redacted]@redis:6379/0?password=[redacted]'],
+    ['https://ann@site.test/wp-json', 'https://ann@site.test/wp-json'],
+    ['/events?search=a:b@c', '/events?search=a:b@c'],
   ])('%s → %s', (url, want) => {
     expect(redactUrl(url)).toBe(want);
   });

@@ -1,4 +1,5 @@
-// Secrets out of logged URLs: the values of query parameters that carry passwords, nonces, keys or tokens.
+// Secrets out of logged URLs: the password of the user part, and the values of query parameters that carry
+// passwords, nonces, keys or tokens.
 
 /**
  * A parameter whose value is a credential, by name: WordPress's `pwd`, `password`, `post_password`, `_wpnonce`,
@@ -18,11 +19,15 @@ const nameOf = (pair: string): string => {
   }
 };
 
+/** `scheme://user:password@`: the password of a URL's user part (`redis://:pw@host`, `https://me:pw@site`). */
+const USER_PASSWORD = /^([^/?#]*\/\/[^/?#@]*?:)[^/?#]*@/;
+
 /**
- * `url` (absolute or a path with a query) with the value of every sensitive query parameter replaced by
- * `[redacted]`; the rest of the URL, order and encoding included, is kept as it came. Pure.
+ * `url` (absolute or a path with a query) with the password of its user part and the value of every sensitive query
+ * parameter replaced by `[redacted]`; the rest of the URL, order and encoding included, is kept as it came. Pure.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(given: string): string {
+  const url = given.replace(USER_PASSWORD, `$1${REDACTED}@`);
   const q = url.indexOf('?');
   if (q === -1) return url;
   const hash = url.indexOf('#', q);
@@ -44,7 +49,7 @@ export function redactLogFields(obj: Record<string, unknown>): Record<string, un
   let out = obj;
   for (const f of URL_FIELDS) {
     const v = obj[f];
-    if (typeof v !== 'string' || !v.includes('?')) continue;
+    if (typeof v !== 'string' || !(v.includes('?') || v.includes('@'))) continue;
     const r = redactUrl(v);
     if (r !== v) {
       if (out === obj) out = { ...obj };

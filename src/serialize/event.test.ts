@@ -177,6 +177,27 @@ describe.each([
     expect(event({}).cost).toBe('');
   });
 
+  it('makes each linked record once per page, the same record as one made for that event alone', () => {
+    const page = related(mapping);
+    const events = [10, 11, 12].map((id) =>
+      serializeEvent(eventPost(mapping, BASE, { id }), page, opts(mapping)),
+    );
+    // Each event read with a page of its own: what every event was sent before records were shared.
+    const alone = [10, 11, 12].map((id) =>
+      serializeEvent(eventPost(mapping, BASE, { id }), related(mapping), opts(mapping)),
+    );
+    expect(JSON.stringify(events)).toBe(JSON.stringify(alone));
+    const [a, b] = events as Array<Record<string, Record<string, unknown>[]>>;
+    expect(b!.venue).toBe(a!.venue);
+    expect(b!.organizer![1]).toBe(a!.organizer![1]);
+    if (mapping.event.categories) expect(b!.categories![0]).toBe(a!.categories![0]);
+    // What else a linked record depends on is kept apart: single reads add json_ld, a password may unlock it.
+    const single = serializeEvent(eventPost(mapping, BASE), page, opts(mapping, { context: 'single' }));
+    expect(single.venue).toHaveProperty('json_ld');
+    expect(single.venue).not.toBe(a!.venue);
+    expect(serializeEvent(eventPost(mapping, BASE), page, opts(mapping)).venue).not.toHaveProperty('json_ld');
+  });
+
   it('blanks a password-protected event unless the matching password is given', () => {
     const protectedPost = { password: 's3cret', content: { rendered: '<p>Body</p>', protected: true } };
     const blank = serializeEvent(eventPost(mapping, BASE, protectedPost), rel, opts(mapping));

@@ -18,13 +18,42 @@ const ids = (v: unknown): number[] =>
     .map(Number)
     .filter((n) => Number.isInteger(n) && n > 0);
 
+/**
+ * Linked records made once per page: the events of a list or feed that share a venue, an organizer or a term share
+ * its record, made the first time one of them links it (each cost as much as a small event). Keyed by the page's
+ * `Related` and by what a linked record depends on besides its source: the context (single reads add `json_ld`) and
+ * the password (blanking).
+ */
+const made = new WeakMap<Related, Map<string, Json>>();
+
+function once(related: Related, o: SerializeOptions, what: string, make: () => Json): Json {
+  let records = made.get(related);
+  if (!records) {
+    records = new Map();
+    made.set(related, records);
+  }
+  const key = `${o.context}|${o.password ?? ''}|${what}`;
+  let record = records.get(key);
+  if (!record) {
+    record = make();
+    records.set(key, record);
+  }
+  return record;
+}
+
 function termsOf(post: WpPost, kind: 'categories' | 'tags', related: Related, o: SerializeOptions): Json[] {
   const tax = o.mapping.event[kind];
   if (!tax) return [];
   const out: Json[] = [];
   for (const id of ids(post[tax.restBase])) {
     const term = related.terms.get(id);
-    if (term) out.push(serializeTerm(term, kind, { site: o.site, embedded: true, taxonomy: tax.taxonomy }));
+    if (term) {
+      out.push(
+        once(related, o, `${kind}:${id}`, () =>
+          serializeTerm(term, kind, { site: o.site, embedded: true, taxonomy: tax.taxonomy }),
+        ),
+      );
+    }
   }
   return out;
 }
@@ -53,11 +82,11 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
 
   const venues = ids(v.venue).flatMap((id) => {
     const p = related.venues.get(id);
-    return p ? [serializeVenue(p, related, o)] : [];
+    return p ? [once(related, o, `venue:${id}`, () => serializeVenue(p, related, o))] : [];
   });
   const organizers = ids(v.organizer).flatMap((id) => {
     const p = related.organizers.get(id);
-    return p ? [serializeOrganizer(p, related, o)] : [];
+    return p ? [once(related, o, `organizer:${id}`, () => serializeOrganizer(p, related, o))] : [];
   });
   const { cost, cost_details } = formatCost(costRows(post, o), {
     symbol: str(v.currency_symbol),

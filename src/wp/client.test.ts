@@ -60,6 +60,57 @@ const failure = (p: Promise<unknown>) =>
     (err: { code?: string }) => err.code,
   );
 
+describe('WpClient requests on the wire', () => {
+  it('sends reads past api-fetch’s middleware with what it would add, and writes through it', async () => {
+    const { createServer } = await import('node:http');
+    const seen: Array<{ method?: string; url?: string; override?: string; accept?: string }> = [];
+    const server = createServer((req, res) => {
+      seen.push({
+        method: req.method,
+        url: req.url,
+        override: req.headers['x-http-method-override'] as string | undefined,
+        accept: req.headers.accept,
+      });
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const c = new WpClient({
+        baseUrl: `http://127.0.0.1:${port}/wp-json`,
+        timeoutMs: 5_000,
+        languageParam: 'lang',
+        defaultLanguage: 'en',
+      });
+      await c.request({
+        path: '/wp/v2/tribe_events',
+        query: { include: [3, 4] },
+        language: 'es',
+        as: 'anonymous',
+      });
+      await c.request({
+        path: '/wp/v2/tribe_events/3',
+        method: 'PATCH',
+        body: { title: 'x' },
+        as: 'anonymous',
+      });
+      // The URL api-fetch's user-locale middleware made before: `_locale=user` once, after the call's own query.
+      expect(seen[0]).toEqual({
+        method: 'GET',
+        url: '/wp-json/wp/v2/tribe_events?include=3%2C4&_locale=user&lang=es',
+        override: undefined,
+        accept: 'application/json',
+      });
+      // A write still goes through the chain: http-v1 sends PATCH as POST with an override, user-locale adds its query.
+      expect(seen[1]).toMatchObject({ method: 'POST', override: 'PATCH' });
+      expect(new URL(seen[1]!.url!, 'http://x').searchParams.getAll('_locale')).toEqual(['user']);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe('WpClient deadlines and slots', () => {
   it('gives the calls of one request one deadline, not one timeout each', async () => {
     const wp = await slowWordPress(400);

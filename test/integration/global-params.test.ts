@@ -2,7 +2,7 @@
 // X-HTTP-Method-Override, with the shared cache, ETags and gzip kept right for each shape.
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '../../src/gateway.ts';
 import { call, openTarget, type Target } from '../harness.ts';
 import { get, NS, peer } from './cache-support.ts';
@@ -102,8 +102,12 @@ describe('_fields', () => {
     // gzip: the shaped answer compressed, with its own validator, the same bytes once unzipped.
     const plain = await get(base, `${path}&_fields=events`);
     expect(plain.json).toEqual({ events: full.json.events });
-    const gz = await raw(`${path}&_fields=events`, { 'Accept-Encoding': 'gzip' });
-    expect(gz.headers['content-encoding']).toBe('gzip');
+    // A stored answer's gzip is made off the request path: the first callers may get it as it is.
+    const gz = await vi.waitFor(async () => {
+      const r = await raw(`${path}&_fields=events`, { 'Accept-Encoding': 'gzip' });
+      expect(r.headers['content-encoding']).toBe('gzip');
+      return r;
+    });
     expect(gunzipSync(gz.body).toString()).toBe(plain.text);
     const identity = await raw(`${path}&_fields=events`, { 'Accept-Encoding': 'identity' });
     expect(identity.body.toString()).toBe(plain.text);

@@ -1,0 +1,149 @@
+// `npm run bench:ceiling [-- other checkout…]`: cached anonymous list reads against the ceiling, raw node:http
+// serving the same bytes, with a C load generator (ApacheBench `-k`, else wrk) in alternating rounds. Prints each
+// round's ratio gateway / raw and their median, for this tree and each checkout named (`git worktree add ../before
+// <commit>`), all loaded in the same rounds; and each server's CPU time per request (from /proc), a steadier
+// measure than req/s on a shared machine. Loopback only. Env: BENCH_ROUNDS (5), BENCH_SECONDS (3),
+// BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { hasWrk, median, type Server, startChild } from './lib.ts';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const LIST = '/wp-json/calendar/events/v1/events?per_page=10';
+
+const hasAb = (): boolean => {
+  try {
+    execFileSync('ab', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const tool = process.env.BENCH_TOOL ?? (hasAb() ? 'ab' : hasWrk() ? 'wrk' : undefined);
+if (tool !== 'ab' && tool !== 'wrk') {
+  throw new Error('bench:ceiling needs ApacheBench or wrk (Debian: apt-get install apache2-utils wrk)');
+}
+
+/** CPU time (ms) a process has used so far, all threads, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime (fields 14 and 15 of stat), in clock ticks of 10 ms.
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+interface Round {
+  rps: number;
+  /** The server's CPU time per request (µs). */
+  cpuUs: number;
+}
+
+/** Requests per second and requests done on `url` under keep-alive load from the C load generator. */
+function loadOnly(url: string): { rps: number; done: number } {
+  const timeout = (seconds + 30) * 1000;
+  if (tool === 'ab') {
+    // -n is a ceiling only: -t ends the run. ab counts a response whose length differs from the first as failed.
+    const args = ['-k', '-q', '-c', String(connections), '-t', String(seconds), '-n', '10000000', url];
+    const out = execFileSync('ab', args, { encoding: 'utf8', timeout });
+    const failed = Number(/Failed requests:\s+(\d+)/.exec(out)?.[1] ?? 0);
+    if (failed) process.stderr.write(`  (ab: ${failed} failed requests on ${url})\n`);
+    return {
+      rps: Number(/Requests per second:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+      done: Number(/Complete requests:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    };
+  }
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, url];
+  const out = execFileSync('wrk', args, { encoding: 'utf8', timeout });
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    done: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+  };
+}
+
+/** Load on `url`, with what it cost the server process `pid`. */
+function load(url: string, pid: number | undefined): Round {
+  const cpu0 = cpuMs(pid);
+  const { rps, done } = loadOnly(url);
+  return { rps, cpuUs: ((cpuMs(pid) - cpu0) * 1000) / done };
+}
+
+const list = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' ');
+const show = (x: Round) => `${x.rps.toFixed(0)} req/s, ${x.cpuUs.toFixed(1)} µs CPU`;
+
+async function main(): Promise<void> {
+  const trees = [resolve('.'), ...process.argv.slice(2).map((p) => resolve(p))];
+  const started: Server[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'cg-ceiling-'));
+  try {
+    const gateways: Array<{ name: string; url: string; pid?: number; rounds: Round[] }> = [];
+    for (const tree of trees) {
+      const gw = await startChild([`${tree}/src/main.ts`], {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        CACHE_TTL_SECONDS: '3600',
+        POLL_INTERVAL_MS: '0',
+        REDIS_URL: '',
+      });
+      started.push(gw);
+      gateways.push({ name: basename(tree), url: `${gw.url}${LIST}`, pid: gw.child.pid, rounds: [] });
+    }
+    // The ceiling serves the first gateway's bytes, with its ETag.
+    const first = await fetch(gateways[0]!.url, { headers: { 'Accept-Encoding': 'identity' } });
+    const bytes = Buffer.from(await first.arrayBuffer());
+    const etag = first.headers.get('etag');
+    if (first.status !== 200 || !etag) throw new Error(`gateway answered ${first.status} without an ETag`);
+    writeFileSync(join(dir, 'body.json'), bytes);
+    const raw = await startChild(['bench/raw-server.ts', join(dir, 'body.json'), etag]);
+    started.push(raw);
+    const rawRounds: Round[] = [];
+    process.stderr.write(
+      `${tool} -k, ${connections} connections, ${rounds} rounds × ${seconds} s, ${bytes.length} bytes a response\n`,
+    );
+    // Warm-up (JIT, the cache entry), then rounds alternating the ceiling and each gateway.
+    for (const g of gateways) loadOnly(g.url);
+    loadOnly(`${raw.url}/`);
+    for (let r = 0; r < rounds; r++) {
+      rawRounds.push(load(`${raw.url}/`, raw.child.pid));
+      for (const g of gateways) g.rounds.push(load(g.url, g.pid));
+      process.stderr.write(
+        `  round ${r + 1}: raw ${show(rawRounds[r]!)}; ${gateways.map((g) => `${g.name} ${show(g.rounds[r]!)}`).join('; ')}\n`,
+      );
+    }
+    console.log('\ncached anonymous GET /events?per_page=10 against raw node:http serving the same bytes');
+    const rawRps = median(rawRounds.map((x) => x.rps));
+    const rawCpu = median(rawRounds.map((x) => x.cpuUs));
+    console.log(`raw node:http     median ${rawRps.toFixed(0)} req/s, ${rawCpu.toFixed(1)} µs CPU a request`);
+    for (const g of gateways) {
+      const ratios = g.rounds.map((x, i) => x.rps / rawRounds[i]!.rps);
+      const cpuRatios = g.rounds.map((x, i) => rawRounds[i]!.cpuUs / x.cpuUs);
+      const rps = median(g.rounds.map((x) => x.rps));
+      const cpu = median(g.rounds.map((x) => x.cpuUs));
+      console.log(`${g.name.padEnd(16)}  median ${rps.toFixed(0)} req/s, ${cpu.toFixed(1)} µs CPU a request`);
+      console.log(
+        `  req/s ratio per round: ${list(ratios)}; median ${median(ratios).toFixed(3)} (target ≥ 0.90)`,
+      );
+      console.log(
+        `  CPU ratio per round (raw's CPU a request / its): ${list(cpuRatios)}; median ${median(cpuRatios).toFixed(3)}`,
+      );
+    }
+    console.log(
+      `load tool: ${tool} -k; ${connections} connections; ${rounds} rounds of ${seconds} s; Node ${process.version}`,
+    );
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});
