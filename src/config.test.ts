@@ -51,7 +51,22 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL (--redis-url)'],
     [
       { REDIS_URL: 'redis://10.0.0.1:7000,redis://10.0.0.2:7000' },
-      'REDIS_URL (--redis-url) must be one redis:// or rediss:// URL: several nodes',
+      'REDIS_URL lists 2 nodes but REDIS_MODE is standalone: set REDIS_MODE=cluster',
+    ],
+    [{ REDIS_URL: 'redis://10.0.0.1:7000,http://x' }, 'REDIS_URL (--redis-url) must be a redis://'],
+    [{ REDIS_MODE: 'replicas' }, 'REDIS_MODE (--redis-mode) must be standalone, cluster or sentinel'],
+    [{ REDIS_MODE: 'cluster' }, 'REDIS_MODE=cluster needs REDIS_URL'],
+    [
+      { REDIS_MODE: 'sentinel', REDIS_URL: 'redis://s1:26379' },
+      'REDIS_MODE=sentinel needs REDIS_SENTINEL_NAME',
+    ],
+    [
+      { REDIS_URL: 'redis://r:6379', REDIS_SENTINEL_NAME: 'mymaster' },
+      'REDIS_SENTINEL_NAME is set but REDIS_MODE is not sentinel',
+    ],
+    [
+      { REDIS_MODE: 'cluster', REDIS_URL: 'redis://n1:7000/2,redis://n2:7000' },
+      'REDIS_URL names a database but REDIS_MODE=cluster',
     ],
     [{ REDIS_URL: 'redis://host:port' }, 'REDIS_URL (--redis-url) must be a valid URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL (--log-level)'],
@@ -66,6 +81,20 @@ describe('loadConfig', () => {
     [{ UPSTREAM_URL: 'http://x.test/wp-json' }, 'UPSTREAM_URL is set but UPSTREAM_AUTH is not'],
   ])('names the setting and its flag for a bad value: %j', (env, named) => {
     expect(fails([], env)).toContain(named);
+  });
+
+  it('takes several Redis nodes with REDIS_MODE=cluster or sentinel', () => {
+    const nodes = 'redis://10.0.0.1:7000, redis://10.0.0.2:7000';
+    const cluster = loadConfig([], { REDIS_MODE: 'cluster', REDIS_URL: nodes });
+    expect([cluster.redisMode, cluster.redisUrl]).toEqual([
+      'cluster',
+      'redis://10.0.0.1:7000,redis://10.0.0.2:7000',
+    ]);
+    const sentinel = loadConfig(['--redis-mode', 'sentinel', '--redis-sentinel-name', 'mymaster'], {
+      REDIS_URL: 'redis://s1:26379,redis://s2:26379,redis://s3:26379',
+    });
+    expect([sentinel.redisMode, sentinel.redisSentinelName]).toEqual(['sentinel', 'mymaster']);
+    expect(loadConfig([], { REDIS_URL: 'redis://r:6379/2' }).redisMode).toBe('standalone');
   });
 
   it.each([
@@ -90,6 +119,7 @@ describe('loadConfig', () => {
       [{ UPSTREAM_URL: 'http://x.test/wp-json', UPSTREAM_AUTH: secret }, 'UPSTREAM_AUTH (--upstream-auth)'],
       [{ REDIS_URL: `http://:${secret}@redis:6379` }, 'REDIS_URL (--redis-url)'],
       [{ REDIS_URL: `tcp://user:${secret}@redis` }, 'REDIS_URL (--redis-url)'],
+      [{ REDIS_URL: `redis://:${secret}@n1:7000,http://:${secret}@n2:7000` }, 'REDIS_URL (--redis-url)'],
       [{ UPSTREAM_URL: `ftp://editor:${secret}@wp.test/wp-json` }, 'UPSTREAM_URL (--upstream-url)'],
       [
         { UPSTREAM_URL: `https://editor:${secret}@wp.test/wp-json`, UPSTREAM_AUTH: 'editor:app pass' },

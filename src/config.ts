@@ -44,14 +44,23 @@ export const configSchema = z.object({
     .regex(/^[^:]+:.+$/, 'must be user:application-password')
     .optional(),
   mapping: z.string().min(1).default('mappings/tec.json'),
-  redisUrl: z
-    .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+  redisUrl: csvList
     .refine(
-      (u) => !u.includes(','),
-      'must be one redis:// or rediss:// URL: several nodes (Redis Cluster, Sentinel) are not supported yet',
+      (list) => list.length > 0 && list.every((u) => /^rediss?:\/\//.test(u)),
+      'must be a redis:// or rediss:// URL (or, with REDIS_MODE=cluster or sentinel, several comma-separated)',
     )
-    .refine((u) => URL.canParse(u), 'must be a valid URL such as redis://127.0.0.1:6379')
+    .refine(
+      (list) => list.every((u) => URL.canParse(u) && new URL(u).hostname !== ''),
+      'must be a valid URL such as redis://127.0.0.1:6379',
+    )
+    .transform((list) => list.join(','))
+    .optional(),
+  redisMode: z
+    .enum(['standalone', 'cluster', 'sentinel'], { message: 'must be standalone, cluster or sentinel' })
+    .default('standalone'),
+  redisSentinelName: z
+    .string()
+    .regex(/^[\w.-]{1,64}$/, "must be the Sentinel master's name (letters, digits, `.`, `_` or `-`)")
     .optional(),
   publicUrl: z.url({ message: 'must be an absolute URL such as https://api.example.com' }).optional(),
   trustProxy: csvList
@@ -234,12 +243,25 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'REDIS_URL',
     flag: 'redis-url',
     unset: '— (in-process cache)',
-    meaning: 'shared cache, index snapshot and change feed',
+    meaning:
+      'shared cache, index snapshot and change feed: one `redis://host:port` URL, or with `REDIS_MODE` cluster or sentinel several comma-separated (cluster seed nodes, or the sentinels); a password in the URLs is a secret, never shown',
+  },
+  redisMode: {
+    env: 'REDIS_MODE',
+    flag: 'redis-mode',
+    meaning:
+      '`standalone` (one Redis, or a proxy in front of one), `cluster` (Redis Cluster) or `sentinel` (a master found through Redis Sentinel); docs/deploy.md, "Redis HA"',
+  },
+  redisSentinelName: {
+    env: 'REDIS_SENTINEL_NAME',
+    flag: 'redis-sentinel-name',
+    unset: '—',
+    meaning: "the Sentinel master's name (`sentinel monitor <name> …`); required with `REDIS_MODE=sentinel`",
   },
   redisPrefix: {
     env: 'REDIS_PREFIX',
     flag: 'redis-prefix',
-    meaning: 'prefix of every Redis key and of the pub/sub channel',
+    meaning: 'prefix of every Redis key and of the invalidation stream',
   },
   cacheTtlSeconds: {
     env: 'CACHE_TTL_SECONDS',
@@ -453,7 +475,13 @@ const sources = settings;
 function shown(key: keyof Config, value: unknown): string {
   const text = String(value);
   if (settings[key].secret) return `a value of ${text.length} characters (not shown: it is a secret)`;
-  return JSON.stringify(redactUrl(text));
+  // Each item of a list (REDIS_URL may name several nodes) loses the password in its user part.
+  return JSON.stringify(
+    text
+      .split(',')
+      .map((u) => redactUrl(u.trim()))
+      .join(','),
+  );
 }
 
 export class ConfigError extends Error {
@@ -485,6 +513,33 @@ export function cdnProblems(c: Config): string[] {
     out.push(`CDN_ZONE_ID is Cloudflare's: unset it, or set CDN_PURGE=cloudflare.`);
   if (c.cacheTtlSeconds === 0)
     out.push('CDN_PURGE needs the response cache, whose tags it purges: set CACHE_TTL_SECONDS above 0.');
+  return out;
+}
+
+/** What the Redis settings lack or have too much of for `REDIS_MODE`, each naming its settings. Pure. */
+export function redisProblems(c: Config): string[] {
+  const out: string[] = [];
+  const urls = c.redisUrl?.split(',') ?? [];
+  if (c.redisMode === 'standalone') {
+    if (urls.length > 1)
+      out.push(
+        `REDIS_URL lists ${urls.length} nodes but REDIS_MODE is standalone: set REDIS_MODE=cluster (the URLs are cluster nodes) or REDIS_MODE=sentinel (the URLs are sentinels), or give one URL.`,
+      );
+  } else if (urls.length === 0) {
+    out.push(
+      `REDIS_MODE=${c.redisMode} needs REDIS_URL: the ${c.redisMode === 'cluster' ? 'cluster nodes' : 'sentinels'}, comma-separated redis://host:port URLs.`,
+    );
+  }
+  if (c.redisMode === 'sentinel' && c.redisSentinelName === undefined)
+    out.push("REDIS_MODE=sentinel needs REDIS_SENTINEL_NAME: the master's name the sentinels monitor.");
+  if (c.redisMode !== 'sentinel' && c.redisSentinelName !== undefined)
+    out.push(
+      'REDIS_SENTINEL_NAME is set but REDIS_MODE is not sentinel: set REDIS_MODE=sentinel, or unset it.',
+    );
+  if (c.redisMode === 'cluster' && urls.some((u) => !/^\/?0?$/.test(new URL(u).pathname)))
+    out.push(
+      'REDIS_URL names a database but REDIS_MODE=cluster: Redis Cluster has database 0 only; drop the /<db>.',
+    );
   return out;
 }
 
@@ -530,7 +585,8 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = {}): Co
       "Invalid configuration:\n  - UPSTREAM_URL is set but UPSTREAM_AUTH is not: give a service account's application password (user:application-password; an editor is enough), or neither for demo mode.",
     );
   }
-  const cdn = cdnProblems(parsed.data);
-  if (cdn.length) throw new ConfigError(`Invalid configuration:\n${cdn.map((l) => `  - ${l}`).join('\n')}`);
+  const problems = [...redisProblems(parsed.data), ...cdnProblems(parsed.data)];
+  if (problems.length)
+    throw new ConfigError(`Invalid configuration:\n${problems.map((l) => `  - ${l}`).join('\n')}`);
   return parsed.data;
 }

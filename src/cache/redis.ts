@@ -1,5 +1,6 @@
-// Redis connections for the cache: fail fast while Redis is away, log an outage once, reconnect (ioredis does).
-import { Redis } from 'ioredis';
+// Redis connections for the cache: one Redis, a Redis Cluster or a Sentinel-managed master (ioredis's own support for
+// each); fail fast while Redis is away, log an outage once, reconnect (ioredis does).
+import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
 /** The part of a logger the cache uses (pino's shape). */
 export interface CacheLogger {
@@ -7,11 +8,26 @@ export interface CacheLogger {
   info(obj: object, msg: string): void;
 }
 
+/** A connection that runs commands: one Redis (standalone, the Sentinel's master) or a whole cluster. */
+export type RedisClient = Redis | Cluster;
+
+export type RedisMode = 'standalone' | 'cluster' | 'sentinel';
+
+/** Where Redis is: REDIS_MODE, REDIS_URL (comma-separated for a cluster's seeds or the sentinels), REDIS_SENTINEL_NAME. */
+export interface RedisTarget {
+  mode: RedisMode;
+  url: string;
+  sentinelName?: string;
+}
+
 export interface RedisLink {
+  readonly mode: RedisMode;
   /** Commands: entries, tag sets, locks, snapshots. */
-  readonly cmd: Redis;
-  /** Subscriber connection (a subscribed connection can run no other command). */
-  readonly sub: Redis;
+  readonly cmd: RedisClient;
+  /** A connection of its own for the blocking read of the invalidation stream (XREAD BLOCK holds its connection). */
+  readonly reader: RedisClient;
+  /** The masters, for what walks every key (a purge's SCAN): the cluster's masters, else `cmd` itself. */
+  masters(): Redis[];
   /** Whether `cmd` is connected and ready now; when false, callers skip Redis instead of waiting. */
   readonly up: () => boolean;
   /** Resolves true once connected (at start-up), false after `ms` without a connection. */
@@ -21,19 +37,77 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-export function connectRedis(url: string, log: CacheLogger): RedisLink {
-  const options = {
-    // A request must never wait for Redis: no offline queue, one retry, short timeouts.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 500,
-    connectTimeout: 1_000,
-    retryStrategy: (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
-    lazyConnect: false,
+/** `redis://[user:password@]host:port[/db]` as ioredis's node options (TLS for rediss://). */
+export function nodeOf(url: string): { host: string; port: number } & RedisOptions {
+  const u = new URL(url);
+  const db = Number(u.pathname.replace(/^\//, '') || 0);
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(u.port || 6379),
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(db ? { db } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
-  const cmd = new Redis(url, options);
-  // The subscriber queues its SUBSCRIBE until connected and re-subscribes after reconnecting.
-  const sub = new Redis(url, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
+}
+
+// A request must never wait for Redis: no offline queue, one retry, short timeouts.
+const FAIL_FAST = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 500,
+  connectTimeout: 1_000,
+  retryStrategy: (times: number) => Math.min(100 * 2 ** Math.min(times, 5), 2_000),
+  lazyConnect: false,
+} satisfies RedisOptions;
+
+/** The stream reader blocks up to 2 s per XREAD: no command timeout, a client-side guard on the block instead. */
+const READER = { commandTimeout: undefined, blockingTimeout: 5_000 } satisfies RedisOptions;
+
+function clientOf(target: RedisTarget, extra: RedisOptions): RedisClient {
+  const urls = target.url.split(',').map((u) => u.trim());
+  if (target.mode === 'cluster') {
+    const seeds = urls.map(nodeOf);
+    const { host: _h, port: _p, ...auth } = seeds[0]!;
+    const options: ClusterOptions = {
+      // Reads go to masters: a replica may lag behind an invalidation that already reached its master.
+      scaleReads: 'master',
+      enableOfflineQueue: false,
+      maxRedirections: 4,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      slotsRefreshTimeout: 1_000,
+      clusterRetryStrategy: FAIL_FAST.retryStrategy,
+      redisOptions: { ...FAIL_FAST, ...auth, ...extra },
+    };
+    return new Cluster(
+      seeds.map(({ host, port }) => ({ host, port })),
+      options,
+    );
+  }
+  if (target.mode === 'sentinel') {
+    const sentinels = urls.map(nodeOf);
+    const { host: _h, port: _p, ...auth } = sentinels[0]!;
+    return new Redis({
+      ...FAIL_FAST,
+      ...extra,
+      sentinels: sentinels.map(({ host, port }) => ({ host, port })),
+      name: target.sentinelName,
+      // The credentials in the URLs are the master's and the sentinels' alike.
+      ...auth,
+      sentinelUsername: auth.username,
+      sentinelPassword: auth.password,
+      ...(auth.tls ? { enableTLSForSentinelMode: true, sentinelTLS: auth.tls } : {}),
+      sentinelRetryStrategy: FAIL_FAST.retryStrategy,
+    });
+  }
+  return new Redis(urls[0]!, { ...FAIL_FAST, ...extra });
+}
+
+export function connectRedis(where: string | RedisTarget, log: CacheLogger): RedisLink {
+  const target: RedisTarget = typeof where === 'string' ? { mode: 'standalone', url: where } : where;
+  const cmd = clientOf(target, {});
+  const reader = clientOf(target, READER);
   let ready = false;
   let down = false;
   const recover: Array<() => void> = [];
@@ -57,11 +131,15 @@ export function connectRedis(url: string, log: CacheLogger): RedisLink {
   cmd.on('error', (err: Error) => lost(err));
   cmd.on('close', () => lost());
   cmd.on('end', () => lost());
-  // Errors of the subscriber are the same outage; the listener keeps them from being unhandled.
-  sub.on('error', () => {});
+  // Errors of the reader (and of a cluster's single nodes) are the same outage; listeners keep them handled.
+  reader.on('error', () => {});
+  cmd.on('node error', () => {});
+  reader.on('node error', () => {});
   return {
+    mode: target.mode,
     cmd,
-    sub,
+    reader,
+    masters: () => (cmd instanceof Cluster ? cmd.nodes('master') : [cmd]),
     up: () => ready && cmd.status === 'ready',
     waitUp: (ms) =>
       ready
@@ -84,7 +162,7 @@ export function connectRedis(url: string, log: CacheLogger): RedisLink {
       cmd.removeAllListeners('close');
       cmd.removeAllListeners('end');
       cmd.disconnect();
-      sub.disconnect();
+      reader.disconnect();
     },
   };
 }

@@ -20,7 +20,7 @@ export interface ResponseCacheOptions {
   /** Bytes the in-process tier may hold (bodies + headers). Default 64 MiB. */
   maxBytes?: number;
   redis?: RedisLink;
-  /** Prefix of every Redis key and of the pub/sub channel (tests use one per run). Default `cg:`. */
+  /** Prefix of every Redis key and of the invalidation stream (tests use one per run). Default `cg:`. */
   prefix?: string;
   log?: CacheLogger;
   now?: () => number;
@@ -40,6 +40,8 @@ interface FetchContext {
 export type CacheSource = 'l1' | 'l2' | 'upstream';
 
 const quiet: CacheLogger = { warn() {}, info() {} };
+/** When an invalidation that reached Redis is done again (ResponseCache#invalidate). */
+const AGAIN_MS = 250;
 
 export class ResponseCache {
   readonly policy: CachePolicy;
@@ -94,7 +96,13 @@ export class ResponseCache {
     });
     if (opts.redis) {
       this.#l2 = new RedisTier(opts.redis, opts.prefix ?? 'cg:');
-      this.#l2.subscribe((m) => this.#onMessage(m)).catch(() => {});
+      this.#l2.listen({
+        message: (m) => this.#onMessage(m),
+        gap: (why) => {
+          this.#log.warn({ why }, 'Invalidations were missed: dropping the whole in-process cache');
+          this.#dropAllLocal();
+        },
+      });
       opts.redis.onRecover(() => {
         this.#replay().catch(() => {});
       });
@@ -242,7 +250,7 @@ export class ResponseCache {
   }
 
   /**
-   * Drops every entry carrying one of the tags, in this instance, in Redis and (through pub/sub) in every other
+   * Drops every entry carrying one of the tags, in this instance, in Redis and (through the invalidation stream) in every other
    * instance's L1, then has the CDN purge them (when one is configured). Never throws: with Redis away, the tags are
    * replayed when it is back.
    */
@@ -256,16 +264,38 @@ export class ResponseCache {
     }
   }
 
-  async #invalidate(tags: string[]): Promise<void> {
+  async #invalidate(tags: string[], again = true): Promise<void> {
     this.#dropLocal(tags);
     if (!this.#l2) return;
     try {
       if (!this.#l2.up) throw new Error('down');
       await this.#l2.invalidate(tags);
       await this.#l2.publish({ origin: this.#origin, tags });
+      this.#retryMs = 250;
+      // Once more a little later: a fill that read the old answer before this invalidation (here, from Redis while
+      // it was being deleted; or in another instance, before the stream reached it) may store it after the deletion.
+      if (again) setTimeout(() => this.#invalidate(tags, false), AGAIN_MS).unref();
     } catch {
       for (const t of tags) this.#pending.add(t);
+      this.#retryLater();
     }
+  }
+
+  #retryTimer: NodeJS.Timeout | undefined;
+  #retryMs = 250;
+
+  /**
+   * Replays what Redis did not take, soon: one master of a cluster may be failing over while the link stays up (no
+   * reconnection announces the end of it), so waiting for `onRecover` alone could wait forever.
+   */
+  #retryLater(): void {
+    if (this.#retryTimer) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#retryMs = Math.min(this.#retryMs * 2, 2_000);
+      this.#replay().catch(() => {});
+    }, this.#retryMs);
+    this.#retryTimer.unref();
   }
 
   /** Drops everything, everywhere (operators' purge). */
@@ -286,6 +316,7 @@ export class ResponseCache {
       await this.#l2.publish({ origin: this.#origin, all: true });
     } catch {
       this.#pendingAll = true;
+      this.#retryLater();
     }
   }
 
@@ -337,6 +368,11 @@ export class ResponseCache {
   get redis(): 'off' | 'up' | 'down' {
     if (!this.#l2) return 'off';
     return this.#l2.up ? 'up' : 'down';
+  }
+
+  /** What this instance read of the invalidation stream: entries, of which replayed after a reconnect, and gaps. */
+  get stream(): { read: number; replayed: number; gaps: number } | undefined {
+    return this.#l2 && { ...this.#l2.stream.stats };
   }
 
   /** Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route). */

@@ -24,10 +24,13 @@ export interface CacheLayer {
 
 export function createCacheLayer(config: Config, log: Logger): CacheLayer {
   const link: RedisLink | undefined = config.redisUrl
-    ? connectRedis(config.redisUrl, {
-        warn: (o, m) => log.warn(o, m),
-        info: (o, m) => log.info(o, m),
-      })
+    ? connectRedis(
+        { mode: config.redisMode, url: config.redisUrl, sentinelName: config.redisSentinelName },
+        {
+          warn: (o, m) => log.warn(o, m),
+          info: (o, m) => log.info(o, m),
+        },
+      )
     : undefined;
   const purger = config.cacheTtlSeconds > 0 ? createPurger(config, log) : undefined;
   const cache =

@@ -1,7 +1,24 @@
-// The Redis tier (L2): entries as one binary value each, tag sets, pub/sub of invalidations.
+// The Redis tier (L2): entries as one binary value each, tag sets, and the stream of invalidations.
+//
+// Every command touches one key, or keys of one hash slot, so the same code runs on one Redis, a Sentinel's master and
+// a Redis Cluster (docs/deploy.md, "Redis HA"):
+// - an entry `<prefix>e:<hash>` lives in its own slot (entries spread over the masters);
+// - a tag set `<prefix>t:<tag>` lives in its own slot; on a cluster a fill adds the entry to each tag set (one
+//   single-key MULTI per tag) before it writes the entry, so an entry is never outside a tag set that names it (on one
+//   master, one MULTI holds them all);
+// - an invalidation reads the tag sets, then unlinks the entries and the tag sets, one UNLINK per slot;
+// - the stream `<prefix>invalidations` is one key: every instance reads it from its last id (stream.ts).
+// With replicas (cluster, sentinel) deletions and stream entries are followed by `WAIT 1 100`: what an instance was
+// told is done survives the loss of its master, as long as the master has a live replica (a master without one, e.g.
+// the replica that just took over, answers after 100 ms and the invalidation still goes on).
+import calculateSlot from 'cluster-key-slot';
+import { type ChainableCommander, Cluster } from 'ioredis';
 import type { CacheEntry } from './entry.ts';
 import { hashedKey } from './key.ts';
-import type { RedisLink } from './redis.ts';
+import type { RedisClient, RedisLink } from './redis.ts';
+import { type InvalidationMessage, InvalidationStream, type StreamListener } from './stream.ts';
+
+export type { InvalidationMessage } from './stream.ts';
 
 /** `{meta JSON}\n{body bytes}`: one GET returns everything, and the body is never decoded or re-encoded. */
 export function encodeEntry(e: CacheEntry): Buffer {
@@ -26,21 +43,36 @@ export function decodeEntry(buf: Buffer): CacheEntry | undefined {
   }
 }
 
-export interface InvalidationMessage {
-  origin: string;
-  tags?: string[];
-  all?: boolean;
+/** Replicas that must hold a deletion or a stream entry before it counts as done, and how long to wait for them. */
+const REPLICAS = 1;
+const WAIT_MS = 100;
+
+/** Keys of one node of a cluster, by slot: one UNLINK per slot, one pipeline (and one WAIT) per node. */
+function bySlotAndNode(cmd: RedisClient, keys: readonly string[]): Map<string, Map<number, string[]>> {
+  const nodes = new Map<string, Map<number, string[]>>();
+  for (const k of keys) {
+    const slot = calculateSlot(k);
+    const node = cmd instanceof Cluster ? (cmd.slots[slot]?.[0] ?? `slot ${slot}`) : '';
+    const slots = nodes.get(node) ?? new Map<number, string[]>();
+    nodes.set(node, slots);
+    const group = slots.get(slot);
+    if (group) group.push(k);
+    else slots.set(slot, [k]);
+  }
+  return nodes;
 }
 
 export class RedisTier {
   readonly #link: RedisLink;
   readonly #prefix: string;
-  readonly channel: string;
+  readonly #replicated: boolean;
+  readonly stream: InvalidationStream;
 
   constructor(link: RedisLink, prefix: string) {
     this.#link = link;
     this.#prefix = prefix;
-    this.channel = `${prefix}invalidate`;
+    this.#replicated = link.mode !== 'standalone';
+    this.stream = new InvalidationStream(link, `${prefix}invalidations`, this.#replicated);
   }
 
   get up(): boolean {
@@ -60,54 +92,88 @@ export class RedisTier {
   async set(key: string, entry: CacheEntry, lifeMs: number): Promise<void> {
     if (!this.up) return;
     const ek = this.#entryKey(key);
-    const m = this.#link.cmd.multi().set(ek, encodeEntry(entry), 'PX', lifeMs);
-    for (const t of entry.tags) m.sadd(this.#tagKey(t), ek).pexpire(this.#tagKey(t), lifeMs, 'GT');
-    // A new tag set has no TTL, which `GT` treats as infinite: give it one.
-    for (const t of entry.tags) m.pexpire(this.#tagKey(t), lifeMs, 'NX');
-    await m.exec();
+    const cmd = this.#link.cmd;
+    const tagged = <T extends ChainableCommander>(m: T, t: string): T => {
+      m.sadd(this.#tagKey(t), ek).pexpire(this.#tagKey(t), lifeMs, 'GT');
+      // A new tag set has no TTL, which `GT` treats as infinite: give it one.
+      m.pexpire(this.#tagKey(t), lifeMs, 'NX');
+      return m;
+    };
+    if (!(cmd instanceof Cluster)) {
+      // One master: the entry and its tag sets in one MULTI, as one round trip.
+      const m = cmd.multi().set(ek, encodeEntry(entry), 'PX', lifeMs);
+      for (const t of entry.tags) tagged(m, t);
+      await m.exec();
+      return;
+    }
+    // A cluster: one single-key MULTI per tag set, then the entry, so an entry is never outside a tag set naming it.
+    await Promise.all(entry.tags.map((t) => tagged(cmd.multi(), t).exec()));
+    await cmd.set(ek, encodeEntry(entry), 'PX', lifeMs);
   }
 
-  /** Deletes every entry carrying one of the tags, and the tag sets. */
+  /** Deletes every entry carrying one of the tags, then the tag sets. */
   async invalidate(tags: string[]): Promise<void> {
     if (!this.up || tags.length === 0) return;
-    const p = this.#link.cmd.pipeline();
-    for (const t of tags) p.smembers(this.#tagKey(t));
-    const res = (await p.exec()) ?? [];
-    const keys = new Set<string>();
-    for (const [err, members] of res) if (!err) for (const k of members as string[]) keys.add(k);
-    const del = [...keys, ...tags.map(this.#tagKey)];
-    for (let i = 0; i < del.length; i += 500) await this.#link.cmd.unlink(...del.slice(i, i + 500));
+    const cmd = this.#link.cmd;
+    const members = await Promise.all(tags.map((t) => cmd.smembers(this.#tagKey(t))));
+    // One pipeline per node: the entries and the tag sets (a fill racing this re-adds both, see `set`).
+    await this.#unlink([...new Set(members.flat()), ...tags.map(this.#tagKey)]);
   }
 
-  /** Deletes every entry and tag set under the prefix (not snapshots or locks). */
+  /**
+   * Unlinks keys, one UNLINK per slot (Redis Cluster refuses a multi-key command across slots), pipelined per node;
+   * with replicas, the pipeline ends with a WAIT (≤ 100 ms) so that a failover right after keeps the deletion.
+   */
+  async #unlink(keys: readonly string[], on: RedisClient = this.#link.cmd): Promise<number> {
+    if (keys.length === 0) return 0;
+    const groups: string[][][] =
+      on instanceof Cluster
+        ? [...bySlotAndNode(on, keys).values()].map((slots) => [...slots.values()])
+        : [[[...keys]]];
+    const counts = await Promise.all(
+      groups.map(async (slots) => {
+        const p = on.pipeline();
+        for (const g of slots) for (let i = 0; i < g.length; i += 500) p.unlink(...g.slice(i, i + 500));
+        if (this.#replicated) p.wait(REPLICAS, WAIT_MS);
+        const res = (await p.exec()) ?? [];
+        let n = 0;
+        for (const [err] of res) if (err) throw err;
+        const replies = res.map(([, v]) => Number(v));
+        // WAIT's answer (replicas that hold the deletion) is not a failure when 0: a master whose replica died (or
+        // just took over) has none, and must still take deletions.
+        if (this.#replicated) replies.pop();
+        for (const v of replies) n += v;
+        return n;
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  /** Deletes every entry and tag set under the prefix on every master (not snapshots, locks nor the stream). */
   async purgeAll(): Promise<number> {
     if (!this.up) return 0;
     let n = 0;
-    for (const pattern of [`${this.#prefix}e:*`, `${this.#prefix}t:*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await this.#link.cmd.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length) n += await this.#link.cmd.unlink(...keys);
-      } while (cursor !== '0');
+    for (const master of this.#link.masters()) {
+      for (const pattern of [`${this.#prefix}e:*`, `${this.#prefix}t:*`]) {
+        let cursor = '0';
+        do {
+          const [next, keys] = await master.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+          cursor = next;
+          // Through the cluster client: it sends each slot's keys to the node that serves it now.
+          n += await this.#unlink(keys);
+        } while (cursor !== '0');
+      }
     }
     return n;
   }
 
-  async publish(msg: InvalidationMessage): Promise<void> {
-    if (!this.up) return;
-    await this.#link.cmd.publish(this.channel, JSON.stringify(msg));
+  /** Appends an invalidation to the stream (every instance reads it, this one included). */
+  publish(msg: InvalidationMessage): Promise<void> {
+    return this.stream.append(msg);
   }
 
-  async subscribe(onMessage: (msg: InvalidationMessage) => void): Promise<void> {
-    this.#link.sub.on('message', (channel: string, text: string) => {
-      if (channel !== this.channel) return;
-      try {
-        onMessage(JSON.parse(text) as InvalidationMessage);
-      } catch {
-        // A malformed message is ignored; entries still expire by TTL.
-      }
-    });
-    await this.#link.sub.subscribe(this.channel);
+  /** Reads the stream from now on, in the background, until the link closes. */
+  listen(listener: StreamListener): void {
+    this.stream.listen(listener);
   }
 }

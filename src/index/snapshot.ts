@@ -4,7 +4,7 @@
 // Layout: `index:<lang>` names the current generation (`{"gen", "chunks"}`); its chunks are `index:<lang>:<gen>:<i>`
 // (gzip, src/index/snapshot-codec.ts). A save writes a new generation, then points to it, then deletes the old one,
 // so a reader never sees half a snapshot (a reader that loses the race finds a chunk gone and tries again).
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../cache/redis.ts';
 import type { EventIndex } from './event-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.ts';
 
@@ -50,10 +50,10 @@ if v == false or v == ARGV[1] or ARGV[3] == '1' then redis.call('set', KEYS[1], 
 return 0`;
 
 export class RedisSnapshotStore implements SnapshotStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #o: Required<RedisSnapshotOptions>;
 
-  constructor(redis: Redis, o: RedisSnapshotOptions) {
+  constructor(redis: RedisClient, o: RedisSnapshotOptions) {
     this.#redis = redis;
     this.#o = { lockMs: 300_000, waitStepMs: 250, waitUp: async () => {}, writerMs: 600_000, ...o };
   }
@@ -135,9 +135,9 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async #drop(language: string, p: Pointer): Promise<void> {
+    // One key per UNLINK: the chunks spread over a cluster's slots (a multi-key command must stay in one slot).
     const keys = Array.from({ length: p.chunks }, (_, i) => this.#chunk(language, p.gen, i));
-    for (let i = 0; i < keys.length; i += 500)
-      await this.#redis.unlink(...keys.slice(i, i + 500)).catch(() => 0);
+    await Promise.all(keys.map((k) => this.#redis.unlink(k).catch(() => 0)));
   }
 
   async crawlOnce(language: string, crawl: () => Promise<void>): Promise<'crawled' | 'snapshot'> {

@@ -12,6 +12,9 @@ export const NS = '/wp-json/calendar/events/v1';
 export interface PeerOptions {
   redisUrl?: string;
   redisPrefix?: string;
+  /** REDIS_MODE and REDIS_SENTINEL_NAME (test/integration/redis-ha.test.ts). */
+  redisMode?: 'standalone' | 'cluster' | 'sentinel';
+  redisSentinelName?: string;
   pollIntervalMs?: number;
   webhookSecret?: string;
   /** Another upstream REST root (a proxy in front of the target's). */
@@ -44,6 +47,8 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     pollIntervalMs: o.pollIntervalMs ?? 0,
     redisUrl: o.redisUrl,
     redisPrefix: o.redisPrefix,
+    redisMode: o.redisMode,
+    redisSentinelName: o.redisSentinelName,
     webhookSecret: o.webhookSecret,
     cacheTtlSeconds: o.cacheTtlSeconds,
     cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
