@@ -6,7 +6,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
-import type { IndexedEvent, StoredEvent } from './columns/rows.ts';
+import type { IndexedEvent, Rows, StoredEvent } from './columns/rows.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -50,6 +50,8 @@ export interface IndexSnapshot {
   size: number;
   /** Every event as stored, in (start, id) order, `n` at a time (a consistent view, read over many ticks). */
   batches(n: number): Iterable<StoredEvent[]>;
+  /** The same events as rows of the columns, `n` at a time (what a save encodes, without decoding them). */
+  runs(n: number): Iterable<{ rows: Rows; list: Int32Array }>;
 }
 
 /** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
@@ -182,6 +184,7 @@ export class EventIndex {
       builtAt: this.#builtAt.toISOString(),
       size: columns.size,
       batches: (n) => columns.batches(n),
+      runs: (n) => columns.runs(n),
     };
   }
 

@@ -102,6 +102,13 @@ export class EventColumns {
     }
   }
 
+  /** The rows {@link batches} reads, as rows of these columns (`list`), `batch` at a time. */
+  *runs(batch: number): Generator<{ rows: Rows; list: Int32Array }> {
+    const rows = this.rowsInOrder();
+    for (let from = 0; from < rows.length; from += batch)
+      yield { rows: this.#rows, list: rows.subarray(from, from + batch) };
+  }
+
   /**
    * The live rows in (start, id) order as of now. They stay readable (by {@link copy}) however the columns change
    * meanwhile: a row is never rewritten (a change takes a new one) and never renumbered.
