@@ -2,7 +2,8 @@
 // markdown table: query latencies (p50 / p99 in ms, medians of BENCH_INDEX_RUNS runs × 200 queries), the first
 // query after a change, heap, snapshot save and load, and the longest event-loop stall of each background job (a
 // crawl and polls too, at every size), then the first search for a common word, the longest garbage-collection pause
-// of each job (perf_hooks' GC entries: less sensitive to a loaded machine than the stalls) and the machine's load.
+// of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
+// does not stretch) and the machine's load.
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 
 import { readFileSync } from 'node:fs';
@@ -119,22 +120,38 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration });
 }).observe({ entryTypes: ['gc'] });
 
+/** The main thread's CPU time (ms): what it ran, whatever else the machine ran meanwhile. */
+const threadCpu = (): number => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /**
- * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms, and the longest garbage-collection pause
- * that began meanwhile.
+ * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms; the longest garbage-collection pause that
+ * began meanwhile; and the longest task in the main thread's CPU time (the CPU it used between two turns of a 1 ms
+ * timer): what the stall would be on an idle machine, since a loaded one stretches every stall by the time the
+ * process waits for a core.
  */
-async function stall(job: () => Promise<unknown>): Promise<{ stall: number; gc: number }> {
+async function stall(job: () => Promise<unknown>): Promise<{ stall: number; gc: number; cpu: number }> {
   const h = monitorEventLoopDelay({ resolution: 5 });
+  let cpu = 0;
+  let last = threadCpu();
+  const turn = setInterval(() => {
+    const now = threadCpu();
+    cpu = Math.max(cpu, now - last);
+    last = now;
+  }, 1);
   const t0 = performance.now();
   h.enable();
   await job();
   h.disable();
   const t1 = performance.now();
+  clearInterval(turn);
   // GC entries are delivered a tick later.
   await new Promise((r) => setImmediate(r));
   const gc = pauses.filter((p) => p.start >= t0 && p.start <= t1).reduce((a, p) => Math.max(a, p.ms), 0);
   pauses.length = 0;
-  return { stall: h.max / 1e6, gc };
+  return { stall: h.max / 1e6, gc, cpu };
 }
 
 async function measure(n: number): Promise<Record<string, string>> {
@@ -249,6 +266,12 @@ async function measure(n: number): Promise<Record<string, string>> {
   row['longest GC pause (ms): crawl / poll of 2000 changes / poll of all'] = jobs
     .map((j) => fmt(j.gc))
     .join(' / ');
+  row['longest task in main-thread CPU (ms): snapshot save / load / postings'] = [save, load, words]
+    .map((j) => fmt(j.cpu))
+    .join(' / ');
+  row['longest task in main-thread CPU (ms): crawl / poll of 2000 changes / poll of all'] = jobs
+    .map((j) => fmt(j.cpu))
+    .join(' / ');
   row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
   return row;
 }
@@ -259,7 +282,7 @@ async function measure(n: number): Promise<Record<string, string>> {
  * life, so this one holds its pages as the bytes it would send (JSON, outside the JS heap), and the index decodes
  * and parses each page as the HTTP client would.
  */
-async function crawlAndPolls(n: number): Promise<{ stall: number; gc: number }[]> {
+async function crawlAndPolls(n: number): Promise<{ stall: number; gc: number; cpu: number }[]> {
   const pages: Buffer[] = [];
   const changedPages: Buffer[] = [];
   let page: WpPost[] = [];
