@@ -1,10 +1,14 @@
 // `npm run bench:index`: the event index at 10k, 100k and 1M synthetic events (BENCH_INDEX_SIZES). Prints one
 // markdown table: query latencies (p50 / p99 in ms, medians of BENCH_INDEX_RUNS runs × 200 queries), the first
-// query after a change, heap, snapshot save and load, and the longest event-loop stall of each background job.
+// query after a change, heap, snapshot save and load, and the longest event-loop stall of each background job (a
+// crawl and polls too, at every size), then the first search for a common word, the longest garbage-collection pause
+// of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
+// does not stretch) and the machine's load.
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { mulberry32 } from '../mocks/seed-data.ts';
 import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
@@ -110,13 +114,44 @@ const kinds: [string, (i: number) => IndexQuery][] = [
   ],
 ];
 
-/** The longest event-loop stall (ms) while `job` runs, sampled every 5 ms. */
-async function stall(job: () => Promise<unknown>): Promise<number> {
+/** Garbage-collection pauses (start and duration, ms), as perf_hooks reports them. */
+const pauses: { start: number; ms: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration });
+}).observe({ entryTypes: ['gc'] });
+
+/** The main thread's CPU time (ms): what it ran, whatever else the machine ran meanwhile. */
+const threadCpu = (): number => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms; the longest garbage-collection pause that
+ * began meanwhile; and the longest task in the main thread's CPU time (the CPU it used between two turns of a 1 ms
+ * timer): what the stall would be on an idle machine, since a loaded one stretches every stall by the time the
+ * process waits for a core.
+ */
+async function stall(job: () => Promise<unknown>): Promise<{ stall: number; gc: number; cpu: number }> {
   const h = monitorEventLoopDelay({ resolution: 5 });
+  let cpu = 0;
+  let last = threadCpu();
+  const turn = setInterval(() => {
+    const now = threadCpu();
+    cpu = Math.max(cpu, now - last);
+    last = now;
+  }, 1);
+  const t0 = performance.now();
   h.enable();
   await job();
   h.disable();
-  return h.max / 1e6;
+  const t1 = performance.now();
+  clearInterval(turn);
+  // GC entries are delivered a tick later.
+  await new Promise((r) => setImmediate(r));
+  const gc = pauses.filter((p) => p.start >= t0 && p.start <= t1).reduce((a, p) => Math.max(a, p.ms), 0);
+  pauses.length = 0;
+  return { stall: h.max / 1e6, gc, cpu };
 }
 
 async function measure(n: number): Promise<Record<string, string>> {
@@ -167,109 +202,151 @@ async function measure(n: number): Promise<Record<string, string>> {
   let chunks: Buffer[] = [];
   let bytes = 0;
   const t1 = performance.now();
-  const saveStall = await stall(async () => {
+  const save = await stall(async () => {
     chunks = [];
     for await (const c of encodeSnapshot(index)) chunks.push(c);
   });
   const saveMs = performance.now() - t1;
   bytes = chunks.reduce((a, c) => a + c.length, 0);
   row['snapshot save (s) / size (MB) / longest stall (ms)'] =
-    `${(saveMs / 1000).toFixed(2)} / ${(bytes / 1e6).toFixed(0)} / ${fmt(saveStall)}`;
-  const copy = new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+    `${(saveMs / 1000).toFixed(2)} / ${(bytes / 1e6).toFixed(0)} / ${fmt(save.stall)}`;
+  let copy: EventIndex | null = new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+  const loading = copy;
   const t2 = performance.now();
-  const loadStall = await stall(() => decodeSnapshot(copy, chunks));
+  const load = await stall(() => decodeSnapshot(loading, chunks));
   const loadMs = performance.now() - t2;
-  const wordsStall = await stall(async () => {
-    while (copy.pendingWords > 0) await new Promise((r) => setImmediate(r));
+  const words = await stall(async () => {
+    while (loading.pendingWords > 0) await new Promise((r) => setImmediate(r));
   });
-  row['snapshot load: ready (s) / longest stall (ms)'] = `${(loadMs / 1000).toFixed(2)} / ${fmt(loadStall)}`;
+  row['snapshot load: ready (s) / longest stall (ms)'] = `${(loadMs / 1000).toFixed(2)} / ${fmt(load.stall)}`;
   row['then search postings (s) / longest stall (ms)'] =
-    `${((performance.now() - t2 - loadMs) / 1000).toFixed(2)} / ${fmt(wordsStall)}`;
+    `${((performance.now() - t2 - loadMs) / 1000).toFixed(2)} / ${fmt(words.stall)}`;
   if (copy.size !== index.size)
     throw new Error(`snapshot round trip: ${copy.size} events, not ${index.size}`);
   const probe = kinds[0][1](0);
   if (JSON.stringify(copy.query(probe)) !== JSON.stringify(index.query(probe)))
     throw new Error('snapshot round trip: different answers');
   chunks = [];
+  // The first search for each common word on the loaded index (nothing searched it yet): its postings are read
+  // and its per-search bits and block counts made on that query.
+  const first: number[] = [];
+  for (const [i, word] of ['music', 'night', 'live'].entries()) {
+    const q = { ...kinds[2][1](i), search: word };
+    const t = performance.now();
+    const got = copy.query(q);
+    first.push(performance.now() - t);
+    if (JSON.stringify(got) !== JSON.stringify(index.query(q)))
+      throw new Error(`snapshot round trip: different answers for ${word}`);
+  }
+  copy = null;
 
+  // The reference query over the same events, side by side (up to 100k: it takes seconds a query at 1M).
+  let reference = 'not run (the reference takes seconds a query)';
   if (n <= 100_000) {
-    // A crawl and a poll that finds 2000 changes, from an upstream that answers each page a tick later: the
-    // longest event-loop stall of each. The upstream is another process in life, so this one holds its pages as
-    // the bytes it would send (JSON text), and the index parses each page as the HTTP client would.
-    const pages: string[] = [];
-    const changedPages: string[] = [];
-    let page: WpPost[] = [];
-    const changes: WpPost[] = [];
-    let i = 0;
-    for (const p of syntheticPosts(n)) {
-      page.push(p);
-      if (page.length === 100) {
-        pages.push(JSON.stringify(page));
-        page = [];
-      }
-      if (i++ % Math.max(1, Math.floor(n / 2000)) === 0 && changes.length < 2000) {
-        changes.push({
-          ...p,
-          modified_gmt: '2030-06-01T00:00:00',
-          title: { raw: `changed ${i}`, rendered: '' },
-        });
-        if (changes.length % 100 === 0) {
-          changedPages.push(JSON.stringify(changes.slice(-100)));
-        }
-      }
-    }
-    if (page.length) pages.push(JSON.stringify(page));
-    let polled = false;
-    const upstream: IndexClient = {
-      ...noClient,
-      list: async <T>(req: { query?: Record<string, unknown> }) => {
-        await new Promise((r) => setImmediate(r));
-        const q = req.query ?? {};
-        const from = polled && typeof q.modified_after === 'string' ? changedPages : pages;
-        const at = Number(q.page ?? 1);
-        const items = at <= from.length ? (JSON.parse(from[at - 1]) as T[]) : [];
-        const total = from.length === pages.length ? n : changes.length;
-        return { items, total, totalPages: from.length };
-      },
-    };
-    const crawled = new EventIndex({ client: upstream, mapping, language: 'en', logger: silent });
-    const quiet = { start() {}, update() {}, finish() {}, fail() {} };
-    const crawlStall = await stall(() => crawled.build(quiet));
-    polled = true;
-    let applied = 0;
-    const pollStall = await stall(async () => {
-      applied = await crawled.refresh();
-    });
-    if (crawled.size !== n || applied !== changes.length)
-      throw new Error(
-        `crawl and poll: ${crawled.size} events and ${applied} changes, not ${n} and ${changes.length}`,
-      );
-    // Then a poll in which every event changed (a bulk edit): every row is replaced, and the replaced rows are
-    // compacted away in the background while the poll goes on.
-    changedPages.length = 0;
-    for (const p of pages) changedPages.push(p.replaceAll('"modified_gmt":"20', '"modified_gmt":"21'));
-    const bulkStall = await stall(async () => {
-      applied = await crawled.refresh();
-      while (crawled.deadRows > n / 2) await new Promise((r) => setImmediate(r));
-    });
-    if (applied !== n || crawled.size !== n) throw new Error(`bulk poll: ${applied} changes, not ${n}`);
-    row['longest stall (ms): crawl / poll of 2000 changes / poll of all'] =
-      `${fmt(crawlStall)} / ${fmt(pollStall)} / ${fmt(bulkStall)}`;
-    crawled.stop();
-
-    // The reference query over the same events, side by side.
     const facets: EventFacets[] = [];
     for (const post of syntheticPosts(n)) facets.push(facetsOf(post, mapping));
     facets.sort(byStart);
     const ref = time((q) => querySorted(facets, q), kinds[0][1], 50);
     const now = time((q) => index.query(q), kinds[0][1], 50);
-    row['default list: reference / columnar, p50'] =
-      `${fmt(ref[0])} / ${fmt(now[0])} ms (×${(ref[0] / now[0]).toFixed(0)})`;
-  } else {
-    row['default list: reference / columnar, p50'] = 'not run (the reference takes seconds a query)';
-    row['longest stall (ms): crawl / poll of 2000 changes / poll of all'] = 'not run';
+    reference = `${fmt(ref[0])} / ${fmt(now[0])} ms (×${(ref[0] / now[0]).toFixed(0)})`;
   }
+  index.stop();
+
+  const jobs = await crawlAndPolls(n);
+  row['longest stall (ms): crawl / poll of 2000 changes / poll of all'] = jobs
+    .map((j) => fmt(j.stall))
+    .join(' / ');
+  row['default list: reference / columnar, p50'] = reference;
+  // Rows added after the ones above (whose order stays, so runs before and after compare line by line).
+  row['first search, common word: median / max of 3 words (ms)'] =
+    `${fmt(median(first))} / ${fmt(Math.max(...first))}`;
+  row['longest GC pause (ms): snapshot save / load / postings'] = [save, load, words]
+    .map((j) => fmt(j.gc))
+    .join(' / ');
+  row['longest GC pause (ms): crawl / poll of 2000 changes / poll of all'] = jobs
+    .map((j) => fmt(j.gc))
+    .join(' / ');
+  row['longest task in main-thread CPU (ms): snapshot save / load / postings'] = [save, load, words]
+    .map((j) => fmt(j.cpu))
+    .join(' / ');
+  row['longest task in main-thread CPU (ms): crawl / poll of 2000 changes / poll of all'] = jobs
+    .map((j) => fmt(j.cpu))
+    .join(' / ');
+  row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
   return row;
+}
+
+/**
+ * A crawl, a poll that finds 2000 changes and a poll in which every event changed, from an upstream that answers
+ * each page a tick later: the longest event-loop stall and GC pause of each. The upstream is another process in
+ * life, so this one holds its pages as the bytes it would send (JSON, outside the JS heap), and the index decodes
+ * and parses each page as the HTTP client would.
+ */
+async function crawlAndPolls(n: number): Promise<{ stall: number; gc: number; cpu: number }[]> {
+  const pages: Buffer[] = [];
+  const changedPages: Buffer[] = [];
+  let page: WpPost[] = [];
+  const changes: WpPost[] = [];
+  let i = 0;
+  for (const p of syntheticPosts(n)) {
+    page.push(p);
+    if (page.length === 100) {
+      pages.push(Buffer.from(JSON.stringify(page)));
+      page = [];
+    }
+    if (i++ % Math.max(1, Math.floor(n / 2000)) === 0 && changes.length < 2000) {
+      changes.push({
+        ...p,
+        modified_gmt: '2030-06-01T00:00:00',
+        title: { raw: `changed ${i}`, rendered: '' },
+      });
+      if (changes.length % 100 === 0) {
+        changedPages.push(Buffer.from(JSON.stringify(changes.slice(-100))));
+      }
+    }
+  }
+  if (page.length) pages.push(Buffer.from(JSON.stringify(page)));
+  let polled = false;
+  const upstream: IndexClient = {
+    ...noClient,
+    list: async <T>(req: { query?: Record<string, unknown> }) => {
+      await new Promise((r) => setImmediate(r));
+      const q = req.query ?? {};
+      const from = polled && typeof q.modified_after === 'string' ? changedPages : pages;
+      const at = Number(q.page ?? 1);
+      const items = at <= from.length ? (JSON.parse(from[at - 1].toString('utf8')) as T[]) : [];
+      const total = from.length === pages.length ? n : changes.length;
+      return { items, total, totalPages: from.length };
+    },
+  };
+  const crawled = new EventIndex({ client: upstream, mapping, language: 'en', logger: silent });
+  const quiet = { start() {}, update() {}, finish() {}, fail() {} };
+  const crawl = await stall(() => crawled.build(quiet));
+  polled = true;
+  let applied = 0;
+  const poll = await stall(async () => {
+    applied = await crawled.refresh();
+  });
+  if (crawled.size !== n || applied !== changes.length)
+    throw new Error(
+      `crawl and poll: ${crawled.size} events and ${applied} changes, not ${n} and ${changes.length}`,
+    );
+  // Then a poll in which every event changed (a bulk edit): every row is replaced, and the replaced rows are
+  // compacted away in the background while the poll goes on. Its pages are the crawl's with a later
+  // modified_gmt (the bytes changed in place: no second copy of the site).
+  const from = Buffer.from('"modified_gmt":"20');
+  for (const b of pages)
+    for (let at = b.indexOf(from); at >= 0; at = b.indexOf(from, at + from.length))
+      b[at + from.length - 1] = 0x31;
+  changedPages.length = 0;
+  changedPages.push(...pages);
+  const bulk = await stall(async () => {
+    applied = await crawled.refresh();
+    while (crawled.deadRows > n / 2) await new Promise((r) => setImmediate(r));
+  });
+  if (applied !== n || crawled.size !== n) throw new Error(`bulk poll: ${applied} changes, not ${n}`);
+  crawled.stop();
+  return [crawl, poll, bulk];
 }
 
 async function main(): Promise<void> {

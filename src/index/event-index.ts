@@ -6,7 +6,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
-import type { IndexedEvent, StoredEvent } from './columns/rows.ts';
+import type { IndexedEvent, Rows, StoredEvent } from './columns/rows.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -50,6 +50,8 @@ export interface IndexSnapshot {
   size: number;
   /** Every event as stored, in (start, id) order, `n` at a time (a consistent view, read over many ticks). */
   batches(n: number): Iterable<StoredEvent[]>;
+  /** The same events as rows of the columns, `n` at a time (what a save encodes, without decoding them). */
+  runs(n: number): Iterable<{ rows: Rows; list: Int32Array }>;
 }
 
 /** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
@@ -88,6 +90,17 @@ async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<
   }
 }
 
+/**
+ * The ids changed while a compaction copies rows: in the order they changed (`ids`, copied from `at` on), each once
+ * until copied (`seen`). Typed tables, not a Set: a poll that changes every event of a large site would rehash a Set
+ * of a million ids in one task as it doubled.
+ */
+interface Touched {
+  seen: IdTable;
+  ids: number[];
+  at: number;
+}
+
 /** Where a build is (kept when it fails, so the next one resumes there). */
 interface CrawlState {
   page: number;
@@ -114,7 +127,7 @@ export class EventIndex {
   readonly #tuning: { columns: ColumnsOptions; compactRows: number; compactMs: number };
   #columns: EventColumns;
   /** The ids changed since the compaction under way began, and its end. */
-  #compaction: { touched: Set<number>; done: Promise<void> } | null = null;
+  #compaction: { touched: Touched; done: Promise<void> } | null = null;
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
   readonly #written = new IdTable();
   #seq = 0;
@@ -171,6 +184,7 @@ export class EventIndex {
       builtAt: this.#builtAt.toISOString(),
       size: columns.size,
       batches: (n) => columns.batches(n),
+      runs: (n) => columns.runs(n),
     };
   }
 
@@ -487,11 +501,12 @@ export class EventIndex {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
-    const old = this.#columns.get(f.id);
-    if (old && old.modifiedGmt > f.modifiedGmt) return false;
+    // Read from the columns, not as a record: a poll asks this of every post it reads.
+    const had = this.#columns.has(f.id);
+    if (had && (this.#columns.modifiedOf(f.id) ?? '') > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
-    if (old && this.#columns.holds(f)) return false;
-    if (report) for (const t of linkTags(old, f)) this.#links.add(t);
+    if (had && this.#columns.holds(f)) return false;
+    if (report) for (const t of linkTags(had ? this.#columns.get(f.id) : undefined, f)) this.#links.add(t);
     this.#set(f);
     return true;
   }
@@ -533,7 +548,8 @@ export class EventIndex {
    */
   compact(): Promise<void> {
     if (!this.#compaction) {
-      const touched = new Set<number>();
+      // Sized for every event at once: growing, it would rehash in one task.
+      const touched: Touched = { seen: new IdTable(this.#columns.size), ids: [], at: 0 };
       const done = this.#compact(touched).finally(() => {
         this.#compaction = null;
       });
@@ -550,7 +566,11 @@ export class EventIndex {
   /** Notes a change for a compaction under way, or starts one when replaced rows are many. */
   #changed(id: number): void {
     if (this.#compaction) {
-      this.#compaction.touched.add(id);
+      const t = this.#compaction.touched;
+      if (!t.seen.has(id)) {
+        t.seen.set(id, 1);
+        t.ids.push(id);
+      }
       return;
     }
     const c = this.#columns;
@@ -563,7 +583,7 @@ export class EventIndex {
    * take over in the same tick as the last copy. Copies take 5 ms a tick, as a poll's changes do, so a poll that
    * replaces every event is outpaced.
    */
-  async #compact(touched: Set<number>): Promise<void> {
+  async #compact(touched: Touched): Promise<void> {
     const from = this.#columns;
     // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
     const next = this.#newColumns();
@@ -576,21 +596,28 @@ export class EventIndex {
         t0 = performance.now();
         return this.#columns === from;
       };
-      for (const batch of from.batches(slice)) {
-        for (const f of batch) if (!touched.has(f.id)) next.set(f, true);
-        if (next.size === batch.length) next.reserve(from.size - batch.length);
+      // Rows are copied as they are (no event is decoded): a row never changes, and the rows of events changed
+      // meanwhile are copied again at the end.
+      const rows = from.rowsInOrder();
+      for (let i = 0; i < rows.length; i += slice) {
+        const end = Math.min(rows.length, i + slice);
+        for (let k = i; k < end; k++)
+          if (!touched.seen.has(from.idAt(rows[k]))) next.copy(from, rows[k], true);
+        if (i === 0) next.reserve(rows.length - next.size);
         if (!(await pause())) return;
       }
-      while (touched.size > 0) {
-        let k = 0;
-        for (const id of touched) {
-          touched.delete(id);
-          const f = from.stored(id);
-          if (f) next.set(f);
+      // Ids are noted once each (`seen`) and copied in the order they changed; one changed again after its copy is
+      // noted again.
+      while (touched.at < touched.ids.length) {
+        const end = Math.min(touched.ids.length, touched.at + slice);
+        for (; touched.at < end; touched.at++) {
+          const id = touched.ids[touched.at];
+          touched.seen.delete(id);
+          const r = from.rowOf(id);
+          if (r !== undefined) next.copy(from, r);
           else next.delete(id);
-          if (++k === slice) break;
         }
-        if (touched.size > 0 && !(await pause())) return;
+        if (touched.at < touched.ids.length && !(await pause())) return;
       }
       this.#columns = next;
     } catch (err) {

@@ -5,7 +5,7 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { FLAG, flagsOf, type StoredEvent } from './columns/rows.ts';
+import { ALIVE, FLAG, FLAG_BITS, flagsOf, type Rows, type StoredEvent } from './columns/rows.ts';
 import { wallKey, wallText } from './columns/wall-clock.ts';
 import type { EventIndex, IndexSnapshot } from './event-index.ts';
 
@@ -73,6 +73,50 @@ export function encodeRows(rows: readonly StoredEvent[]): Buffer {
     o = b.writeUInt32LE(s.text.length, o);
     o += s.text.copy(b, o);
   });
+  return b;
+}
+
+/**
+ * Rows `list` of the columns as bytes: what {@link encodeRows} writes for the same events, read from the columns
+ * where they are (dates as their keys, text and slug as bytes), so a save builds no record per row.
+ */
+export function encodeRowsOf(rows: Rows, list: Int32Array): Buffer {
+  const { text, slugs, statusName, meta, catN, tagN, orgN } = rows;
+  const status = statusName.map((name) => Buffer.from(name, 'utf8'));
+  let size = 4;
+  for (const r of list)
+    size +=
+      62 +
+      status[meta[r] >> FLAG_BITS].length +
+      slugs.length(r) +
+      4 * (catN[r] + tagN[r] + orgN[r]) +
+      text.length(r);
+  const b = Buffer.allocUnsafe(size);
+  let o = b.writeUInt32LE(list.length, 0);
+  for (const r of list) {
+    o = b.writeInt32LE(rows.id[r], o);
+    o = b.writeInt32LE(rows.author[r], o);
+    o = b.writeInt32LE(rows.parent[r], o);
+    o = b.writeInt32LE(rows.venue[r], o);
+    o = b.writeDoubleLE(rows.start[r], o);
+    o = b.writeDoubleLE(rows.end[r], o);
+    o = b.writeDoubleLE(rows.date[r], o);
+    o = b.writeDoubleLE(rows.modified[r], o);
+    const m = meta[r];
+    o = b.writeUInt8(m & (ALIVE - 1), o);
+    const st = status[m >> FLAG_BITS];
+    o = b.writeUInt8(st.length, o);
+    o += st.copy(b, o);
+    o = b.writeUInt16LE(slugs.length(r), o);
+    o += slugs.slab(r).copy(b, o, slugs.start(r), slugs.start(r) + slugs.length(r));
+    let v = rows.valOff[r];
+    for (const n of [catN[r], tagN[r], orgN[r]]) {
+      o = b.writeUInt16LE(n, o);
+      for (const end = v + n; v < end; v++) o = b.writeInt32LE(rows.vals[v], o);
+    }
+    o = b.writeUInt32LE(text.length(r), o);
+    o += text.slab(r).copy(b, o, text.start(r), text.start(r) + text.length(r));
+  }
   return b;
 }
 
@@ -172,9 +216,9 @@ export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer>
   yield await gzipAsync(Buffer.from(JSON.stringify(header), 'utf8'));
   let runs: Buffer[] = [];
   let rows = 0;
-  for (const batch of s.batches(ROWS_PER_RUN)) {
-    runs.push(encodeRows(batch));
-    rows += batch.length;
+  for (const run of s.runs(ROWS_PER_RUN)) {
+    runs.push(encodeRowsOf(run.rows, run.list));
+    rows += run.list.length;
     if (rows < ROWS_PER_CHUNK) {
       await nextTick();
       continue;

@@ -1,7 +1,7 @@
 // Search postings: words split as the term check splits them, and the rows of every word containing a term.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { piecesOf, WordPostings, wordsOf } from './words.ts';
+import { eachWordIn, piecesOf, WordPostings, wordsOf } from './words.ts';
 
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
 
@@ -27,7 +27,36 @@ describe('wordsOf', () => {
   });
 });
 
+describe('eachWordIn', () => {
+  it('finds in the UTF-8 bytes of a text the words wordsOf finds in the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (s) => {
+        // Written as the index writes texts: lone surrogates become U+FFFD, in the bytes and when read back.
+        const bytes = Buffer.from(` ${s} `, 'utf8');
+        const found = new Set<string>();
+        eachWordIn(bytes, 1, bytes.length - 1, (a, z) => found.add(bytes.toString('utf8', a, z)));
+        expect(found).toEqual(wordsOf(bytes.toString('utf8', 1, bytes.length - 1)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
 describe('WordPostings', () => {
+  it('posts a text by its bytes under the words wordsOf finds in it, once per row', () => {
+    const p = new WordPostings();
+    const texts = ['jazz night, jazz', 'café naïve_1 x\u0301 night', "rock'n'roll 🎷jazz"];
+    for (const [row, t] of texts.entries()) {
+      const b = Buffer.from(t, 'utf8');
+      p.addText(row, b, 0, b.length);
+    }
+    const want = new WordPostings();
+    for (const [row, t] of texts.entries()) want.add(row, wordsOf(t));
+    for (const term of ['jazz', 'night', 'café', 'naïve_1', 'x\u0301', 'n', 'roll', 'ïve', '🎷'])
+      expect([...p.rowsOf(term)], term).toEqual([...want.rowsOf(term)]);
+    expect(p.vocabulary).toBe(want.vocabulary);
+  });
+
   it('gives the rows of every word containing a term, ascending and once each', () => {
     fc.assert(
       fc.property(

@@ -4,6 +4,7 @@
 // made only of word characters can only occur inside one run of word characters (a word), so the rows that contain
 // it are exactly the rows posted under the words that contain it: no text has to be read. Terms with other
 // characters (a phrase, `rock'n'roll`) narrow the rows by their word pieces and are then checked against the text.
+import { Vocabulary } from './vocabulary.ts';
 
 /** Word characters: letters, combining marks, digits, `_`. Any class works, as long as both sides use the same. */
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
@@ -12,27 +13,33 @@ const ONLY_WORD = /^[\p{L}\p{M}\p{N}_]+$/u;
 const isWordChar = (c: string): boolean => ONLY_WORD.test(c);
 /** Code points below 128 that are word characters (the common case, without a regular expression). */
 const ASCII = Uint8Array.from({ length: 128 }, (_, c) => (isWordChar(String.fromCharCode(c)) ? 1 : 0));
-const wordChars = new Map<number, boolean>();
+/** Other code points of the Basic Multilingual Plane, classified as met: 0 not yet, 1 word, 2 not a word. */
+const BMP = new Uint8Array(0x10000);
+const astral = new Map<number, boolean>();
+
+/** Whether a code point is a word character (classified once, then looked up). */
+function isWordPoint(cp: number): boolean {
+  if (cp < 128) return ASCII[cp] === 1;
+  if (cp < 0x10000) {
+    if (BMP[cp] === 0) BMP[cp] = isWordChar(String.fromCharCode(cp)) ? 1 : 2;
+    return BMP[cp] === 1;
+  }
+  let w = astral.get(cp);
+  if (w === undefined) {
+    w = isWordChar(String.fromCodePoint(cp));
+    if (astral.size < 100_000) astral.set(cp, w);
+  }
+  return w;
+}
 
 /** The words of a text (each once), as the postings are keyed: maximal runs of word characters. */
 export function wordsOf(text: string): Set<string> {
   const out = new Set<string>();
   let from = -1;
   for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i);
-    let word: boolean;
-    let width = 1;
-    if (c < 128) word = ASCII[c] === 1;
-    else {
-      const cp = text.codePointAt(i) as number;
-      width = cp > 0xffff ? 2 : 1;
-      let w = wordChars.get(cp);
-      if (w === undefined) {
-        w = isWordChar(String.fromCodePoint(cp));
-        if (wordChars.size < 100_000) wordChars.set(cp, w);
-      }
-      word = w;
-    }
+    const cp = text.codePointAt(i) as number;
+    const width = cp > 0xffff ? 2 : 1;
+    const word = isWordPoint(cp);
     if (word && from < 0) from = i;
     else if (!word && from >= 0) {
       out.add(text.slice(from, i));
@@ -42,6 +49,50 @@ export function wordsOf(text: string): Set<string> {
   }
   if (from >= 0) out.add(text.slice(from));
   return out;
+}
+
+/**
+ * Calls `word(from, to)` for each maximal run of word characters of UTF-8 `bytes[from, to)`: the words
+ * {@link wordsOf} finds in the same text decoded (the same code points, classified alike), without making a string.
+ * The bytes are well-formed UTF-8 (written from JS strings, lone surrogates as U+FFFD, as decoding reads them).
+ */
+export function eachWordIn(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  word: (from: number, to: number) => void,
+): void {
+  let start = -1;
+  for (let i = from; i < to; ) {
+    const b = bytes[i];
+    let cp: number;
+    let width: number;
+    if (b < 0x80) {
+      cp = b;
+      width = 1;
+    } else if (b < 0xe0) {
+      cp = ((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
+      width = 2;
+    } else if (b < 0xf0) {
+      cp = ((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f);
+      width = 3;
+    } else {
+      cp =
+        ((b & 0x07) << 18) |
+        ((bytes[i + 1] & 0x3f) << 12) |
+        ((bytes[i + 2] & 0x3f) << 6) |
+        (bytes[i + 3] & 0x3f);
+      width = 4;
+    }
+    const isWord = b < 0x80 ? ASCII[b] === 1 : isWordPoint(cp);
+    if (isWord && start < 0) start = i;
+    else if (!isWord && start >= 0) {
+      word(start, i);
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) word(start, to);
 }
 
 /** The word pieces of a term; `null` when the term is one word (its rows need no text check). */
@@ -66,7 +117,8 @@ const TERM_CACHE = 1000;
  * (LEB128): a common word's gaps are a byte each, a quarter of the space of 32-bit row numbers.
  */
 export class WordPostings {
-  readonly #idOf = new Map<string, number>();
+  /** Word ids by their bytes (the words of a text are looked up without making strings of them). */
+  readonly #ids = new Vocabulary();
   readonly #words: string[] = [];
   #bytes: Uint8Array[] = [];
   /** Bytes used, rows posted and the last row posted, per word. */
@@ -85,27 +137,47 @@ export class WordPostings {
   /** Posts `row` under each of `words`; rows come in ascending order (a row once per word). */
   add(row: number, words: Iterable<string>): void {
     for (const w of words) {
-      let id = this.#idOf.get(w);
-      if (id === undefined) id = this.#newWord(w);
-      let gap = row - this.#last[id];
-      if (gap <= 0)
-        throw new RangeError(`rows are posted in ascending order (${row} after ${this.#last[id]})`);
-      let bytes = this.#bytes[id];
-      let at = this.#used[id];
-      if (at + 5 > bytes.length) {
-        const grown = new Uint8Array(Math.max(8, bytes.length * 2));
-        grown.set(bytes.subarray(0, at));
-        this.#bytes[id] = bytes = grown;
-      }
-      while (gap >= 0x80) {
-        bytes[at++] = (gap & 0x7f) | 0x80;
-        gap >>>= 7;
-      }
-      bytes[at++] = gap;
-      this.#used[id] = at;
-      this.#last[id] = row;
-      this.#counts[id]++;
+      let id = this.#ids.idOfString(w);
+      if (id === -1) id = this.#newWord(w, this.#ids.addString(w));
+      this.#post(id, row);
     }
+  }
+
+  /**
+   * Posts `row` under each word of the UTF-8 text `bytes[from, to)` (the words {@link wordsOf} finds in it), reading
+   * the bytes where they are: no string is made but for a word never seen before.
+   */
+  addText(row: number, bytes: Uint8Array, from: number, to: number): void {
+    eachWordIn(bytes, from, to, (a, z) => {
+      let id = this.#ids.idOf(bytes, a, z);
+      if (id === -1)
+        id = this.#newWord(
+          Buffer.from(bytes.buffer, bytes.byteOffset + a, z - a).toString('utf8'),
+          this.#ids.add(bytes, a, z),
+        );
+      // A word seen twice in a row's text is posted once.
+      if (this.#last[id] !== row) this.#post(id, row);
+    });
+  }
+
+  #post(id: number, row: number): void {
+    let gap = row - this.#last[id];
+    if (gap <= 0) throw new RangeError(`rows are posted in ascending order (${row} after ${this.#last[id]})`);
+    let bytes = this.#bytes[id];
+    let at = this.#used[id];
+    if (at + 5 > bytes.length) {
+      const grown = new Uint8Array(Math.max(8, bytes.length * 2));
+      grown.set(bytes.subarray(0, at));
+      this.#bytes[id] = bytes = grown;
+    }
+    while (gap >= 0x80) {
+      bytes[at++] = (gap & 0x7f) | 0x80;
+      gap >>>= 7;
+    }
+    bytes[at++] = gap;
+    this.#used[id] = at;
+    this.#last[id] = row;
+    this.#counts[id]++;
   }
 
   /** The rows of word `id`, written into `out` from `at`. */
@@ -145,9 +217,8 @@ export class WordPostings {
     return all.subarray(0, k);
   }
 
-  #newWord(w: string): number {
-    const id = this.#words.length;
-    this.#idOf.set(w, id);
+  /** Keeps a new word (`id`, just added to the vocabulary) as a string for the term lookups, and its trigrams. */
+  #newWord(w: string, id: number): number {
     this.#words.push(w);
     this.#bytes.push(new Uint8Array(2));
     this.#used.push(0);

@@ -14,6 +14,7 @@ import { answer } from './plan.ts';
 import { FacetPostings, TextPostings } from './postings.ts';
 import { type IndexedEvent, Rows, type StoredEvent } from './rows.ts';
 import { Searches } from './search.ts';
+import { wallText } from './wall-clock.ts';
 
 export interface ColumnsOptions {
   /** Whether words are posted in the background (else only by `indexWords`). Default true. */
@@ -70,6 +71,12 @@ export class EventColumns {
     return r === undefined ? undefined : this.#rows.record(r);
   }
 
+  /** An event's `modifiedGmt` as {@link get} gives it, without the rest of the record. */
+  modifiedOf(id: number): string | undefined {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? undefined : wallText(this.#rows.modified[r]);
+  }
+
   /** The stored event with its search text (snapshots; change detection). */
   stored(id: number): StoredEvent | undefined {
     const r = this.#rows.rowOf.get(id);
@@ -87,24 +94,62 @@ export class EventColumns {
    * row is never rewritten (a change takes a new one) and never renumbered.
    */
   *batches(batch: number): Generator<StoredEvent[]> {
+    const rows = this.rowsInOrder();
+    for (let from = 0; from < rows.length; from += batch) {
+      const out: StoredEvent[] = [];
+      for (let i = from; i < Math.min(rows.length, from + batch); i++) out.push(this.#rows.stored(rows[i]));
+      yield out;
+    }
+  }
+
+  /** The rows {@link batches} reads, as rows of these columns (`list`), `batch` at a time. */
+  *runs(batch: number): Generator<{ rows: Rows; list: Int32Array }> {
+    const rows = this.rowsInOrder();
+    for (let from = 0; from < rows.length; from += batch)
+      yield { rows: this.#rows, list: rows.subarray(from, from + batch) };
+  }
+
+  /**
+   * The live rows in (start, id) order as of now. They stay readable (by {@link copy}) however the columns change
+   * meanwhile: a row is never rewritten (a change takes a new one) and never renumbered.
+   */
+  rowsInOrder(): Int32Array {
     const rows = new Int32Array(this.#rows.alive);
     let n = 0;
     for (const b of this.#order.blocks) {
       rows.set(b.rows.subarray(0, b.n), n);
       n += b.n;
     }
-    for (let from = 0; from < n; from += batch) {
-      const out: StoredEvent[] = [];
-      for (let i = from; i < Math.min(n, from + batch); i++) out.push(this.#rows.stored(rows[i]));
-      yield out;
-    }
+    return rows;
+  }
+
+  /** The event id of a row (live or dead). */
+  idAt(r: number): number {
+    return this.#rows.id[r];
+  }
+
+  /** The live row of an event. */
+  rowOf(id: number): number | undefined {
+    return this.#rows.rowOf.get(id);
   }
 
   /** Adds or replaces an event. `inOrder`: it sorts after every event held (loading a snapshot). */
   set(f: StoredEvent, inOrder = false): void {
     this.delete(f.id);
-    const r = this.#rows.add(f);
-    this.#facets.add(r, f);
+    this.#added(this.#rows.add(f), inOrder);
+  }
+
+  /**
+   * Adds or replaces the event of row `r` of `from` with what that row holds (a compaction's copy: columns and text
+   * are copied as they are, nothing is decoded). `inOrder` as for {@link set}.
+   */
+  copy(from: EventColumns, r: number, inOrder = false): void {
+    this.delete(from.#rows.id[r]);
+    this.#added(this.#rows.copy(from.#rows, r), inOrder);
+  }
+
+  #added(r: number, inOrder: boolean): void {
+    this.#facets.add(r, this.#rows);
     this.#text.later();
     if (inOrder) this.#order.append(r);
     else this.#order.insert(r);

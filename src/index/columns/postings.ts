@@ -3,7 +3,7 @@
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 import type { IndexQuery } from '../query.ts';
-import { piecesOf, WordPostings, wordsOf } from '../words.ts';
+import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
 
 /** Rows whose words are posted per background tick, at most (and at most ~4 ms of work). */
@@ -24,15 +24,17 @@ export class FacetPostings {
     organizer: new Map<number, Posting>(),
   };
 
-  /** Posts a new row under its event's terms, venue and organizers. */
-  add(
-    r: number,
-    f: { categories: number[]; tags: number[]; venue: number | null; organizers: number[] },
-  ): void {
-    for (const v of f.categories) post(this.#of.categories, v, r);
-    for (const v of f.tags) post(this.#of.tags, v, r);
-    for (const v of f.organizers) post(this.#of.organizer, v, r);
-    if (f.venue !== null) post(this.#of.venue, f.venue, r);
+  /** Posts a new row under its event's terms, venue and organizers (read from the columns). */
+  add(r: number, rows: Rows): void {
+    const { vals, venue } = rows;
+    let o = rows.valOff[r];
+    for (const [lists, n] of [
+      [this.#of.categories, rows.catN[r]],
+      [this.#of.tags, rows.tagN[r]],
+      [this.#of.organizer, rows.orgN[r]],
+    ] as const)
+      for (const end = o + n; o < end; o++) post(lists, vals[o], r);
+    if (venue[r] !== 0) post(this.#of.venue, venue[r], r);
   }
 
   /**
@@ -169,7 +171,11 @@ export class TextPostings {
     const t0 = performance.now();
     let r = this.#upTo;
     for (; r < end; r++) {
-      if (held.meta[r] & ALIVE) this.#words.add(r, wordsOf(held.textOf(r).toString('utf8')));
+      if (held.meta[r] & ALIVE) {
+        const t = held.text;
+        const o = t.start(r);
+        this.#words.addText(r, t.slab(r), o, o + t.length(r));
+      }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;
         break;

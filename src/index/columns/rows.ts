@@ -3,6 +3,7 @@
 // A change takes a new row and the old one dies, so a row never changes. Snapshots store the same flag bits.
 import type { EventFacets } from '../facets.ts';
 import { IdTable, SlugTable } from '../id-table.ts';
+import { ByteColumn } from './bytes.ts';
 import { NO_DATE, wallKey, wallText } from './wall-clock.ts';
 
 /** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
@@ -74,12 +75,9 @@ export class Rows {
   orgN = new Uint16Array(0);
   vals = new Int32Array(1024);
   #valsUsed = 0;
-  /** Search text of row r (UTF-8): `#text[#textOff[r] …+ #textLen[r]]`. */
-  #textOff = new Float64Array(0);
-  #textLen = new Uint32Array(0);
-  #text = Buffer.alloc(1 << 16);
-  #textUsed = 0;
-  #slugs: string[] = [];
+  /** Search text of each row (UTF-8, lower-cased), and its slug. */
+  readonly text = new ByteColumn(16 << 20);
+  readonly slugs = new ByteColumn(1 << 20);
   /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
   inverted = 0;
 
@@ -87,7 +85,7 @@ export class Rows {
   readonly rowOf = new IdTable();
   readonly #idOfSlug = new SlugTable((id) => {
     const r = this.rowOf.get(id);
-    return r === undefined ? undefined : this.#slugs[r];
+    return r === undefined ? undefined : this.slugs.string(r);
   });
   /** Status names by code, and codes by name (at most 255). */
   readonly statusCode = new Map<string, number>();
@@ -107,11 +105,54 @@ export class Rows {
     this.venue[r] = f.venue ?? 0;
     this.meta[r] = (this.#codeOf(f.status) << FLAG_BITS) | ALIVE | flagsOf(f);
     this.#putVals(r, f.categories, f.tags, f.organizers);
-    this.#putText(r, f.searchText);
-    this.#slugs[r] = f.slug;
-    if (f.slug) this.#idOfSlug.set(f.slug, f.id);
+    this.text.put(r, f.searchText);
+    this.slugs.put(r, f.slug);
+    return this.#live(r, f.id, f.slug);
+  }
+
+  /**
+   * A new live row holding what row `r` of `from` holds (a compaction's copy): columns copied as numbers, text and
+   * slug as bytes, nothing decoded but the slug (for the slug table).
+   */
+  copy(from: Rows, r: number): number {
+    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
+    const c = this.used++;
+    const id = from.id[r];
+    this.id[c] = id;
+    this.start[c] = from.start[r];
+    this.end[c] = from.end[r];
+    this.date[c] = from.date[r];
+    this.modified[c] = from.modified[r];
+    this.author[c] = from.author[r];
+    this.parent[c] = from.parent[r];
+    this.venue[c] = from.venue[r];
+    const m = from.meta[r];
+    this.meta[c] =
+      (this.#codeOf(from.statusName[m >> FLAG_BITS]) << FLAG_BITS) | (m & ((1 << FLAG_BITS) - 1));
+    const o = from.valOff[r];
+    const n = from.catN[r] + from.tagN[r] + from.orgN[r];
+    this.#room(n);
+    this.vals.set(from.vals.subarray(o, o + n), this.#valsUsed);
+    this.valOff[c] = this.#valsUsed;
+    this.#valsUsed += n;
+    this.catN[c] = from.catN[r];
+    this.tagN[c] = from.tagN[r];
+    this.orgN[c] = from.orgN[r];
+    for (const [to, of] of [
+      [this.text, from.text],
+      [this.slugs, from.slugs],
+    ] as const) {
+      const a = of.start(r);
+      to.putBytes(c, of.slab(r), a, a + of.length(r));
+    }
+    return this.#live(c, id, from.slugs.string(r));
+  }
+
+  /** Row `r`, just filled for event `id`, becomes its live row. */
+  #live(r: number, id: number, slug: string): number {
+    if (slug) this.#idOfSlug.set(slug, id);
     if (this.#isInverted(r)) this.inverted++;
-    this.rowOf.set(f.id, r);
+    this.rowOf.set(id, r);
     this.alive++;
     return r;
   }
@@ -120,7 +161,7 @@ export class Rows {
   kill(r: number, id: number): void {
     this.meta[r] &= ~ALIVE;
     if (this.#isInverted(r)) this.inverted--;
-    this.#idOfSlug.delete(this.#slugs[r], id);
+    this.#idOfSlug.delete(this.slugs.string(r), id);
     this.rowOf.delete(id);
     this.alive--;
   }
@@ -138,7 +179,7 @@ export class Rows {
     return {
       id: this.id[r],
       status: this.statusName[f >> FLAG_BITS],
-      slug: this.#slugs[r],
+      slug: this.slugs.string(r),
       start: wallText(this.start[r]),
       end: wallText(this.end[r]),
       categories: Array.from(this.vals.subarray(o, o + c)),
@@ -160,34 +201,49 @@ export class Rows {
     return { ...this.record(r), searchText: this.textOf(r).toString('utf8') };
   }
 
-  /** Whether row `r` holds `f` as given (dates as their keys read them back). */
+  /**
+   * Whether row `r` holds `f` as given (dates as their keys read them back), read from the columns: a poll asks this
+   * of every post it reads, so it builds no record.
+   */
   holds(r: number, f: StoredEvent): boolean {
-    const have = this.record(r);
-    for (const k of Object.keys(have) as (keyof IndexedEvent)[]) {
-      const a = have[k];
-      const b =
-        k === 'start' || k === 'end' || k === 'date' || k === 'modifiedGmt' ? wallText(wallKey(f[k])) : f[k];
-      if (Array.isArray(a) ? String(a) !== String(b) : a !== b) return false;
-    }
-    return this.textOf(r).equals(Buffer.from(f.searchText, 'utf8'));
+    const m = this.meta[r];
+    if (
+      this.id[r] !== f.id ||
+      this.statusName[m >> FLAG_BITS] !== f.status ||
+      (m & (ALIVE - 1)) !== flagsOf(f) ||
+      this.start[r] !== wallKey(f.start) ||
+      this.end[r] !== wallKey(f.end) ||
+      this.date[r] !== wallKey(f.date) ||
+      this.modified[r] !== wallKey(f.modifiedGmt) ||
+      this.author[r] !== f.author ||
+      this.parent[r] !== f.parent ||
+      // A venue of 0 is stored as none.
+      this.venue[r] !== (f.venue ?? 0) ||
+      this.catN[r] !== f.categories.length ||
+      this.tagN[r] !== f.tags.length ||
+      this.orgN[r] !== f.organizers.length
+    )
+      return false;
+    let o = this.valOff[r];
+    for (const list of [f.categories, f.tags, f.organizers])
+      for (const v of list) if (this.vals[o++] !== v) return false;
+    return this.slugs.equals(r, f.slug) && this.text.equals(r, f.searchText);
   }
 
   /** Row `r`'s search text, lower-cased UTF-8 (a view, not a copy). */
   textOf(r: number): Buffer {
-    const o = this.#textOff[r];
-    return this.#text.subarray(o, o + this.#textLen[r]);
+    return this.text.view(r);
   }
 
   /**
-   * Makes room for `rows` more rows (and their text, at the average size of the rows held), so that a crawl that
-   * knows the site's size grows the columns once, early, instead of copying them at every doubling (a copy of
-   * 100k rows' columns is a stall of 15 ms or more).
+   * Makes room for `rows` more rows, so that a crawl that knows the site's size grows the columns once, early,
+   * instead of copying them at every doubling (a copy of 100k rows' columns is a stall of 15 ms or more). Text and
+   * slugs grow by slabs, never copied.
    */
   reserve(rows: number): void {
     if (this.used + rows > this.cap) this.#grow(this.used + rows);
     this.rowOf.reserve(this.alive + rows);
     this.#idOfSlug.reserve(this.alive + rows);
-    if (this.used > 0) this.#growText(Math.ceil(this.#textUsed + (this.#textUsed / this.used) * rows * 1.05));
   }
 
   #isInverted(r: number): boolean {
@@ -207,38 +263,21 @@ export class Rows {
     return c;
   }
 
-  #putVals(r: number, ...lists: number[][]): void {
-    const n = lists.reduce((a, l) => a + l.length, 0);
-    if (this.#valsUsed + n > this.vals.length) {
-      const grown = new Int32Array(Math.max(this.vals.length * 2, this.#valsUsed + n));
-      grown.set(this.vals.subarray(0, this.#valsUsed));
-      this.vals = grown;
-    }
+  /** Room for `n` more values in `vals`. */
+  #room(n: number): void {
+    if (this.#valsUsed + n <= this.vals.length) return;
+    const grown = new Int32Array(Math.max(this.vals.length * 2, this.#valsUsed + n));
+    grown.set(this.vals.subarray(0, this.#valsUsed));
+    this.vals = grown;
+  }
+
+  #putVals(r: number, categories: number[], tags: number[], organizers: number[]): void {
+    this.#room(categories.length + tags.length + organizers.length);
     this.valOff[r] = this.#valsUsed;
-    for (const l of lists) for (const v of l) this.vals[this.#valsUsed++] = v;
-    this.catN[r] = lists[0].length;
-    this.tagN[r] = lists[1].length;
-    this.orgN[r] = lists[2].length;
-  }
-
-  #growText(bytes: number): void {
-    if (bytes <= this.#text.length) return;
-    const grown = Buffer.allocUnsafe(bytes);
-    this.#text.copy(grown, 0, 0, this.#textUsed);
-    this.#text = grown;
-  }
-
-  #putText(r: number, text: string): void {
-    const n = Buffer.byteLength(text, 'utf8');
-    if (this.#textUsed + n > this.#text.length) {
-      // Doubling while small; then by half, so a 500 MB text pool does not reserve another 500 MB.
-      const factor = this.#text.length < 64 << 20 ? 2 : 1.5;
-      this.#growText(Math.max(Math.ceil(this.#text.length * factor), this.#textUsed + n));
-    }
-    this.#text.write(text, this.#textUsed, 'utf8');
-    this.#textOff[r] = this.#textUsed;
-    this.#textLen[r] = n;
-    this.#textUsed += n;
+    for (const l of [categories, tags, organizers]) for (const v of l) this.vals[this.#valsUsed++] = v;
+    this.catN[r] = categories.length;
+    this.tagN[r] = tags.length;
+    this.orgN[r] = organizers.length;
   }
 
   #grow(cap: number): void {
@@ -267,8 +306,8 @@ export class Rows {
     this.catN = g(this.catN, u16);
     this.tagN = g(this.tagN, u16);
     this.orgN = g(this.orgN, u16);
-    this.#textOff = g(this.#textOff, f64);
-    this.#textLen = g(this.#textLen, u32);
+    this.text.grow(cap);
+    this.slugs.grow(cap);
     this.cap = cap;
   }
 }
