@@ -1,7 +1,7 @@
 // Keeps cached answers and event indexes in step: index changes invalidate tags; remote invalidations refresh indexes.
 import type { IndexRegistry } from '../index/registry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
-import type { ResponseCache } from './response-cache.ts';
+import { isSoft, type ResponseCache } from './response-cache.ts';
 import { tag } from './tags.ts';
 
 export const eventTags = (ids: number[]): string[] => [tag.list('event'), ...ids.map(tag.event)];
@@ -45,7 +45,10 @@ export class Freshness {
     if (tags !== null && !tags.some((t) => t === tag.list('event') || t.startsWith('event:'))) return;
     const ids = tags ? eventIdsOf(tags) : [];
     // The linked lists too: which venues have events is answered from the index that lags.
-    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)]);
+    // Released as the announcement dropped: softly only when it was soft (src/cache/soft.ts).
+    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)], {
+      soft: tags !== null && isSoft(tags),
+    });
     this.#remote++;
     try {
       await Promise.all(indexes.map((i) => (ids.length ? i.refetch(ids) : i.refresh()).catch(() => {})));

@@ -40,6 +40,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
             cdn: cdnPolicyOf(config),
           },
           maxBytes: Math.round(config.cacheMaxMb * 1024 * 1024),
+          softStaleMs: config.cacheSoftStaleMs,
           redis: link,
           prefix: config.redisPrefix,
           log,
