@@ -433,8 +433,11 @@ export class ResponseCache {
     return this.#l2.up ? 'up' : 'down';
   }
 
-  /** Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route). */
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };
+  /**
+   * Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route), and how many of the
+   * entries are softly invalidated (held only until their refill).
+   */
+  get size(): { entries: number; bytes: number; softStale: number } {
+    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize, softStale: this.#soft.size };
   }
 }
