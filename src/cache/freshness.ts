@@ -28,11 +28,15 @@ export class Freshness {
     this.#indexes = indexes;
   }
 
-  /** The index saw events change upstream (poll, refetch, reconciliation), altering the `links` lists. */
-  indexChanged(ids: number[], links: readonly string[] = []): void {
+  /**
+   * The index saw events change upstream (poll, refetch, reconciliation), altering the `links` lists; `soft`: none of
+   * the changes took an event out of public view (the index held it before and sees it after), so readers may keep
+   * the previous answers while they refill.
+   */
+  indexChanged(ids: number[], links: readonly string[] = [], soft = false): void {
     const tags = [...eventTags(ids), ...links];
-    if (this.#remote > 0) this.#cache.dropLocal(tags);
-    else this.#cache.invalidate(tags).catch(() => {});
+    if (this.#remote > 0) this.#cache.dropLocal(tags, { soft });
+    else this.#cache.invalidate(tags, { soft }).catch(() => {});
   }
 
   /**

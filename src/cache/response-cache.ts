@@ -291,7 +291,7 @@ export class ResponseCache {
     for (const t of tags) {
       if (isMarker(t)) continue;
       this.#invalidatedAt.set(t, { seq, since });
-      for (const key of this.#tags.take(t)) {
+      for (const key of soft ? this.#tags.keys(t) : this.#tags.take(t)) {
         if (soft && this.#l1.get(key, { allowStale: true }) !== undefined) {
           // The first mark stays: a second write inside the window does not stretch it.
           this.#soft.set(key, { since: this.#soft.get(key)?.since ?? since, seq });
@@ -407,9 +407,9 @@ export class ResponseCache {
     );
   }
 
-  /** Drops L1 entries of these tags in this instance only (Redis and other instances already know). */
-  dropLocal(tags: string[]): void {
-    this.#dropLocal(tags);
+  /** Drops L1 entries of these tags in this instance only (Redis and other instances already know); `soft` as in `invalidate`. */
+  dropLocal(tags: string[], opts: { soft?: boolean } = {}): void {
+    this.#dropLocal(opts.soft ? [...tags, SOFT_TAG] : tags);
   }
 
   /** After an outage: what was invalidated meanwhile may still sit in Redis and in other instances' L1. */

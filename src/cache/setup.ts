@@ -18,7 +18,7 @@ export interface CacheLayer {
   /** The CDN purger, when `CDN_PURGE` is set. */
   purger?: CdnPurger;
   /** For the index registry's `onChange`. */
-  onIndexChange: (language: string, ids: number[], links: string[]) => void;
+  onIndexChange: (language: string, ids: number[], links: string[], soft: boolean) => void;
   close(): Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
     cache,
     freshness,
     snapshots,
-    onIndexChange: (_language, ids, links) => freshness?.indexChanged(ids, links),
+    onIndexChange: (_language, ids, links, soft) => freshness?.indexChanged(ids, links, soft),
     close: async () => {
       await purger?.flush();
       await link?.close();

@@ -103,6 +103,14 @@ describe('soft invalidation', () => {
     expect(cache.peek('k')).toBeUndefined();
   });
 
+  it('never serves the previous answer once a hard invalidation follows a soft one', async () => {
+    const { cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['list:event'], { soft: true });
+    await cache.invalidate(['event:1']);
+    expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
+  });
+
   it('drops hard when tags merged from a soft and a hard invalidation travel together', () => {
     expect(isSoft(['list:event', '!soft'])).toBe(true);
     expect(isSoft(['list:event', '!soft', '!hard'])).toBe(false);
