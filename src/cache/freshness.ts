@@ -1,7 +1,7 @@
 // Keeps cached answers and event indexes in step: index changes invalidate tags; remote invalidations refresh indexes.
 import type { IndexRegistry } from '../index/registry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
-import { isSoft, type ResponseCache } from './response-cache.ts';
+import type { ResponseCache } from './response-cache.ts';
 import { tag } from './tags.ts';
 
 export const eventTags = (ids: number[]): string[] => [tag.list('event'), ...ids.map(tag.event)];
@@ -18,8 +18,8 @@ export class Freshness {
 
   constructor(cache: ResponseCache) {
     this.#cache = cache;
-    cache.onRemoteInvalidate((tags) => {
-      this.#onRemote(tags).catch(() => {});
+    cache.onRemoteInvalidate((tags, soft) => {
+      this.#onRemote(tags, soft).catch(() => {});
     });
   }
 
@@ -43,16 +43,14 @@ export class Freshness {
    * Another instance wrote or was notified: its index is current, ours is not. Re-read the named events (or poll);
    * until then, lists built from our old index are served but not stored, and dropped from L1 afterwards.
    */
-  async #onRemote(tags: string[] | null): Promise<void> {
+  async #onRemote(tags: string[] | null, soft: boolean): Promise<void> {
     const indexes = this.#indexes?.all() ?? [];
     if (indexes.length === 0) return;
     if (tags !== null && !tags.some((t) => t === tag.list('event') || t.startsWith('event:'))) return;
     const ids = tags ? eventIdsOf(tags) : [];
     // The linked lists too: which venues have events is answered from the index that lags.
     // Released as the announcement dropped: softly only when it was soft (src/cache/soft.ts).
-    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)], {
-      soft: tags !== null && isSoft(tags),
-    });
+    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)], { soft });
     this.#remote++;
     try {
       await Promise.all(indexes.map((i) => (ids.length ? i.refetch(ids) : i.refresh()).catch(() => {})));

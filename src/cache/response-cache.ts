@@ -301,7 +301,8 @@ export class ResponseCache {
     }
     // The race map only needs tags newer than any load still running; loads are bounded by the upstream timeout.
     if (this.#invalidatedAt.size > 100_000) this.#invalidatedAt.clear();
-    for (const fn of this.#listeners) fn(tags);
+    const named = tags.filter((t) => !isMarker(t));
+    for (const fn of this.#listeners) fn(named);
     return n;
   }
 
@@ -391,9 +392,19 @@ export class ResponseCache {
 
   readonly #remote: Array<(tags: string[] | null) => void> = [];
 
-  /** Called after another instance's invalidation reached this one (`null`: it purged everything). */
-  onRemoteInvalidate(fn: (tags: string[] | null) => void): void {
-    this.#remote.push(fn);
+  /**
+   * Called after another instance's invalidation reached this one (`null`: it purged everything), with the tags it
+   * named and whether it dropped softly (SOFT_TAG).
+   */
+  onRemoteInvalidate(fn: (tags: string[] | null, soft: boolean) => void): void {
+    this.#remote.push((tags) =>
+      tags === null
+        ? fn(null, false)
+        : fn(
+            tags.filter((t) => !isMarker(t)),
+            isSoft(tags),
+          ),
+    );
   }
 
   /**
