@@ -268,16 +268,19 @@ export class ResponseCache {
   }
 
   /**
-   * A copy in Redis filled before one of its tags was dropped here: this instance drops its L1 before Redis, so a
-   * refill in between could otherwise bring the dropped answer back as fresh. (Per instance clocks: a copy another
-   * instance filled just before the drop reached us is refused too, and loaded again.)
+   * A copy in Redis filled before this instance's own invalidation of one of its tags: it drops its L1 before Redis,
+   * so a refill in between could otherwise bring the dropped answer back as fresh. Drops announced by another
+   * instance (or local ones, `dropLocal`) come after Redis was cleaned: what Redis holds then is newer, and is taken.
    */
   #olderThanDrop(e: CacheEntry): boolean {
     if (e.storedAt <= this.#purgedTime) return true;
     for (const t of e.tags)
-      if (e.storedAt <= (this.#invalidatedAt.get(t)?.since ?? Number.NEGATIVE_INFINITY)) return true;
+      if (e.storedAt <= (this.#droppedHere.get(t) ?? Number.NEGATIVE_INFINITY)) return true;
     return false;
   }
+
+  /** tag → time of this instance's last own invalidation of it (`invalidate`), for `#olderThanDrop`. */
+  readonly #droppedHere = new Map<string, number>();
 
   /**
    * Drops the L1 entries of the tags: at once, or (a soft invalidation, see SOFT_TAG) by marking them stale since
@@ -311,7 +314,6 @@ export class ResponseCache {
     this.#l1.clear();
     this.#tags.clear();
     this.#soft.clear();
-    this.#purgedTime = this.#now();
     // Every load running now started before this purge: make them all count as raced.
     this.#invalidatedAt.clear();
     this.#purgedAt = this.#seq;
@@ -340,6 +342,9 @@ export class ResponseCache {
    */
   async invalidate(tags: string[], opts: { soft?: boolean } = {}): Promise<void> {
     if (tags.length === 0) return;
+    const now = this.#now();
+    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
+    for (const t of tags) this.#droppedHere.set(t, now);
     try {
       // Every instance (this one, and those reading the message) drops as the markers say.
       await this.#invalidate([...tags, opts.soft ? SOFT_TAG : HARD_TAG]);
@@ -363,6 +368,7 @@ export class ResponseCache {
 
   /** Drops everything, everywhere (operators' purge). */
   async purgeAll(): Promise<void> {
+    this.#purgedTime = this.#now();
     try {
       await this.#purgeAll();
     } finally {

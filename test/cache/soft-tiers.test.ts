@@ -75,11 +75,14 @@ describe('soft invalidation on two instances sharing Redis', () => {
 
   it('never takes a Redis copy filled before its own drop for fresh', async () => {
     await both('r1', ['list:event', 'event:13']);
-    // This instance alone drops (as when it learnt of a change first): Redis still holds the copy from before.
-    b.dropLocal(['event:13']);
+    // The refill starts while this instance's invalidation is still on its way to Redis, which holds the old copy.
+    const dropping = b.invalidate(['event:13'], { soft: true });
     const counter = { n: 0 };
     const r = await b.get('r1', load('reloaded', ['list:event', 'event:13'], counter));
-    expect(text(r.entry)).toBe('reloaded');
+    expect(text(r.entry)).toBe('old');
+    await dropping;
+    expect(await waitFor(() => b.peek('r1') !== undefined)).toBe(true);
+    expect(text(b.peek('r1')!)).toBe('reloaded');
     expect(counter.n).toBe(1);
   });
 });
