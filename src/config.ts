@@ -115,6 +115,12 @@ export const configSchema = z.object({
     .int()
     .min(0)
     .default(86_400),
+  cacheSoftStaleMs: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must be 0 (a write drops cached answers at once) or more milliseconds')
+    .max(10_000, 'must be at most 10000 (readers would not see a write for that long)')
+    .default(1000),
   feedMaxEvents: z.coerce
     .number({ message: 'must be a number of events' })
     .int('must be a whole number of events')
@@ -277,6 +283,12 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'CACHE_STALE_IF_ERROR_SECONDS',
     flag: 'cache-stale-if-error-seconds',
     meaning: 'how long a stale answer may stand in for a failing WordPress',
+  },
+  cacheSoftStaleMs: {
+    env: 'CACHE_SOFT_STALE_MS',
+    flag: 'cache-soft-stale-ms',
+    meaning:
+      'after a write, how long anonymous readers may still get the previous answer while one refill runs (0: they wait for it)',
   },
   cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb', meaning: 'bytes the in-process tier may hold' },
   feedMaxEvents: {

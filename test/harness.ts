@@ -174,3 +174,16 @@ export async function call<T = Record<string, unknown>>(
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
+
+/**
+ * Reads until `ok` holds, for up to `ms` (every 25 ms), and answers the last read: after a write that hides nothing,
+ * anonymous readers may get the previous answer while it refills (CACHE_SOFT_STALE_MS, 1 s by default).
+ */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 1500): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

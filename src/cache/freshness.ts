@@ -18,8 +18,8 @@ export class Freshness {
 
   constructor(cache: ResponseCache) {
     this.#cache = cache;
-    cache.onRemoteInvalidate((tags) => {
-      this.#onRemote(tags).catch(() => {});
+    cache.onRemoteInvalidate((tags, soft) => {
+      this.#onRemote(tags, soft).catch(() => {});
     });
   }
 
@@ -28,24 +28,29 @@ export class Freshness {
     this.#indexes = indexes;
   }
 
-  /** The index saw events change upstream (poll, refetch, reconciliation), altering the `links` lists. */
-  indexChanged(ids: number[], links: readonly string[] = []): void {
+  /**
+   * The index saw events change upstream (poll, refetch, reconciliation), altering the `links` lists; `soft`: none of
+   * the changes took an event out of public view (the index held it before and sees it after), so readers may keep
+   * the previous answers while they refill.
+   */
+  indexChanged(ids: number[], links: readonly string[] = [], soft = false): void {
     const tags = [...eventTags(ids), ...links];
-    if (this.#remote > 0) this.#cache.dropLocal(tags);
-    else this.#cache.invalidate(tags).catch(() => {});
+    if (this.#remote > 0) this.#cache.dropLocal(tags, { soft });
+    else this.#cache.invalidate(tags, { soft }).catch(() => {});
   }
 
   /**
    * Another instance wrote or was notified: its index is current, ours is not. Re-read the named events (or poll);
    * until then, lists built from our old index are served but not stored, and dropped from L1 afterwards.
    */
-  async #onRemote(tags: string[] | null): Promise<void> {
+  async #onRemote(tags: string[] | null, soft: boolean): Promise<void> {
     const indexes = this.#indexes?.all() ?? [];
     if (indexes.length === 0) return;
     if (tags !== null && !tags.some((t) => t === tag.list('event') || t.startsWith('event:'))) return;
     const ids = tags ? eventIdsOf(tags) : [];
     // The linked lists too: which venues have events is answered from the index that lags.
-    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)]);
+    // Released as the announcement dropped: softly only when it was soft (src/cache/soft.ts).
+    const release = this.#cache.hold([tag.list('event'), ...ALL_LINK_TAGS, ...ids.map(tag.event)], { soft });
     this.#remote++;
     try {
       await Promise.all(indexes.map((i) => (ids.length ? i.refetch(ids) : i.refresh()).catch(() => {})));

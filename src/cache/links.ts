@@ -12,14 +12,16 @@ export type Linkable = Pick<
 export const ALL_LINK_TAGS: readonly string[] = [
   tag.links('venue'),
   tag.links('organizer'),
-  tag.links('term'),
+  tag.links('category'),
+  tag.links('tag'),
 ];
 
 /**
  * The links tags of one event's change (`before` undefined: a create; `after` undefined: a delete). A venue list's
  * `has_events` / `only_with_upcoming` answer depends on which venues events link to, and on those events' status and
- * dates (upcoming, readable); the same for organizers; term lists show counts and hide empty terms, which follow the
- * events' terms and status. So a kind's tag is dropped when the event links a record of it, before or after, and
+ * dates (upcoming, readable); the same for organizers; category and tag lists show counts and hide empty terms,
+ * which follow the events' categories or tags and status (each taxonomy its own: a category added leaves every tag
+ * list cached). So a kind's tag is dropped when the event links a record of it, before or after, and
  * either the links or the status, dates or listing of the event changed. An edit of the title alone drops none. Pure.
  */
 export function linkTags(before: Linkable | undefined, after: Linkable | undefined): string[] {
@@ -29,13 +31,13 @@ export function linkTags(before: Linkable | undefined, after: Linkable | undefin
   const kinds: Array<[string, (e: Linkable) => number[]]> = [
     ['venue', (e) => (e.venue === null ? [] : [e.venue])],
     ['organizer', (e) => e.organizers],
-    ['term', (e) => [...e.categories, -1, ...e.tags]],
+    ['category', (e) => e.categories],
+    ['tag', (e) => e.tags],
   ];
   for (const [kind, linked] of kinds) {
     const a = before ? linked(before) : [];
     const b = after ? linked(after) : [];
-    const links = (xs: number[]) => xs.filter((x) => x !== -1);
-    if (links(a).length === 0 && links(b).length === 0) continue;
+    if (a.length === 0 && b.length === 0) continue;
     if (stateChanged || a.join(',') !== b.join(',')) out.push(tag.links(kind));
   }
   return out;

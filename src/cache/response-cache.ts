@@ -26,6 +26,28 @@ export interface ResponseCacheOptions {
   now?: () => number;
   /** A shared cache in front (src/cdn/purger.ts): told of this instance's own invalidations only. */
   purger?: { purge(tags: readonly string[] | null): void };
+  /**
+   * After a soft invalidation, how long (ms) anonymous readers may still get the previous answer of a dropped key
+   * while one refill runs; afterwards they wait for the refill. 0 (the default): every invalidation drops at once.
+   */
+  softStaleMs?: number;
+}
+
+/**
+ * Markers an invalidation's tags carry to every instance (they travel with the tags, through Redis and pub/sub).
+ * An invalidation is soft only when it carries SOFT_TAG and not HARD_TAG: tags merged from several invalidations (a
+ * replay after an outage) drop hard if any of them did, and an instance that never heard of them drops hard.
+ */
+export const SOFT_TAG = '!soft';
+export const HARD_TAG = '!hard';
+const isMarker = (t: string) => t === SOFT_TAG || t === HARD_TAG;
+export const isSoft = (tags: readonly string[]): boolean =>
+  tags.includes(SOFT_TAG) && !tags.includes(HARD_TAG);
+
+/** A key whose L1 entry was softly invalidated: since when, and the invalidation's sequence number. */
+interface SoftMark {
+  since: number;
+  seq: number;
 }
 
 interface FetchContext {
@@ -51,6 +73,9 @@ export class ResponseCache {
   readonly #now: () => number;
   readonly #origin = randomUUID();
   readonly #purger: ResponseCacheOptions['purger'];
+  readonly #softMs: number;
+  /** L1 keys softly invalidated: never fresh (not for `peek`), served while their refill runs for `#softMs`. */
+  readonly #soft = new Map<string, SoftMark>();
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
   #seq = 0;
@@ -61,12 +86,15 @@ export class ResponseCache {
    */
   readonly #failures = new Map<string, { err: unknown; n: number }>();
   #failureCount = 0;
-  /** tag → sequence number of its last invalidation. */
-  readonly #invalidatedAt = new Map<string, number>();
+  /** tag → sequence number and time of its last invalidation. */
+  readonly #invalidatedAt = new Map<string, SoftMark>();
+  /** Time of the last purge of everything. */
+  #purgedTime = Number.NEGATIVE_INFINITY;
   /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
   readonly #pending = new Set<string>();
   #pendingAll = false;
-  readonly stats = { l1: 0, l2: 0, upstream: 0, stale: 0 };
+  /** `soft`: answers served from a softly invalidated entry while its refill ran (also counted in `stale`). */
+  readonly stats = { l1: 0, l2: 0, upstream: 0, stale: 0, soft: 0 };
   /** Raw URLs already resolved to a key, for the fast path in front of express. */
   readonly aliases = new UrlAliases();
 
@@ -75,6 +103,7 @@ export class ResponseCache {
     this.#log = opts.log ?? quiet;
     this.#now = opts.now ?? Date.now;
     this.#purger = opts.purger;
+    this.#softMs = Math.max(0, opts.softStaleMs ?? 0);
     const ttl = opts.policy.ttlSeconds * 1000;
     this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
       maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
@@ -89,7 +118,9 @@ export class ResponseCache {
       fetchMethod: (key, _stale, { context, options }) => this.#fill(key, context, options),
       // On `set` the key stays, re-tagged by #fill; every other reason removes it.
       dispose: (e, key, reason) => {
-        if (reason !== 'set') this.#tags.remove(key, e.tags);
+        if (reason === 'set') return;
+        this.#tags.remove(key, e.tags);
+        this.#soft.delete(key);
       },
       // lru-cache uses performance.now() by default; tests move a fake clock.
       perf: { now: () => this.#now() },
@@ -117,6 +148,8 @@ export class ResponseCache {
 
   /** A fresh L1 entry, synchronously: the hot path (no promise, no Redis, no JSON). */
   peek(key: string): CacheEntry | undefined {
+    // A softly invalidated entry is never fresh: the fast path and the cache stage send it to `get`.
+    if (this.#soft.size !== 0 && this.#soft.has(key)) return undefined;
     const e = this.#l1.get(key, { allowStale: false });
     if (e) this.stats.l1++;
     return e;
@@ -125,7 +158,9 @@ export class ResponseCache {
   /**
    * The entry for `key`: fresh from L1, else (one load per key at a time) from Redis, else from `load`. A stale
    * entry inside the stale-while-revalidate window is returned at once while a refresh runs; if the upstream fails,
-   * a stale entry inside the stale-if-error window is returned instead of the error.
+   * a stale entry inside the stale-if-error window is returned instead of the error. A softly invalidated entry is
+   * returned at once, unshared (no shared cache may keep it), for `softStaleMs` after its invalidation while one
+   * refill runs; later callers wait for that refill.
    */
   async get(
     key: string,
@@ -136,17 +171,21 @@ export class ResponseCache {
     const p = this.policy;
     const old = this.#l1.get(key, { allowStale: true });
     let allowStale = false;
+    const soft = old && this.#soft.get(key);
     if (old) {
       const age = this.#now() - old.storedAt;
       if (age > (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000) {
         this.#l1.delete(key);
       } else {
         allowStale = age <= (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000;
+        // Softly invalidated: the previous answer only inside the soft window.
+        if (soft) allowStale &&= this.#now() - soft.since < this.#softMs;
       }
     }
     const context: FetchContext = { load, seq: this.#seq };
     const mark = this.#failureCount;
-    const entry = await this.#l1.fetch(key, { context, allowStale });
+    // A softly invalidated entry may still be fresh by its TTL: the refill is forced (and coalesced per key).
+    const entry = await this.#l1.fetch(key, { context, allowStale, forceRefresh: !!soft });
     const failed = this.#failures.get(key);
     if (!entry && failed && failed.n > mark) throw failed.err;
     if (context.result && (!entry || entry === context.result.entry)) {
@@ -155,9 +194,14 @@ export class ResponseCache {
       return { entry: context.result.entry, source: 'upstream', shared };
     }
     if (entry) {
-      if (entry === old) this.stats.stale++;
-      else this.stats.l2++;
-      return { entry, source: entry === old ? 'l1' : 'l2', shared: true };
+      if (entry !== old) {
+        this.stats.l2++;
+        return { entry, source: 'l2', shared: true };
+      }
+      this.stats.stale++;
+      if (soft) this.stats.soft++;
+      // The previous answer of a write's drop: a CDN or browser must not keep it past the refill.
+      return { entry, source: 'l1', shared: !soft };
     }
     // This call joined another caller's load whose result was not shareable: load our own.
     this.stats.upstream++;
@@ -172,10 +216,17 @@ export class ResponseCache {
   ): Promise<CacheEntry | undefined> {
     const ttl = this.policy.ttlSeconds * 1000;
     const remote = await this.#l2?.get(key).catch(() => undefined);
-    if (remote && this.#now() - remote.storedAt < ttl && !this.#raced(remote.tags, context.seq)) {
+    if (
+      remote &&
+      this.#now() - remote.storedAt < ttl &&
+      !this.#raced(remote.tags, context.seq) &&
+      !this.#olderThanDrop(remote) &&
+      !this.#softRaced(key, context.seq)
+    ) {
       // Keep the entry's own age: L1 must not make a copy filled elsewhere look fresher than it is.
       options.ttl = Math.max(1, ttl - (this.#now() - remote.storedAt));
       this.#tags.add(key, remote.tags);
+      this.#soft.delete(key);
       return remote;
     }
     let loaded: Loaded;
@@ -195,11 +246,16 @@ export class ResponseCache {
     this.#failures.delete(key);
     context.result = loaded;
     if (!loaded.store) return undefined;
-    if (this.#raced(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
+    if (
+      this.#raced(loaded.entry.tags, context.seq) ||
+      this.#softRaced(key, context.seq) ||
+      this.#holds.has(loaded.entry.tags)
+    ) {
       context.unstored = true;
       return undefined;
     }
     this.#tags.add(key, loaded.entry.tags);
+    this.#soft.delete(key);
     this.#l2?.set(key, loaded.entry, this.#lifeMs).catch(() => {});
     return loaded.entry;
   }
@@ -207,20 +263,57 @@ export class ResponseCache {
   #raced(tags: string[], seq: number): boolean {
     if (this.#seq === seq) return false;
     if (seq < this.#purgedAt) return true;
-    for (const t of tags) if ((this.#invalidatedAt.get(t) ?? 0) > seq) return true;
+    for (const t of tags) if ((this.#invalidatedAt.get(t)?.seq ?? 0) > seq) return true;
     return false;
   }
 
+  /**
+   * The key was softly invalidated after this load started. A hard drop aborts a running load (lru-cache's delete);
+   * a soft one keeps the key, so its load must be refused here.
+   */
+  #softRaced(key: string, seq: number): boolean {
+    return (this.#soft.get(key)?.seq ?? 0) > seq;
+  }
+
+  /**
+   * A copy in Redis filled before this instance's own invalidation of one of its tags: it drops its L1 before Redis,
+   * so a refill in between could otherwise bring the dropped answer back as fresh. Drops announced by another
+   * instance (or local ones, `dropLocal`) come after Redis was cleaned: what Redis holds then is newer, and is taken.
+   */
+  #olderThanDrop(e: CacheEntry): boolean {
+    if (e.storedAt <= this.#purgedTime) return true;
+    for (const t of e.tags)
+      if (e.storedAt <= (this.#droppedHere.get(t) ?? Number.NEGATIVE_INFINITY)) return true;
+    return false;
+  }
+
+  /** tag → time of this instance's last own invalidation of it (`invalidate`), for `#olderThanDrop`. */
+  readonly #droppedHere = new Map<string, number>();
+
+  /**
+   * Drops the L1 entries of the tags: at once, or (a soft invalidation, see SOFT_TAG) by marking them stale since
+   * now, so that `get` serves each one's previous answer while its refill runs, for `softStaleMs`.
+   */
   #dropLocal(tags: string[]): number {
     const seq = ++this.#seq;
+    const since = this.#now();
+    const soft = this.#softMs > 0 && isSoft(tags);
     let n = 0;
     for (const t of tags) {
-      this.#invalidatedAt.set(t, seq);
-      for (const key of this.#tags.take(t)) if (this.#l1.delete(key)) n++;
+      if (isMarker(t)) continue;
+      this.#invalidatedAt.set(t, { seq, since });
+      for (const key of soft ? this.#tags.keys(t) : this.#tags.take(t)) {
+        if (soft && this.#l1.get(key, { allowStale: true }) !== undefined) {
+          // The first mark stays: a second write inside the window does not stretch it.
+          this.#soft.set(key, { since: this.#soft.get(key)?.since ?? since, seq });
+          n++;
+        } else if (this.#l1.delete(key)) n++;
+      }
     }
     // The race map only needs tags newer than any load still running; loads are bounded by the upstream timeout.
     if (this.#invalidatedAt.size > 100_000) this.#invalidatedAt.clear();
-    for (const fn of this.#listeners) fn(tags);
+    const named = tags.filter((t) => !isMarker(t));
+    for (const fn of this.#listeners) fn(named);
     return n;
   }
 
@@ -228,6 +321,7 @@ export class ResponseCache {
     ++this.#seq;
     this.#l1.clear();
     this.#tags.clear();
+    this.#soft.clear();
     // Every load running now started before this purge: make them all count as raced.
     this.#invalidatedAt.clear();
     this.#purgedAt = this.#seq;
@@ -254,10 +348,14 @@ export class ResponseCache {
    * instance's L1, then has the CDN purge them (when one is configured). Never throws: with Redis away, the tags are
    * replayed when it is back.
    */
-  async invalidate(tags: string[]): Promise<void> {
+  async invalidate(tags: string[], opts: { soft?: boolean } = {}): Promise<void> {
     if (tags.length === 0) return;
+    const now = this.#now();
+    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
+    for (const t of tags) this.#droppedHere.set(t, now);
     try {
-      await this.#invalidate(tags);
+      // Every instance (this one, and those reading the message) drops as the markers say.
+      await this.#invalidate([...tags, opts.soft ? SOFT_TAG : HARD_TAG]);
     } finally {
       // After this instance's tiers and Redis: the CDN's refill must not find the old answer here.
       this.#purger?.purge(tags);
@@ -300,6 +398,7 @@ export class ResponseCache {
 
   /** Drops everything, everywhere (operators' purge). */
   async purgeAll(): Promise<void> {
+    this.#purgedTime = this.#now();
     try {
       await this.#purgeAll();
     } finally {
@@ -330,9 +429,19 @@ export class ResponseCache {
 
   readonly #remote: Array<(tags: string[] | null) => void> = [];
 
-  /** Called after another instance's invalidation reached this one (`null`: it purged everything). */
-  onRemoteInvalidate(fn: (tags: string[] | null) => void): void {
-    this.#remote.push(fn);
+  /**
+   * Called after another instance's invalidation reached this one (`null`: it purged everything), with the tags it
+   * named and whether it dropped softly (SOFT_TAG).
+   */
+  onRemoteInvalidate(fn: (tags: string[] | null, soft: boolean) => void): void {
+    this.#remote.push((tags) =>
+      tags === null
+        ? fn(null, false)
+        : fn(
+            tags.filter((t) => !isMarker(t)),
+            isSoft(tags),
+          ),
+    );
   }
 
   /**
@@ -340,13 +449,15 @@ export class ResponseCache {
    * what L1 holds of them. For the time this instance's index lags behind a change another instance announced:
    * what it builds meanwhile is served but never shared.
    */
-  hold(tags: string[]): () => void {
-    return this.#holds.hold(tags, (released) => this.#dropLocal(released));
+  hold(tags: string[], opts: { soft?: boolean } = {}): () => void {
+    return this.#holds.hold(tags, (released) =>
+      this.#dropLocal(opts.soft ? [...released, SOFT_TAG] : released),
+    );
   }
 
-  /** Drops L1 entries of these tags in this instance only (Redis and other instances already know). */
-  dropLocal(tags: string[]): void {
-    this.#dropLocal(tags);
+  /** Drops L1 entries of these tags in this instance only (Redis and other instances already know); `soft` as in `invalidate`. */
+  dropLocal(tags: string[], opts: { soft?: boolean } = {}): void {
+    this.#dropLocal(opts.soft ? [...tags, SOFT_TAG] : tags);
   }
 
   /** After an outage: what was invalidated meanwhile may still sit in Redis and in other instances' L1. */
@@ -375,8 +486,11 @@ export class ResponseCache {
     return this.#l2 && { ...this.#l2.stream.stats };
   }
 
-  /** Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route). */
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize };
+  /**
+   * Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route), and how many of the
+   * entries are softly invalidated (held only until their refill).
+   */
+  get size(): { entries: number; bytes: number; softStale: number } {
+    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize, softStale: this.#soft.size };
   }
 }

@@ -18,7 +18,7 @@ export interface CacheLayer {
   /** The CDN purger, when `CDN_PURGE` is set. */
   purger?: CdnPurger;
   /** For the index registry's `onChange`. */
-  onIndexChange: (language: string, ids: number[], links: string[]) => void;
+  onIndexChange: (language: string, ids: number[], links: string[], soft: boolean) => void;
   close(): Promise<void>;
 }
 
@@ -43,6 +43,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
             cdn: cdnPolicyOf(config),
           },
           maxBytes: Math.round(config.cacheMaxMb * 1024 * 1024),
+          softStaleMs: config.cacheSoftStaleMs,
           redis: link,
           prefix: config.redisPrefix,
           log,
@@ -63,7 +64,7 @@ export function createCacheLayer(config: Config, log: Logger): CacheLayer {
     cache,
     freshness,
     snapshots,
-    onIndexChange: (_language, ids, links) => freshness?.indexChanged(ids, links),
+    onIndexChange: (_language, ids, links, soft) => freshness?.indexChanged(ids, links, soft),
     close: async () => {
       await purger?.flush();
       await link?.close();

@@ -21,6 +21,11 @@ export class TagIndex {
     }
   }
 
+  /** The keys carrying `tag`, keeping them (a soft drop: a later hard one must still find them). */
+  keys(tag: string): string[] {
+    return [...(this.#byTag.get(tag) ?? [])];
+  }
+
   /** The keys carrying `tag`, forgetting the tag. */
   take(tag: string): string[] {
     const keys = [...(this.#byTag.get(tag) ?? [])];

@@ -59,7 +59,7 @@ describe('readTags', () => {
     [
       { kind: 'term', list: 'categories' } as const,
       { categories: [{ id: 9, taxonomy: 'tribe_events_cat' }] },
-      ['links:term', 'list:term', 'term:tribe_events_cat:9'],
+      ['links:category', 'list:term', 'term:tribe_events_cat:9'],
     ],
     // The kind is the route's word, not the body's: a venue record without its name is still a venue.
     [{ kind: 'venue' } as const, { id: 5 }, ['venue:5']],
@@ -80,7 +80,7 @@ describe('readTags', () => {
   it("tags a term list of one event's terms with that event", () => {
     expect(readTags({ kind: 'term', list: 'tags' }, { tags: [] }, { post: '7' })).toEqual([
       'event:7',
-      'links:term',
+      'links:tag',
       'list:term',
     ]);
   });

@@ -75,9 +75,12 @@ const intArg = (v: unknown): number | undefined => {
  * lists follow events' links only when filtered by them (`has_events`, `only_with_upcoming`); term lists always
  * (each term's `count`, and `hide_empty` on by default). An `event`/`post` filter follows that event.
  */
-function linkedListTags(kind: TaggedKind, params: Record<string, unknown>, out: Set<string>): void {
+function linkedListTags(shows: Shows, params: Record<string, unknown>, out: Set<string>): void {
+  const kind = shows.kind;
   if (kind === 'event') return;
-  if (kind === 'term' || params.has_events !== undefined || params.only_with_upcoming !== undefined)
+  // Categories and tags follow the events' terms of their own taxonomy (src/cache/links.ts).
+  if (kind === 'term') out.add(tag.links(shows.list === 'tags' ? 'tag' : 'category'));
+  else if (params.has_events !== undefined || params.only_with_upcoming !== undefined)
     out.add(tag.links(kind));
   for (const name of ['event', 'post']) {
     const id = intArg(params[name]);
@@ -95,7 +98,7 @@ export function readTags(shows: Shows, body: unknown, params: Record<string, unk
   const out = new Set<string>();
   if (shows.list !== undefined) {
     out.add(tag.list(shows.kind));
-    linkedListTags(shows.kind, params, out);
+    linkedListTags(shows, params, out);
     for (const r of asList(isObj(body) ? body[shows.list] : undefined)) recordTags(shows.kind, r, out);
   } else {
     recordTags(shows.kind, body, out);

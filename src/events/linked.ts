@@ -147,6 +147,7 @@ async function createLinked(
   // The next duplicate check (another event of this write or the next one) must see it.
   deps.catalog.invalidate(kind, [res.body.id]);
   // A new venue or organizer is in its kind's lists: the event's own write tags do not say so (src/cache/tags.ts).
-  await deps.cache?.invalidate([tag.list(kind), `${kind}:${res.body.id}`]);
+  // A new record hides nothing: a soft drop (src/cache/soft.ts).
+  await deps.cache?.invalidate([tag.list(kind), `${kind}:${res.body.id}`], { soft: true });
   return res.body.id;
 }

@@ -1,6 +1,7 @@
 // POST/PUT/PATCH/DELETE on events: TEC's write rules over wp/v2, all-or-nothing across upstream calls.
 
 import { linkTags } from '../cache/links.ts';
+import { softChange } from '../cache/soft.ts';
 import type { RequestContext } from '../context.ts';
 import type { ArgsOf } from '../contract/args.ts';
 import type { eventWriteArgs } from '../contract/events.ts';
@@ -216,13 +217,26 @@ async function valuesOf(
   return out;
 }
 
-async function respond(deps: Deps, ctx: RequestContext, site: SiteInfo, post: WpPost, status: number) {
+/** `created`: the write made the event (an update or delete of an event the index did not hold drops hard). */
+async function respond(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  post: WpPost,
+  status: number,
+  created = false,
+) {
   const index = await deps.indexes.forLanguage(ctx.language);
   const before = index.get(post.id);
   const after = index.upsert(post);
   const related = await relatedOf(deps, ctx, [post]);
   const body = serializeEvent(post, related, { mapping: deps.mapping, site, context: 'write' });
-  return { status, body, tags: linkTags(before, after) };
+  return {
+    status,
+    body,
+    tags: linkTags(before, after),
+    soft: softChange(before, after, created || before !== undefined),
+  };
 }
 
 export async function createEvent(
@@ -241,7 +255,7 @@ export async function createEvent(
     async () => {
       const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
       const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, payload);
-      return respond(deps, ctx, site, res.body, 201);
+      return respond(deps, ctx, site, res.body, 201, true);
     },
     { map: (err) => refusal(err, true) },
   );

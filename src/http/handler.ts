@@ -26,6 +26,11 @@ export interface HandlerResult {
   headers?: Record<string, string>;
   /** A write's cache tags beyond what its answer shows (src/stages/invalidate.ts). */
   tags?: string[];
+  /**
+   * The write took nothing out of public view (src/cache/soft.ts): its drop may be soft, anonymous readers keeping
+   * the previous answer while it refills. Absent: a hard drop.
+   */
+  soft?: boolean;
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;

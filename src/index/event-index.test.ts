@@ -211,6 +211,31 @@ describe('EventIndex', () => {
     expect(index.query(listAll).ids).toEqual([1, 3, 4]);
   });
 
+  it('reports a change upstream as soft unless it took an event out of public view', async () => {
+    const wp = new FakeWp([post(1), post(2)]);
+    const reports: Array<[number[], boolean]> = [];
+    const index = new EventIndex({
+      client: wp,
+      mapping: tec,
+      language: 'es',
+      logger: silentLogger(),
+      overlapMs: 0,
+      onChange: (ids, _links, soft) => reports.push([ids, soft]),
+    });
+    await index.build(quiet);
+    wp.edit(1, { title: { raw: 'Renamed', rendered: '' } }, '2026-01-02T00:00:00');
+    await index.refresh();
+    wp.edit(2, { status: 'private' }, '2026-01-03T00:00:00');
+    await index.refresh();
+    wp.posts = wp.posts.filter((p) => p.id !== 1);
+    await index.reconcile();
+    expect(reports).toEqual([
+      [[1], true],
+      [[2], false],
+      [[1], false],
+    ]);
+  });
+
   it('coalesces concurrent refreshes into one upstream crawl', async () => {
     const { wp, index } = await built([post(1)]);
     const before = wp.calls.length;

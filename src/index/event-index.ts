@@ -2,6 +2,7 @@
 // snapshot, kept fresh by writes, polls and reconciliation, and compacted in the background.
 
 import { linkTags } from '../cache/links.ts';
+import { softChange } from '../cache/soft.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -31,9 +32,10 @@ export interface EventIndexOptions {
   crawlConcurrency?: number;
   /**
    * Ids a poll, refetch or reconciliation found changed or gone upstream (not writes through the gateway), with the
-   * `links:*` tags of the linked lists those changes alter (src/cache/links.ts).
+   * `links:*` tags of the linked lists those changes alter (src/cache/links.ts), and whether they took nothing out
+   * of public view (src/cache/soft.ts: their cached answers may drop softly).
    */
-  onChange?: (ids: number[], links: string[]) => void;
+  onChange?: (ids: number[], links: string[], soft: boolean) => void;
   /**
    * Tests: the columns' block size and plan (see {@link ColumnsOptions}), and the compaction's pace: `compactRows`
    * copied between two looks at the clock, `compactMs` of copying before it yields (0: after every `compactRows`).
@@ -146,7 +148,9 @@ export class EventIndex {
   #refreshing: Promise<number> | null = null;
   #reconciling: Promise<ReconcileResult> | null = null;
   readonly #periodic: { refresh: Periodic; reconcile: Periodic };
-  readonly #onChange: (ids: number[], links: string[]) => void;
+  readonly #onChange: (ids: number[], links: string[], soft: boolean) => void;
+  /** A change applied since the last `onChange` took an event out of public view. */
+  #hid = false;
   /** `links:*` tags of the changes applied since the last `onChange`. */
   readonly #links = new Set<string>();
 
@@ -506,21 +510,29 @@ export class EventIndex {
     if (had && (this.#columns.modifiedOf(f.id) ?? '') > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
     if (had && this.#columns.holds(f)) return false;
-    if (report) for (const t of linkTags(had ? this.#columns.get(f.id) : undefined, f)) this.#links.add(t);
+    if (report) {
+      const old = had ? this.#columns.get(f.id) : undefined;
+      for (const t of linkTags(old, f)) this.#links.add(t);
+      if (!softChange(old, f)) this.#hid = true;
+    }
     this.#set(f);
     return true;
   }
 
   /** An event gone upstream (refetch, reconciliation): dropped, with the linked lists it was counted in. */
   #gone(id: number): void {
-    for (const t of linkTags(this.#columns.get(id), undefined)) this.#links.add(t);
+    const old = this.#columns.get(id);
+    for (const t of linkTags(old, undefined)) this.#links.add(t);
+    if (!softChange(old, undefined)) this.#hid = true;
     this.#delete(id);
   }
 
   #changedUpstream(ids: number[]): void {
     const links = [...this.#links];
     this.#links.clear();
-    this.#onChange(ids, links);
+    const soft = !this.#hid;
+    this.#hid = false;
+    this.#onChange(ids, links, soft);
   }
 
   /** Room for `rows` more events in the columns and the write sequence, made once. */

@@ -20,7 +20,7 @@ export interface IndexRegistryOptions {
   /** Snapshots in Redis: warm from one instead of crawling, and let one instance crawl at a time. */
   snapshots?: SnapshotStore;
   /** Events a poll, refetch or reconciliation found changed upstream (the response cache drops their answers). */
-  onChange?: (language: string, ids: number[], links: string[]) => void;
+  onChange?: (language: string, ids: number[], links: string[], soft: boolean) => void;
 }
 
 export class IndexRegistry {
@@ -76,8 +76,8 @@ export class IndexRegistry {
       logger,
       overlapMs,
       crawlConcurrency,
-      onChange: (ids, links) => {
-        onChange?.(language, ids, links);
+      onChange: (ids, links, soft) => {
+        onChange?.(language, ids, links, soft);
         // Keep the shared snapshot close to the index (the writer instance only), at most one save per few seconds.
         if (snapshots && !saveTimer) {
           saveTimer = setTimeout(() => {

@@ -1,4 +1,5 @@
 // POST/PUT/PATCH/DELETE on venues and organizers: TEC's rules over wp/v2, with the caller's own credentials.
+import { softChange } from '../cache/soft.ts';
 import type { RequestContext } from '../context.ts';
 import type { LinkedKind } from '../contract/linked.ts';
 import { organizerRecord, sentAsIsOf, textFieldsOf, venueRecord } from '../contract/records.ts';
@@ -87,6 +88,13 @@ export function findDuplicate(
   return matches.sort((p, q) => p.id - q.id)[0];
 }
 
+/** A venue or organizer as the public sees it or not (src/cache/soft.ts). */
+const viewOf = (post: WpPost) => ({ status: post.status, protected: !!post.password });
+
+/**
+ * `before`: the post as it was (undefined for a create). The drop is soft unless the write took the record out of
+ * public view (a trash, an unpublish, a password set).
+ */
 async function respond(
   deps: Deps,
   ctx: RequestContext,
@@ -94,10 +102,11 @@ async function respond(
   kind: LinkedKind,
   post: WpPost,
   status: number,
+  before?: WpPost,
 ) {
   deps.catalog.invalidate(kind, [post.id]);
   const body: Json = serialize(deps, kind, post, await mediaOf(deps, ctx, [post]), site, 'write');
-  return { status, body };
+  return { status, body, soft: softChange(before && viewOf(before), viewOf(post)) };
 }
 
 const failed = (kind: LinkedKind, verb: 'create' | 'update', err: unknown) => {
@@ -237,7 +246,7 @@ export async function updateLinked(
         body: writeRecord(deps.mapping, kind, values),
         ...asCaller(ctx),
       });
-      return respond(deps, ctx, site, kind, res.body, 200);
+      return respond(deps, ctx, site, kind, res.body, 200, post);
     },
     id,
   );
@@ -260,7 +269,7 @@ export async function deleteLinked(
       method: 'DELETE',
       ...asCaller(ctx),
     });
-    return await respond(deps, ctx, site, kind, res.body, 200);
+    return await respond(deps, ctx, site, kind, res.body, 200, post);
   } catch (err) {
     if (err instanceof ApiError && (err.code === 'rest_already_trashed' || err.status === 410))
       throw linkedInTrash(kind, id);

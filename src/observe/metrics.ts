@@ -106,6 +106,14 @@ export class Metrics {
       },
     });
     new client.Gauge({
+      name: 'calendar_gateway_cache_soft_stale_entries',
+      help: 'Answers of the in-process tier a write softly invalidated: served for CACHE_SOFT_STALE_MS while they refill.',
+      registers,
+      collect() {
+        this.set(cache?.size.softStale ?? 0);
+      },
+    });
+    new client.Gauge({
       name: 'calendar_gateway_cache_bytes',
       help: 'Bytes held by the in-process tier.',
       registers,

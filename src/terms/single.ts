@@ -111,6 +111,8 @@ export async function createTerm(
       status: 201,
       body: singleBody(deps, kind, site, res.body, true),
       headers: location ? { Location: String(publicLinks(deps, site.apiRoot, location)) } : undefined,
+      // A term has no private state: only its delete takes something out of public view (src/cache/soft.ts).
+      soft: true,
     };
   } finally {
     // Events embed terms from this cache: drop it so they show the change at once (also after a failure,
@@ -135,7 +137,7 @@ export async function updateTerm(
       body: fieldsOf(args),
       ...asCaller(ctx),
     });
-    return { body: singleBody(deps, kind, site, res.body, true) };
+    return { body: singleBody(deps, kind, site, res.body, true), soft: true };
   } catch (err) {
     throw refusal(err, loggedIn(ctx));
   } finally {

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, openTarget, type Target } from '../harness.ts';
+import { call, eventually, openTarget, type Target } from '../harness.ts';
 import { NS } from './cache-support.ts';
 import {
   type EventRecord,
@@ -232,7 +232,7 @@ describe('GET /events.ics', () => {
     );
   });
 
-  it('is cached as JSON answers are: ETag and 304, gzip, and a write shows at once', async () => {
+  it('is cached as JSON answers are: ETag and 304, gzip, and a write shows within a second', async () => {
     const path = `/events.ics?${q({ ...window, search: `filler ${tok}` })}`;
     const first = await feed(path);
     const etag = first.res.headers.get('etag');
@@ -252,7 +252,10 @@ describe('GET /events.ics', () => {
       body: { title: `Feed filler renamed ${tok}` },
     });
     expect(renamed.status).toBe(200);
-    const after = await feed(path);
+    const after = await eventually(
+      () => feed(path),
+      (f) => f.text.includes(`SUMMARY:Feed filler renamed ${tok}`),
+    );
     expect(after.text).toContain(`SUMMARY:Feed filler renamed ${tok}`);
   });
 });
@@ -274,7 +277,7 @@ describe('changes a subscriber sees', () => {
       body: { title: `Feed moved ${tok}`, start_date: day(23), end_date: day(23, '11:00:00') },
     });
     expect(res.status).toBe(200);
-    const after = await one();
+    const after = await eventually(one, (v) => v.getFirstPropertyValue('summary') === `Feed moved ${tok}`);
     expect(after.getFirstPropertyValue('uid')).toBe(uidOf(ev.id));
     expect(after.getFirstPropertyValue('summary')).toBe(`Feed moved ${tok}`);
     expect(Number(after.getFirstPropertyValue('sequence'))).toBeGreaterThan(

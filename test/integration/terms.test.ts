@@ -1,6 +1,6 @@
 // /categories and /tags against the project's upstream: list parameters, envelope, single CRUD, errors, embedding.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, call, openTarget, type Role, type Target } from '../harness.ts';
+import { type CallResult, call, eventually, openTarget, type Role, type Target } from '../harness.ts';
 import { type EventRecord, expectError, Fixtures, type Json, monthOf, token } from './fixtures.ts';
 
 type Term = Json & { id: number; name: string; slug: string; count: number; parent?: number; urls: Json };
@@ -357,11 +357,14 @@ describe('term writes', () => {
     expect(moved.body.urls.up).toBe(`${t.api}/categories/${parent.id}`);
   });
 
-  it('shows a renamed category and tag at once in the events that embed them', async () => {
+  it('shows a renamed category and tag within a second in the events that embed them', async () => {
     await get(`/events/${event.id}`); // warm whatever caches embedding uses
     await call(t, 'PATCH', `/categories/${child.id}`, { as: 'admin', body: { name: `Renamed ${tok}` } });
     await call(t, 'PUT', `/tags/${tagA.id}`, { as: 'admin', body: { name: `Tag Renamed ${tok}` } });
-    const res = await get(`/events/${event.id}`);
+    const res = await eventually(
+      () => get(`/events/${event.id}`),
+      (r) => (r.body.tags as Term[]).some((x) => x.name === `Tag Renamed ${tok}`),
+    );
     expect((res.body.categories as Term[]).map((x) => x.name).sort()).toEqual([
       `Parent ${tok}`,
       `Renamed ${tok}`,

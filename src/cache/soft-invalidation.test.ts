@@ -1,0 +1,119 @@
+// Soft invalidation in the in-process tier: the previous answer for a second while one refill runs, never as fresh.
+import { describe, expect, it } from 'vitest';
+import { makeEntry } from './entry.ts';
+import { isSoft, type Loaded, ResponseCache } from './response-cache.ts';
+
+const policy = { ttlSeconds: 60, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 300 };
+
+function setup(softStaleMs = 1000) {
+  const clock = { t: 1_000_000 };
+  const cache = new ResponseCache({ policy, now: () => clock.t, softStaleMs });
+  let loads = 0;
+  const loader =
+    (body: string, tags: string[] = ['list:event', 'event:1'], delayMs = 5) =>
+    async (): Promise<Loaded> => {
+      loads++;
+      await new Promise((r) => setTimeout(r, delayMs));
+      return { entry: makeEntry(body, { tags, now: clock.t }), store: true };
+    };
+  return { clock, cache, loader, loads: () => loads };
+}
+
+const text = (e: { body: Buffer }) => e.body.toString();
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+describe('soft invalidation', () => {
+  it('serves the previous answer, unshared, to every reader inside the window while exactly one refill runs', async () => {
+    const { cache, loader, loads } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    // The fast path (peek) never takes it for fresh.
+    expect(cache.peek('k')).toBeUndefined();
+    const all = await Promise.all(
+      Array.from({ length: 20 }, () => cache.get('k', loader('new', undefined, 20))),
+    );
+    expect(all.map((r) => text(r.entry))).toEqual(Array(20).fill('old'));
+    expect(all.every((r) => r.shared === false)).toBe(true);
+    await settle();
+    expect(loads()).toBe(2);
+    expect(text(cache.peek('k')!)).toBe('new');
+    expect(cache.stats.soft).toBe(20);
+  });
+
+  it('makes readers wait for the refill once the window has passed', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    clock.t += 1000;
+    const r = await cache.get('k', loader('new'));
+    expect(text(r.entry)).toBe('new');
+    expect(r.shared).toBe(true);
+  });
+
+  it('never serves the previous answer after a hard invalidation', async () => {
+    const { cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1']);
+    expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
+  });
+
+  it('drops hard when the soft window is 0', async () => {
+    const { cache, loader } = setup(0);
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
+  });
+
+  it('is not stretched by a second write inside the window', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    clock.t += 800;
+    await cache.invalidate(['list:event'], { soft: true });
+    clock.t += 300;
+    expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
+  });
+
+  it('does not store a refill that raced a later invalidation: the next reader refills again', async () => {
+    const { cache, loader, loads } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    const first = cache.get('k', loader('before the second write', undefined, 30));
+    await new Promise((r) => setTimeout(r, 5));
+    await cache.invalidate(['list:event'], { soft: true });
+    expect(text((await first).entry)).toBe('old');
+    await settle();
+    expect(cache.peek('k')).toBeUndefined();
+    expect(text((await cache.get('k', loader('after'))).entry)).toBe('old');
+    await settle();
+    expect(text(cache.peek('k')!)).toBe('after');
+    expect(loads()).toBe(3);
+  });
+
+  it('does not store a load that started before the invalidation, even when its tags do not show it', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    // Stale by TTL: a refresh starts, whose answer no longer carries event:1.
+    clock.t += 61_000;
+    const refresh = cache.get('k', loader('refreshed', ['list:event'], 30));
+    await new Promise((r) => setTimeout(r, 5));
+    await cache.invalidate(['event:1'], { soft: true });
+    await refresh;
+    await settle();
+    expect(cache.peek('k')).toBeUndefined();
+  });
+
+  it('never serves the previous answer once a hard invalidation follows a soft one', async () => {
+    const { cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['list:event'], { soft: true });
+    await cache.invalidate(['event:1']);
+    expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
+  });
+
+  it('drops hard when tags merged from a soft and a hard invalidation travel together', () => {
+    expect(isSoft(['list:event', '!soft'])).toBe(true);
+    expect(isSoft(['list:event', '!soft', '!hard'])).toBe(false);
+    expect(isSoft(['list:event'])).toBe(false);
+  });
+});
