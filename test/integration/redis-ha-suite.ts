@@ -154,11 +154,24 @@ export function failoverSuite(kind: 'a Redis Cluster' | 'Redis Sentinel'): void 
       }
       reading = false;
       await Promise.all(readers);
+      // What anonymous readers of both gateways get: the last write's title, within the soft window and its refill.
+      const last = `HA ${tok} ${reached.length}`;
+      const titles: string[] = [];
+      for (const g of gateways) {
+        const deadline = Date.now() + 2_000;
+        let title = '';
+        while (title !== last && Date.now() < deadline) {
+          title = ((await (await fetch(`${g.url}${NS}/events/${ev.id}`)).json()) as { title: string }).title;
+          if (title !== last) await sleep(50);
+        }
+        titles.push(title);
+      }
       console.info(
         `${ha.mode}: ${reads.n} anonymous reads, ${reads.failed.length} failed, slowest ${Math.round(reads.slowest)} ms; ` +
           `write → other gateway (ms): ${reached.join(' ')}; master killed before write 5, writes reach the other gateway within 1 s again ${recoveredAt - killedAt} ms after the kill`,
       );
       expect(reads.failed).toEqual([]);
+      expect(titles).toEqual([last, last]);
       // Before the failure a write reaches the other gateway at once.
       expect(Math.max(...reached.slice(0, 4))).toBeLessThan(1500);
     }, 60_000);
