@@ -9,12 +9,12 @@
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of .wordpress/instances (started here). Redis: REDIS_URL
 // (default the local server) under a prefix of its own. nginx: Debian's nginx-light, installed like the tests do.
 // Extra gateway settings: INSTANCES_ENV (`KEY=value,KEY=value`). Loopback only; every process is stopped at the end.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWordPress } from '../wordpress/upstream.ts';
-import { freePort, median, runLoad, type Server, startChild } from './lib.ts';
+import { freePort, median, runLoad, type Server, spawnNginx, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const root = new URL('../', import.meta.url).pathname;
@@ -49,25 +49,7 @@ async function upstream(): Promise<{ url: string; auth: string }> {
 /** nginx with deploy/nginx.conf's site, its upstream block listing `ports`, listening on `front`. */
 function startNginx(ports: number[], front: number): { stop(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'cg-instances-'));
-  const site = readFileSync(join(root, 'deploy/nginx.conf'), 'utf8')
-    .replace(
-      /(upstream calendar_gateway \{\n)(?:\s*server .*\n)+/,
-      (_m, head: string) =>
-        `${head}${ports.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=10s;\n`).join('')}`,
-    )
-    .replace('listen 80;', `listen 127.0.0.1:${front};`);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `${t}_temp_path ${dir}/${t};`)
-    .join(' ');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;\n` +
-      `events { worker_connections 1024; }\nhttp { access_log off; ${temp}\n${site}\n}\n`,
-  );
-  const bin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync) ?? 'nginx';
-  const child = spawn(bin, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
-    stdio: 'ignore',
-  });
+  const child = spawnNginx(dir, ports, front);
   return {
     stop: () => {
       child.kill('SIGQUIT');

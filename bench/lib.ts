@@ -1,6 +1,8 @@
 // Benchmark helpers: child servers on loopback, load generators (wrk, else autocannon), medians.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 export interface Server {
@@ -147,3 +149,34 @@ export const median = (xs: number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/**
+ * Debian's nginx in the foreground with deploy/nginx.conf's site, its upstream block listing `ports` and listening
+ * on 127.0.0.1:`front`; its config, temp files, pid and log live in `dir`. SIGQUIT stops it.
+ */
+export function spawnNginx(
+  dir: string,
+  ports: number[],
+  front: number,
+  workerConnections = 1024,
+): ChildProcess {
+  const site = readFileSync(new URL('../deploy/nginx.conf', import.meta.url), 'utf8')
+    .replace(
+      /(upstream calendar_gateway \{\n)(?:\s*server .*\n)+/,
+      (_m, head: string) =>
+        `${head}${ports.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=10s;\n`).join('')}`,
+    )
+    .replace('listen 80;', `listen 127.0.0.1:${front};`);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `${t}_temp_path ${dir}/${t};`)
+    .join(' ');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;\n` +
+      `events { worker_connections ${workerConnections}; }\nhttp { access_log off; ${temp}\n${site}\n}\n`,
+  );
+  const bin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync) ?? 'nginx';
+  return spawn(bin, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
+    stdio: 'ignore',
+  });
+}

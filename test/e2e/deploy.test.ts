@@ -1,13 +1,13 @@
 // deploy/ as far as this machine can run it: the systemd unit (checked by systemd-analyze, its ExecStart and
 // environment file run as systemd would, on the system's Node), two instances sharing Redis behind deploy/nginx.conf
 // on one port, a write through one seen through the other, and SIGTERM exiting 0.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, type spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, type Server, startChild } from '../../bench/lib.ts';
+import { freePort, type Server, spawnNginx, startChild } from '../../bench/lib.ts';
 import { settings } from '../../src/config.ts';
 import { composeCommand } from '../setup/e2e-tools.ts';
 import { postEvent } from './demo.ts';
@@ -72,22 +72,7 @@ beforeAll(async () => {
   const [p1, p2, pn] = [await freePort(), await freePort(), await freePort()];
   front = `http://127.0.0.1:${pn}`;
   gateways.push(await startInstance(p1, front), await startInstance(p2, front));
-  const site = read('deploy/nginx.conf')
-    .replace('127.0.0.1:3001', `127.0.0.1:${p1}`)
-    .replace('127.0.0.1:3002', `127.0.0.1:${p2}`)
-    .replace('listen 80;', `listen 127.0.0.1:${pn};`);
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
-    .map((t) => `${t}_temp_path ${dir}/${t};`)
-    .join(' ');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `daemon off; worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;\n` +
-      `events { worker_connections 128; }\nhttp { access_log off; ${temp}\n${site}\n}\n`,
-  );
-  const bin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync) ?? 'nginx';
-  nginx = spawn(bin, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], {
-    stdio: 'ignore',
-  });
+  nginx = spawnNginx(dir, [p1, p2], pn, 128);
   for (let i = 0; i < 100; i++) {
     if ((await fetch(`${front}/calendar-gateway/v1/health`).catch(() => undefined))?.ok) return;
     await new Promise((r) => setTimeout(r, 100));
