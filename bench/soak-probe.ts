@@ -1,0 +1,12 @@
+// Preloaded into each soak instance (`node --import <this file>`), so any checkout of the gateway, today's main
+// included, reports the same figures without code of its own: every SOAK_PROBE_MS (1000) it writes its full
+// `process.memoryUsage()` (bytes) as one JSON object to SOAK_PROBE_FILE. Heap snapshots come from node's own
+// `--heapsnapshot-signal`. Cheap: one small synchronous write a second on an unref'd timer.
+import { writeFileSync } from 'node:fs';
+
+const file = process.env.SOAK_PROBE_FILE;
+if (file) {
+  const write = () => writeFileSync(file, JSON.stringify({ t: Date.now(), ...process.memoryUsage() }));
+  write();
+  setInterval(write, Number(process.env.SOAK_PROBE_MS ?? 1000)).unref();
+}
