@@ -7,12 +7,12 @@
 // (least squares, MB/min) over the last 40 minutes (or everything after the first window, if shorter).
 // Heap snapshots of both instances at SOAK_SNAPSHOT_SECONDS (600; 0: none) and at the end, written with node's
 // `--heapsnapshot-signal`; they, the probe files and samples.json go to .soak/<run>/ (git-ignored).
-// WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of SOAK_WP_DIR (.wordpress/soak; started here, left
-// running). Redis: REDIS_URL (default the local server) under a prefix of its own.
+// WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of SOAK_WP_DIR (.wordpress/soak; started here unless it
+// runs, left running; `npm run wordpress -- stop` with WP_STATE_DIR stops it). Redis: REDIS_URL (default the local server) under a prefix of its own.
 // SOAK_ROOT_A / SOAK_ROOT_B: the checkout each instance runs from (default this one), to run two builds side by
 // side in one soak. SOAK_ENV_A / SOAK_ENV_B: extra environment of one instance (`KEY=value,KEY=value`), e.g.
 // MALLOC_ARENA_MAX=2 or LD_PRELOAD=libjemalloc.so.2.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureWordPress } from '../wordpress/upstream.ts';
@@ -45,13 +45,12 @@ async function upstream(): Promise<{ url: string; auth: string }> {
   if (process.env.BENCH_WP_URL && process.env.BENCH_WP_AUTH) {
     return { url: process.env.BENCH_WP_URL, auth: process.env.BENCH_WP_AUTH };
   }
-  console.error('starting the local WordPress of .wordpress/soak …');
-  const port = await freePort();
-  return ensureWordPress({
-    mapping: join(root, 'mappings/tec.json'),
-    stateDir: resolve(process.env.SOAK_WP_DIR ?? join(root, '.wordpress/soak')),
-    port,
-  });
+  const stateDir = resolve(process.env.SOAK_WP_DIR ?? join(root, '.wordpress/soak'));
+  console.error(`starting the local WordPress of ${stateDir} …`);
+  // A site already running keeps its port (wp.sh refuses another).
+  const running = existsSync(join(stateDir, 'php.pid')) && existsSync(join(stateDir, 'port'));
+  const port = running ? Number(readFileSync(join(stateDir, 'port'), 'utf8')) : await freePort();
+  return ensureWordPress({ mapping: join(root, 'mappings/tec.json'), stateDir, port });
 }
 
 interface Memory {
