@@ -30,6 +30,8 @@ const roots = [process.env.SOAK_ROOT_A, process.env.SOAK_ROOT_B].map((r) => reso
 const runDir = join(root, '.soak', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 const probe = new URL('./soak-probe.ts', import.meta.url).pathname;
 const MB = 2 ** 20;
+/** A load request that takes longer than this counts as failed, so no worker waits forever. */
+const limit = () => AbortSignal.timeout(60_000);
 
 interface Window {
   cached: number[];
@@ -64,11 +66,16 @@ interface Memory {
 
 /** Instance `i`'s memory in MB: its probe's latest `process.memoryUsage()` and its in-process cache's bytes. */
 async function memoryOf(g: Server, i: number): Promise<Memory> {
-  const text = await (
-    await fetch(`${g.url}/calendar-gateway/v1/metrics`, {
-      headers: { Authorization: `Bearer ${TOKEN}-metrics-token` },
-    })
-  ).text();
+  // Bounded: an instance that does not answer its metrics in time leaves the cache figure out, not the soak stuck.
+  const text = await fetch(`${g.url}/calendar-gateway/v1/metrics`, {
+    headers: { Authorization: `Bearer ${TOKEN}-metrics-token` },
+    signal: AbortSignal.timeout(10_000),
+  })
+    .then((res) => res.text())
+    .catch((e: Error) => {
+      console.error(`metrics of instance ${'ab'[i]}: ${e.message}`);
+      return '';
+    });
   const cache = Number(/^calendar_gateway_cache_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN);
   const m = JSON.parse(readFileSync(join(runDir, `memory-${'ab'[i]}.json`), 'utf8')) as NodeJS.MemoryUsage;
   return {
@@ -180,6 +187,7 @@ async function main(): Promise<void> {
         method: 'POST',
         headers: { ...basic, 'Content-Type': 'application/json' },
         body: JSON.stringify({ start_date: '2035-06-06 10:00:00', end_date: '2035-06-06 11:00:00', ...body }),
+        signal: limit(),
       });
     for (let i = 0; i < 3; i++) {
       const res = await write(gateways[0]!, { title: `Soak ${TOKEN} edited ${i}` });
@@ -196,12 +204,14 @@ async function main(): Promise<void> {
         const t = performance.now();
         try {
           if (r < 0.9) {
-            const res = await fetch(`${g.url}${cachedUrls[n % cachedUrls.length]}`);
+            const res = await fetch(`${g.url}${cachedUrls[n % cachedUrls.length]}`, { signal: limit() });
             await res.arrayBuffer();
             window.cached.push(performance.now() - t);
             if (res.status >= 500) window.errors5xx++;
           } else if (r < 0.97) {
-            const res = await fetch(`${g.url}${NS}/events?per_page=5&search=${TOKEN}${n}`);
+            const res = await fetch(`${g.url}${NS}/events?per_page=5&search=${TOKEN}${n}`, {
+              signal: limit(),
+            });
             await res.arrayBuffer();
             window.misses++;
             if (res.status >= 500) window.errors5xx++;
