@@ -2,11 +2,15 @@
 // included, reports the same figures without code of its own: every SOAK_PROBE_MS (1000) it writes its full
 // `process.memoryUsage()` (bytes) as one JSON object to SOAK_PROBE_FILE. Heap snapshots come from node's own
 // `--heapsnapshot-signal`. Cheap: one small synchronous write a second on an unref'd timer.
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 const file = process.env.SOAK_PROBE_FILE;
 if (file) {
-  const write = () => writeFileSync(file, JSON.stringify({ t: Date.now(), ...process.memoryUsage() }));
+  // Written aside and renamed over, so the soak never reads a half-written file.
+  const write = () => {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ t: Date.now(), ...process.memoryUsage() }));
+    renameSync(`${file}.tmp`, file);
+  };
   write();
   setInterval(write, Number(process.env.SOAK_PROBE_MS ?? 1000)).unref();
 }

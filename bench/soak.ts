@@ -263,7 +263,11 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, Math.min(sampleSeconds * 1000, end - performance.now())));
         const w = window;
         window = fresh();
-        const mem = await Promise.all(gateways.map(memoryOf));
+        const mem = await Promise.all(gateways.map(memoryOf)).catch((e: Error) => {
+          console.error(`memory sample failed: ${e.message}`);
+          return undefined;
+        });
+        if (!mem) continue;
         const s = {
           t: Math.round((performance.now() - t0) / 1000),
           mem,
