@@ -10,8 +10,8 @@
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of SOAK_WP_DIR (.wordpress/soak; started here unless it
 // runs, left running; `npm run wordpress -- stop` with WP_STATE_DIR stops it). Redis: REDIS_URL (default the local server) under a prefix of its own.
 // SOAK_ROOT_A / SOAK_ROOT_B: the checkout each instance runs from (default this one), to run two builds side by
-// side in one soak. SOAK_ENV_A / SOAK_ENV_B: extra environment of one instance (`KEY=value,KEY=value`), e.g.
-// MALLOC_ARENA_MAX=2 or LD_PRELOAD=libjemalloc.so.2.
+// side in one soak; SOAK_ROOT_C (or SOAK_ENV_C) adds a third instance. SOAK_ENV_A / _B / _C: extra environment of
+// one instance (`KEY=value,KEY=value`), e.g. MALLOC_ARENA_MAX=2 or LD_PRELOAD=libjemalloc.so.2.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,7 +26,9 @@ const TOKEN = `soak${process.pid}`;
 const root = new URL('../', import.meta.url).pathname;
 const snapshotAt = Number(process.env.SOAK_SNAPSHOT_SECONDS ?? 600);
 const tableSeconds = Number(process.env.SOAK_TABLE_SECONDS ?? 300);
-const roots = [process.env.SOAK_ROOT_A, process.env.SOAK_ROOT_B].map((r) => resolve(r ?? root));
+// Instances a and b, and c when SOAK_ROOT_C or SOAK_ENV_C is set.
+const names = process.env.SOAK_ROOT_C || process.env.SOAK_ENV_C ? 'abc' : 'ab';
+const roots = [...names].map((n) => resolve(process.env[`SOAK_ROOT_${n.toUpperCase()}`] ?? root));
 const runDir = join(root, '.soak', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 const probe = new URL('./soak-probe.ts', import.meta.url).pathname;
 const MB = 2 ** 20;
@@ -73,11 +75,11 @@ async function memoryOf(g: Server, i: number): Promise<Memory> {
   })
     .then((res) => res.text())
     .catch((e: Error) => {
-      console.error(`metrics of instance ${'ab'[i]}: ${e.message}`);
+      console.error(`metrics of instance ${names[i]}: ${e.message}`);
       return '';
     });
   const cache = Number(/^calendar_gateway_cache_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN);
-  const m = JSON.parse(readFileSync(join(runDir, `memory-${'ab'[i]}.json`), 'utf8')) as NodeJS.MemoryUsage;
+  const m = JSON.parse(readFileSync(join(runDir, `memory-${names[i]}.json`), 'utf8')) as NodeJS.MemoryUsage;
   return {
     rss: m.rss / MB,
     heapTotal: m.heapTotal / MB,
@@ -90,7 +92,7 @@ async function memoryOf(g: Server, i: number): Promise<Memory> {
 
 /** Asks both instances for a heap snapshot and waits until each has written one more file. */
 async function snapshot(gateways: Server[], label: string): Promise<void> {
-  const dirs = gateways.map((_, i) => join(runDir, 'ab'[i]!));
+  const dirs = gateways.map((_, i) => join(runDir, names[i]!));
   const before = dirs.map((d) => readdirSync(d).length);
   const t = performance.now();
   for (const g of gateways) g.child.kill('SIGUSR2');
@@ -149,7 +151,7 @@ async function main(): Promise<void> {
         .map((kv) => [kv.split('=')[0]!, kv.slice(kv.indexOf('=') + 1)]),
     );
   const start = (i: number, extraEnv?: string) => {
-    const dir = join(runDir, 'ab'[i]!);
+    const dir = join(runDir, names[i]!);
     mkdirSync(dir, { recursive: true });
     const args = [
       '--import',
@@ -158,12 +160,13 @@ async function main(): Promise<void> {
       `--diagnostic-dir=${dir}`,
       'src/main.ts',
     ];
-    const probeEnv = { SOAK_PROBE_FILE: join(runDir, `memory-${'ab'[i]}.json`) };
+    const probeEnv = { SOAK_PROBE_FILE: join(runDir, `memory-${names[i]}.json`) };
     return startChild(args, { ...env, ...probeEnv, ...extra(extraEnv) }, process.execPath, roots[i]);
   };
-  const gateways = [await start(0, process.env.SOAK_ENV_A), await start(1, process.env.SOAK_ENV_B)];
-  for (const i of [0, 1]) {
-    console.log(`instance ${'ab'[i]}: ${roots[i]} ${process.env[`SOAK_ENV_${'AB'[i]}`] ?? ''}`);
+  const gateways: Server[] = [];
+  for (const [i, n] of [...names].entries()) {
+    gateways.push(await start(i, process.env[`SOAK_ENV_${n.toUpperCase()}`]));
+    console.log(`instance ${n}: ${roots[i]} ${process.env[`SOAK_ENV_${n.toUpperCase()}`] ?? ''}`);
   }
   const created: number[] = [];
   try {
@@ -199,7 +202,7 @@ async function main(): Promise<void> {
     let n = 0;
     const worker = async (w: number) => {
       while (performance.now() < end) {
-        const g = gateways[(n++ + w) % 2]!;
+        const g = gateways[(n++ + w) % gateways.length]!;
         const r = Math.random();
         const t = performance.now();
         try {
@@ -255,8 +258,8 @@ async function main(): Promise<void> {
     let snapshotted = snapshotAt <= 0;
     const t0 = performance.now();
     console.log(
-      `soak: ${seconds} s, ${workers} connections over 2 instances; per ${sampleSeconds} s window:\n` +
-        ' t(s) | RSS a/b (MB) | heap total a/b | heap used a/b | external a/b | array buffers a/b | cache a/b (MB) | cached reads | p50 / p99 (ms) | misses | writes | WP edits | 5xx | failed | load 1m',
+      `soak: ${seconds} s, ${workers} connections over ${names.length} instances; per ${sampleSeconds} s window:\n` +
+        ` t(s) | RSS ${[...names].join('/')} (MB) | heap total | heap used | external | array buffers | cache (MB) | cached reads | p50 / p99 (ms) | misses | writes | WP edits | 5xx | failed | load 1m`,
     );
     const sampler = (async () => {
       while (performance.now() < end) {
@@ -321,7 +324,7 @@ function report(
   );
   const both = (m: Memory[], f: (m: Memory) => number) => m.map((x) => f(x).toFixed(0)).join(' / ');
   console.log(
-    `\n| t (min) | RSS a / b (MB) | heap used a / b | external a / b | array buffers a / b | load 1m |\n|---|---|---|---|---|---|`,
+    `\n| t (min) | RSS ${[...names].join(' / ')} (MB) | heap used | external | array buffers | load 1m |\n|---|---|---|---|---|---|`,
   );
   for (const s of rows) {
     console.log(
@@ -333,11 +336,11 @@ function report(
   const from = Math.max(samples[0]?.t ?? 0, last - 40 * 60);
   const tail = samples.filter((s) => s.t > from);
   if (tail.length >= 2) {
-    for (const i of [0, 1]) {
+    for (const i of [...names].keys()) {
       const rss = slope(tail.map((s) => [s.t / 60, s.mem[i]!.rss]));
       const heap = slope(tail.map((s) => [s.t / 60, s.mem[i]!.heapUsed]));
       console.log(
-        `instance ${'ab'[i]}: from ${(from / 60).toFixed(1)} to ${(last / 60).toFixed(1)} min RSS slope ` +
+        `instance ${names[i]}: from ${(from / 60).toFixed(1)} to ${(last / 60).toFixed(1)} min RSS slope ` +
           `${rss.toFixed(2)} MB/min, heap used ${heap.toFixed(2)} MB/min; RSS ${tail[0]!.mem[i]!.rss.toFixed(0)} → ` +
           `${tail.at(-1)!.mem[i]!.rss.toFixed(0)} MB (max ${Math.max(...tail.map((s) => s.mem[i]!.rss)).toFixed(0)})`,
       );
