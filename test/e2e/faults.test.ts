@@ -427,7 +427,21 @@ describe('Redis restarting under mixed load', () => {
               : `${g.url}${search}`;
           reads.sent++;
           const res = await fetch(url).catch(() => undefined);
-          if (res?.status !== 200) reads.failed++;
+          if (res?.status !== 200) {
+            reads.failed++;
+            // What failed, and (with FAULT_DEBUG=error) the gateway's log line of it.
+            const body = res ? await res.clone().text() : 'no answer';
+            const id = /"request_id":"([^"]+)"/.exec(body)?.[1];
+            console.info(`read failed: ${url} ${res?.status} ${body}`);
+            if (id)
+              console.info(
+                g
+                  .output()
+                  .split('\n')
+                  .filter((l) => l.includes(id))
+                  .join('\n'),
+              );
+          }
           await res?.arrayBuffer();
         }
       };
