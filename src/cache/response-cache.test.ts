@@ -29,6 +29,21 @@ describe('ResponseCache (in-process tier)', () => {
     expect(all.every((r) => text(r.entry) === 'a')).toBe(true);
   });
 
+  it('runs a load once when the key is dropped while it runs (a purge, or the whole-L1 drop of a stream gap)', async () => {
+    const { cache, loader, loads } = setup();
+    // A cold key each time: the drop makes lru-cache give up the fetch while its load runs.
+    for (const drop of [() => cache.purgeAll(), () => cache.invalidate(['list:event'])]) {
+      const pending = cache.get(`cold-${loads()}`, loader('fresh'));
+      await new Promise((r) => setTimeout(r, 1));
+      await drop();
+      const got = await pending;
+      expect(text(got.entry)).toBe('fresh');
+      expect(got.shared).toBe(false);
+    }
+    // Each of the two requests ran its load once: before the fix the second call of `load` ran the stages again.
+    expect(loads()).toBe(2);
+  });
+
   it('loads a failing cold key once: every caller waiting on it gets that error, no second load', async () => {
     const { cache } = setup();
     let calls = 0;

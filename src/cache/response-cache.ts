@@ -57,6 +57,12 @@ interface FetchContext {
   result?: Loaded;
   /** The load was shareable but not stored (it raced an invalidation, or its tags are held): no cache may keep it. */
   unstored?: boolean;
+  /**
+   * This caller's own load, once started: when lru-cache gives the fetch up under it (a delete or a clear of the key
+   * while it runs, e.g. the whole-L1 drop after an invalidation stream gap), the caller waits for it instead of
+   * loading a second time (which would run the request's stages twice: a 500).
+   */
+  running?: Promise<Loaded>;
 }
 
 export type CacheSource = 'l1' | 'l2' | 'upstream';
@@ -203,9 +209,10 @@ export class ResponseCache {
       // The previous answer of a write's drop: a CDN or browser must not keep it past the refill.
       return { entry, source: 'l1', shared: !soft };
     }
-    // This call joined another caller's load whose result was not shareable: load our own.
+    // This call joined another caller's load whose result was not shareable, or its own load was given up by
+    // lru-cache while it ran (the key was deleted meanwhile): its own answer, never shared.
     this.stats.upstream++;
-    const own = await load();
+    const own = await (context.running ?? load());
     return { entry: own.entry, source: 'upstream', shared: false };
   }
 
@@ -231,7 +238,8 @@ export class ResponseCache {
     }
     let loaded: Loaded;
     try {
-      loaded = await context.load();
+      context.running = context.load();
+      loaded = await context.running;
     } catch (err) {
       // Redis may hold a copy younger than the stale-if-error limit that L1 never had.
       if (remote && this.#now() - remote.storedAt < this.#lifeMs) {
