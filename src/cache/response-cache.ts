@@ -284,9 +284,10 @@ export class ResponseCache {
   }
 
   /**
-   * A copy in Redis filled before this instance's own invalidation of one of its tags: it drops its L1 before Redis,
-   * so a refill in between could otherwise bring the dropped answer back as fresh. Drops announced by another
-   * instance (or local ones, `dropLocal`) come after Redis was cleaned: what Redis holds then is newer, and is taken.
+   * A copy in Redis filled before this instance's own invalidation of one of its tags, or before another instance's
+   * announcement of one reached it: it drops its L1 before Redis, so a refill in between could otherwise bring the
+   * dropped answer back as fresh; and a load that read the old record may store it in Redis after the writer cleaned
+   * Redis, before the announcement reached the instance that made it. Local drops (`dropLocal`) do not count.
    */
   #olderThanDrop(e: CacheEntry): boolean {
     if (e.storedAt <= this.#purgedTime) return true;
@@ -295,7 +296,7 @@ export class ResponseCache {
     return false;
   }
 
-  /** tag → time of this instance's last own invalidation of it (`invalidate`), for `#olderThanDrop`. */
+  /** tag → time of this instance's last own invalidation of it, or of another's reaching it, for `#olderThanDrop`. */
   readonly #droppedHere = new Map<string, number>();
 
   /**
@@ -430,6 +431,14 @@ export class ResponseCache {
   #onMessage(m: InvalidationMessage): void {
     if (m.origin === this.#origin) return;
     const tags = Array.isArray(m.tags) ? m.tags.filter((t) => typeof t === 'string') : [];
+    // What Redis holds of these tags may have been stored after the writer cleaned it, by a load that read the old
+    // record before the write (here or on a third instance, which did not know of the write yet): a copy stored
+    // before this message arrived is not taken as fresh (a refill reads WordPress instead). Without this, such a copy
+    // was served as fresh here until its TTL.
+    const now = this.#now();
+    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
+    if (m.all) this.#purgedTime = now;
+    else for (const t of tags) if (!isMarker(t)) this.#droppedHere.set(t, now);
     if (m.all) this.#dropAllLocal();
     else this.#dropLocal(tags);
     for (const fn of this.#remote) fn(m.all ? null : tags);
