@@ -299,6 +299,17 @@ export class ResponseCache {
   /** tag → time of this instance's last own invalidation of it, or of another's reaching it, for `#olderThanDrop`. */
   readonly #droppedHere = new Map<string, number>();
 
+  /** Notes the time of a drop for `#olderThanDrop`: of these tags (markers aside), or of everything (`null`). */
+  #noteDrop(tags: readonly string[] | null): void {
+    const now = this.#now();
+    if (tags === null) {
+      this.#purgedTime = now;
+      return;
+    }
+    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
+    for (const t of tags) if (!isMarker(t)) this.#droppedHere.set(t, now);
+  }
+
   /**
    * Drops the L1 entries of the tags: at once, or (a soft invalidation, see SOFT_TAG) by marking them stale since
    * now, so that `get` serves each one's previous answer while its refill runs, for `softStaleMs`.
@@ -359,9 +370,7 @@ export class ResponseCache {
    */
   async invalidate(tags: string[], opts: { soft?: boolean } = {}): Promise<void> {
     if (tags.length === 0) return;
-    const now = this.#now();
-    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
-    for (const t of tags) this.#droppedHere.set(t, now);
+    this.#noteDrop(tags);
     try {
       // Every instance (this one, and those reading the message) drops as the markers say.
       await this.#invalidate([...tags, opts.soft ? SOFT_TAG : HARD_TAG]);
@@ -407,7 +416,7 @@ export class ResponseCache {
 
   /** Drops everything, everywhere (operators' purge). */
   async purgeAll(): Promise<void> {
-    this.#purgedTime = this.#now();
+    this.#noteDrop(null);
     try {
       await this.#purgeAll();
     } finally {
@@ -435,10 +444,7 @@ export class ResponseCache {
     // record before the write (here or on a third instance, which did not know of the write yet): a copy stored
     // before this message arrived is not taken as fresh (a refill reads WordPress instead). Without this, such a copy
     // was served as fresh here until its TTL.
-    const now = this.#now();
-    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
-    if (m.all) this.#purgedTime = now;
-    else for (const t of tags) if (!isMarker(t)) this.#droppedHere.set(t, now);
+    this.#noteDrop(m.all ? null : tags);
     if (m.all) this.#dropAllLocal();
     else this.#dropLocal(tags);
     for (const fn of this.#remote) fn(m.all ? null : tags);
