@@ -190,6 +190,37 @@ function calendar_gateway_write_filter(array $args, WP_REST_Request $request): a
     return $args;
 }
 
+// A create and its token go in as one database transaction: opened as the create is prepared, committed once the
+// token is written. PHP dying in between (a crash, a SIGKILL, a fatal error) rolls the row back with it, so a record
+// never exists without its token (the token alone was written a few queries after the row). Only those few
+// queries of the gateway's own create are inside: the row, its slug, its token.
+/** Opens (true), commits (false) or rolls back (null) the transaction of the gateway create in progress. */
+function calendar_gateway_create_transaction(?bool $open): void
+{
+    static $inProgress = false;
+    global $wpdb;
+    if ($open === true && !$inProgress) {
+        $inProgress = $wpdb->query('START TRANSACTION') !== false;
+    } elseif ($open !== true && $inProgress) {
+        $inProgress = false;
+        $wpdb->query($open === false ? 'COMMIT' : 'ROLLBACK');
+    }
+}
+
+// The token of a new post is the last of its meta_input: written, the create is whole.
+add_action('added_post_meta', static function ($mid, $objectId, $key): void {
+    if ($key === CALENDAR_GATEWAY_WRITE_META) {
+        calendar_gateway_create_transaction(false);
+    }
+}, 10, 3);
+// A create that ended without writing its token (refused before its insert, a term folded into an older one): what
+// it answered stands, an error leaves nothing. A request that dies never gets here: its connection's end rolls back.
+add_filter('rest_request_after_callbacks', static function ($response) {
+    calendar_gateway_create_transaction(is_wp_error($response) ? null : false);
+    return $response;
+}, PHP_INT_MAX);
+add_action('shutdown', static fn () => calendar_gateway_create_transaction(null), PHP_INT_MIN);
+
 const CALENDAR_GATEWAY_WRITE_SHARED = '_calendar_gateway_write_shared';
 
 // Two creates of the same term name at once: wp_insert_term folds the newer into the older and answers both creators
@@ -210,12 +241,13 @@ add_action('init', static function (): void {
         register_post_meta($type, CALENDAR_GATEWAY_WRITE_META, calendar_gateway_write_meta_args(
             static fn ($allowed, $key, $post_id) => current_user_can('edit_post', $post_id)
         ));
-        // Written by wp_insert_post itself (meta_input), not in a later query of the same request: a record is never
+        // Written by wp_insert_post itself (meta_input), in the transaction of the row (above): a record is never
         // created without its token, even when PHP dies mid-request.
         add_filter("rest_pre_insert_{$type}", static function ($prepared, WP_REST_Request $request) {
             $token = calendar_gateway_write_token($request);
             if ($token !== '' && is_object($prepared) && empty($prepared->ID)) {
                 $prepared->meta_input = array_merge((array) ($prepared->meta_input ?? []), [CALENDAR_GATEWAY_WRITE_META => $token]);
+                calendar_gateway_create_transaction(true);
             }
             return $prepared;
         }, 10, 2);
@@ -249,8 +281,10 @@ add_action('init', static function (): void {
                 if (get_term_meta($term_id, CALENDAR_GATEWAY_WRITE_SHARED, true) === '') {
                     add_term_meta($term_id, CALENDAR_GATEWAY_WRITE_META, $token, true);
                 }
+                calendar_gateway_create_transaction(false);
             };
             add_action("created_{$taxonomy}", $stamp);
+            calendar_gateway_create_transaction(true);
             return $prepared;
         }, 10, 2);
         add_filter("rest_{$taxonomy}_query", 'calendar_gateway_write_filter', 10, 2);
