@@ -54,3 +54,36 @@ describe('a gateway create that dies right after WordPress inserts its row', () 
     expect(rows.map((r) => ({ id: r.id, token: r.meta?.[WRITE_META] ?? null }))).toEqual([]);
   });
 });
+
+describe('gateway creates of one new term name at once', () => {
+  it.each(['tags', 'tribe_events_cat'])(
+    'make one %s, which every creator is given, and which no failed write of theirs may remove',
+    async (restBase) => {
+      const name = `${tok} same ${restBase}`;
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          const res = await fetch(`${up.url}/wp/v2/${restBase}`, {
+            method: 'POST',
+            headers: { ...admin, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name, meta: { [WRITE_META]: `${tok}-same-${i}` } }),
+          });
+          const body = (await res.json()) as { id?: number; code?: string; data?: { term_id?: number } };
+          return { status: res.status, id: body.id ?? body.data?.term_id, code: body.code };
+        }),
+      );
+      const rows = await find(restBase, encodeURIComponent(name), true);
+      for (const r of rows) left.push([restBase, r.id]);
+      // One term: WordPress's own guard (folding a newer duplicate into the older) cannot see a term still inside
+      // its create's transaction, so creates take turns and the later ones are told term_exists.
+      expect(rows.map((r) => r.id)).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+      for (const a of answers) {
+        expect([201, 400]).toContain(a.status);
+        if (a.status === 400) expect(a.code).toBe('term_exists');
+        expect(a.id).toBe(rows[0]!.id);
+      }
+      // Given to eight creators, it carries none's token: a failed write of its first creator leaves it.
+      expect(rows[0]!.meta?.[WRITE_META] ?? '').toBe('');
+    },
+  );
+});

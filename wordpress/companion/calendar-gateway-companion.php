@@ -193,19 +193,60 @@ function calendar_gateway_write_filter(array $args, WP_REST_Request $request): a
 // A create and its token go in as one database transaction: opened as the create is prepared, committed once the
 // token is written. PHP dying in between (a crash, a SIGKILL, a fatal error) rolls the row back with it, so a record
 // never exists without its token (the token alone was written a few queries after the row). Only those few
-// queries of the gateway's own create are inside: the row, its slug, its token.
+// queries of the gateway's own create are inside: the row, its slug, its token. READ COMMITTED: its reads see what
+// other requests committed meanwhile, as they would without the transaction.
 /** Opens (true), commits (false) or rolls back (null) the transaction of the gateway create in progress. */
 function calendar_gateway_create_transaction(?bool $open): void
 {
     static $inProgress = false;
     global $wpdb;
     if ($open === true && !$inProgress) {
+        $wpdb->query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
         $inProgress = $wpdb->query('START TRANSACTION') !== false;
     } elseif ($open !== true && $inProgress) {
         $inProgress = false;
         $wpdb->query($open === false ? 'COMMIT' : 'ROLLBACK');
     }
 }
+
+// Term creates of the mapped taxonomies take turns, the admin's too: a named lock from before a create's first read
+// until it is committed. WordPress's own guard against two creates of one name (its check after the insert, folding
+// the newer term into the older) cannot see a term still inside its transaction; in turn, the later create finds the
+// earlier term before it inserts anything (term_exists). Held at most for the request; MariaDB frees it if PHP dies.
+/** Takes (true) or gives back (false) the turn of term creates. */
+function calendar_gateway_term_turn(bool $take): void
+{
+    static $held = null;
+    global $wpdb;
+    if ($take && $held === null) {
+        $name = 'calendar_gateway_terms_' . md5($wpdb->dbname . '|' . $wpdb->prefix);
+        // Ten seconds at most: a create does not wait longer than WordPress would let it run.
+        if ((string) $wpdb->get_var($wpdb->prepare('SELECT GET_LOCK(%s, 10)', $name)) === '1') {
+            $held = $name;
+        }
+    } elseif (!$take && $held !== null) {
+        $wpdb->query($wpdb->prepare('SELECT RELEASE_LOCK(%s)', $held));
+        $held = null;
+    }
+}
+
+/** Notes (a taxonomy) or clears ('') the gateway term create of this REST request; returns the one noted. */
+function calendar_gateway_term_create(?string $taxonomy = null): string
+{
+    static $current = '';
+    if ($taxonomy !== null) {
+        $current = $taxonomy;
+    }
+    return $current;
+}
+
+add_filter('pre_insert_term', static function ($term, $taxonomy) {
+    if (in_array($taxonomy, calendar_gateway_taxonomies(), true)) {
+        calendar_gateway_term_turn(true);
+    }
+    return $term;
+}, 10, 2);
+add_action('saved_term', static fn () => calendar_gateway_term_turn(false), PHP_INT_MAX);
 
 // The token of a new post is the last of its meta_input: written, the create is whole.
 add_action('added_post_meta', static function ($mid, $objectId, $key): void {
@@ -217,9 +258,23 @@ add_action('added_post_meta', static function ($mid, $objectId, $key): void {
 // it answered stands, an error leaves nothing. A request that dies never gets here: its connection's end rolls back.
 add_filter('rest_request_after_callbacks', static function ($response) {
     calendar_gateway_create_transaction(is_wp_error($response) ? null : false);
+    // A gateway term create answered with an existing term: the gateway uses that term, so it is someone else's
+    // too, and a failed write of its creator must no longer remove it (as for a fold, below).
+    if (calendar_gateway_term_create() !== '' && is_wp_error($response) && $response->get_error_code() === 'term_exists') {
+        $data = $response->get_error_data();
+        $existing = (int) (is_array($data) ? ($data['term_id'] ?? 0) : $data);
+        if ($existing > 0) {
+            calendar_gateway_share_term($existing);
+        }
+    }
+    calendar_gateway_term_create('');
+    calendar_gateway_term_turn(false);
     return $response;
 }, PHP_INT_MAX);
-add_action('shutdown', static fn () => calendar_gateway_create_transaction(null), PHP_INT_MIN);
+add_action('shutdown', static function (): void {
+    calendar_gateway_create_transaction(null);
+    calendar_gateway_term_turn(false);
+}, PHP_INT_MIN);
 
 const CALENDAR_GATEWAY_WRITE_SHARED = '_calendar_gateway_write_shared';
 
@@ -228,11 +283,17 @@ const CALENDAR_GATEWAY_WRITE_SHARED = '_calendar_gateway_write_shared';
 // write token: a failed gateway write never deletes a term another creator was given.
 add_filter('wp_insert_term_duplicate_term_check', static function ($duplicate, $term, $taxonomy) {
     if ($duplicate && in_array($taxonomy, calendar_gateway_taxonomies(), true)) {
-        update_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_SHARED, '1');
-        delete_term_meta((int) $duplicate->term_id, CALENDAR_GATEWAY_WRITE_META);
+        calendar_gateway_share_term((int) $duplicate->term_id);
     }
     return $duplicate;
 }, 10, 3);
+
+/** A term given to more than one creator: it carries no write token from now on. */
+function calendar_gateway_share_term(int $termId): void
+{
+    update_term_meta($termId, CALENDAR_GATEWAY_WRITE_SHARED, '1');
+    delete_term_meta($termId, CALENDAR_GATEWAY_WRITE_META);
+}
 
 add_action('init', static function (): void {
     $types = array_merge(array_keys(calendar_gateway_post_types()), ['attachment']);
@@ -275,6 +336,9 @@ add_action('init', static function (): void {
             $meta = $request['meta'];
             unset($meta[CALENDAR_GATEWAY_WRITE_META]);
             $request->set_param('meta', $meta);
+            calendar_gateway_term_create($taxonomy);
+            // The turn before the transaction: its first read comes after the previous create was committed.
+            calendar_gateway_term_turn(true);
             $stamp = static function ($term_id) use ($token, $taxonomy, &$stamp): void {
                 remove_action("created_{$taxonomy}", $stamp);
                 // Another create of the same name was folded into this term meanwhile (below): it is shared.
