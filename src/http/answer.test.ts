@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { makeEntry, publicCacheControl } from '../cache/entry.ts';
-import { acceptsGzip, etagMatches, gzipOf, strongEtag } from './answer.ts';
+import { acceptsGzip, etagMatches, gzipOf, strongEtag, utf8Bytes } from './answer.ts';
 import { notModifiedHeaders } from './send.ts';
 
 describe('strongEtag', () => {
@@ -18,6 +18,32 @@ describe('strongEtag', () => {
 
   it('is a quoted strong validator', () => {
     expect(strongEtag(Buffer.from('x'))).toMatch(/^"[\w-]+"$/);
+  });
+});
+
+describe('utf8Bytes', () => {
+  const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) });
+
+  it('makes the bytes Buffer.from makes, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.oneof(units, fc.string({ unit: 'grapheme' }), fc.string()), (text) => {
+        expect(utf8Bytes(text).equals(Buffer.from(text))).toBe(true);
+      }),
+    );
+  });
+
+  it('makes them for texts at and past the scratch buffer’s size', () => {
+    for (const text of ['–'.repeat(256 * 1024), `${'–'.repeat(256 * 1024)}x`, 'é'.repeat(300_000)]) {
+      expect(utf8Bytes(text).equals(Buffer.from(text))).toBe(true);
+    }
+  });
+
+  it('gives each text bytes of its own, which a later text never overwrites', () => {
+    const first = utf8Bytes('{"title":"Café – one"}');
+    const second = utf8Bytes('{"title":"another, longer one"}');
+    expect(first.toString()).toBe('{"title":"Café – one"}');
+    expect(second.toString()).toBe('{"title":"another, longer one"}');
+    expect(first.buffer === second.buffer && first.byteOffset === second.byteOffset).toBe(false);
   });
 });
 
