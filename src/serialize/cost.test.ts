@@ -1,7 +1,7 @@
 // Cost formatting as TEC's tribe_get_cost( $id, true ) and REST cost_details produce them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCost, splitCurrency } from './cost.ts';
+import { formatCost, formatCostOnce, splitCurrency } from './cost.ts';
 
 const none = { symbol: '', code: '', position: '' };
 
@@ -82,6 +82,43 @@ describe('formatCost', () => {
         for (const v of out.cost_details.values) expect(typeof v).toBe('string');
       }),
     );
+  });
+});
+
+describe('formatCost looked up', () => {
+  const row = fc.oneof(
+    fc.constantFrom('', '0', '10', '10,25', '5 - 20', 'Free', 'donation', '€5', '1.000,50'),
+    fc.string({ maxLength: 12 }),
+  );
+  const currencies = fc.record({
+    symbol: fc.constantFrom('', '$', '€', 'kr'),
+    code: fc.constantFrom('', 'USD', 'EUR'),
+    position: fc.constantFrom('', 'prefix', 'postfix', 'suffix'),
+  });
+
+  it('answers as working it out does, the first time and every time after', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 4 }), currencies, (rows, currency) => {
+        const want = formatCostOnce(rows, currency);
+        expect(formatCost(rows, currency)).toEqual(want);
+        expect(formatCost(rows, currency)).toEqual(want);
+      }),
+    );
+  });
+
+  it('tells rows apart from one row holding what a separator could join', () => {
+    const none = { symbol: '$', code: '', position: 'prefix' };
+    expect(formatCost(['5', '20'], none).cost).toBe('$5 – $20');
+    expect(formatCost(['5\u000020'], none)).toEqual(formatCostOnce(['5\u000020'], none));
+    expect(formatCost(['5,20'], none)).toEqual(formatCostOnce(['5,20'], none));
+  });
+
+  it('gives each caller a copy of its own', () => {
+    const none = { symbol: '', code: '', position: '' };
+    const first = formatCost(['10', '20'], none);
+    first.cost_details.values.push('99');
+    first.cost_details.currency_code = 'XXX';
+    expect(formatCost(['10', '20'], none)).toEqual(formatCostOnce(['10', '20'], none));
   });
 });
 
