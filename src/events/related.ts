@@ -106,11 +106,34 @@ export async function relatedOf(deps: Deps, ctx: RequestContext, events: WpPost[
   return { venues, organizers, terms, media };
 }
 
+/**
+ * The terms by id of a pair of term lists, made once per pair. The term cache hands out the same lists until a term
+ * of theirs changes, and each miss used to copy every term of both taxonomies: a site with thousands of tags paid
+ * for all of them on every list miss. Read only: serializers look terms up.
+ */
+const termMaps = new WeakMap<WpTerm[], WeakMap<WpTerm[], Map<number, WpTerm>>>();
+
 async function termsOf(deps: Deps, ctx: RequestContext): Promise<Map<number, WpTerm>> {
-  const out = new Map<number, WpTerm>();
-  for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags]) {
-    if (!tax) continue;
-    for (const t of await deps.terms.all(tax, ctx.language)) out.set(t.id, { ...t, taxonomy: tax.taxonomy });
+  const { categories, tags } = deps.mapping.event;
+  const lists = [
+    categories ? await deps.terms.all(categories, ctx.language) : [],
+    tags ? await deps.terms.all(tags, ctx.language) : [],
+  ] as const;
+  let byTags = termMaps.get(lists[0]);
+  if (!byTags) {
+    byTags = new WeakMap();
+    termMaps.set(lists[0], byTags);
+  }
+  let out = byTags.get(lists[1]);
+  if (!out) {
+    out = new Map<number, WpTerm>();
+    for (const [tax, list] of [
+      [categories, lists[0]],
+      [tags, lists[1]],
+    ] as const) {
+      if (tax) for (const t of list) out.set(t.id, { ...t, taxonomy: tax.taxonomy });
+    }
+    byTags.set(lists[1], out);
   }
   return out;
 }
