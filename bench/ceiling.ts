@@ -130,7 +130,11 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       rawRounds.push(load(`${raw.url}/`, raw.child.pid));
       sameRounds.push(load(sameUrl, same.child.pid));
-      for (const g of gateways) g.rounds.push(load(g.url, g.pid));
+      // The gateways take turns at going first after the raw rows, so no tree always follows the same server.
+      for (let k = 0; k < gateways.length; k++) {
+        const g = gateways[(k + r) % gateways.length]!;
+        g.rounds.push(load(g.url, g.pid));
+      }
       process.stderr.write(
         `  round ${r + 1}: raw ${show(rawRounds[r]!)}; raw, ${own.length} headers ${show(sameRounds[r]!)}; ${gateways.map((g) => `${g.name} ${show(g.rounds[r]!)}`).join('; ')}\n`,
       );
