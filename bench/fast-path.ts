@@ -1,9 +1,12 @@
 // `npm run bench:fast-path [-- other checkout…]`: the cached-hit path's own work, in process and without sockets,
 // for this tree and each checkout named, in alternating rounds: fastServe from the alias lookup to writeHead and end
-// on a ServerResponse with no socket, against the same two calls of bench/raw-server.ts. On a shared machine the
-// load generator's rounds (npm run bench:ceiling) swing by several times; this isolates what the gateway itself adds.
+// on a ServerResponse with no socket, against the same two calls of bench/raw-server.ts, and a second raw row handing
+// writeHead this tree's own header list (Node's cost of those headers, apart from the gateway's own work). On a shared
+// machine the load generator's rounds (npm run bench:ceiling) swing by several times; this isolates what the gateway
+// itself adds. Wall time and this thread's CPU time a hit (process.threadCpuUsage: time spent waiting for a core on a
+// loaded machine is not counted).
 // Env: BENCH_ROUNDS (7), BENCH_HITS (20000).
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { basename, resolve } from 'node:path';
 import { median } from './lib.ts';
@@ -42,10 +45,10 @@ function response(req: IncomingMessage): ServerResponse {
 
 type Hit = () => void;
 
-async function hitOf(root: string): Promise<Hit> {
+// biome-ignore lint/suspicious/noExplicitAny: each tree's own ResponseCache, loaded at run time
+async function cacheOf(root: string): Promise<any> {
   const { ResponseCache } = await import(`${root}/src/cache/response-cache.ts`);
   const { makeEntry } = await import(`${root}/src/cache/entry.ts`);
-  const { fastServe } = await import(`${root}/src/cache/fast-path.ts`);
   const cache = new ResponseCache({
     policy: { ttlSeconds: 3600, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 86400 },
   });
@@ -58,15 +61,38 @@ async function hitOf(root: string): Promise<Hit> {
     }),
     store: true,
   }));
+  return cache;
+}
+
+async function hitOf(root: string): Promise<Hit> {
+  const { fastServe } = await import(`${root}/src/cache/fast-path.ts`);
+  const cache = await cacheOf(root);
   return () => {
     const req = request();
     if (!fastServe(cache, req, response(req))) throw new Error(`${root}: the fast path did not answer`);
   };
 }
 
-function rawHit(): Hit {
+/** The header list a tree's fast path hands writeHead for this hit (caught on one response, nothing sent). */
+async function headersOf(root: string): Promise<OutgoingHttpHeaders | Array<string | number>> {
+  const { fastServe } = await import(`${root}/src/cache/fast-path.ts`);
+  const req = request();
+  const res = response(req);
+  let caught: OutgoingHttpHeaders | Array<string | number> | undefined;
+  res.writeHead = ((_status: number, headers: typeof caught) => {
+    caught = headers;
+    return res;
+  }) as typeof res.writeHead;
+  res.end = (() => res) as typeof res.end;
+  fastServe(await cacheOf(root), req, res);
+  if (!caught) throw new Error(`${root}: the fast path wrote no headers`);
+  return caught;
+}
+
+/** raw: the four headers of bench/raw-server.ts; or the list given (the gateway's own, as a second ceiling). */
+function rawHit(list?: OutgoingHttpHeaders | Array<string | number>): Hit {
   const body = Buffer.from(BODY);
-  const headers = {
+  const headers = list ?? {
     'content-type': 'application/json; charset=utf-8',
     'content-length': body.length,
     etag: '"abc"',
@@ -79,27 +105,39 @@ function rawHit(): Hit {
   };
 }
 
-const microsPer = (hit: Hit): number => {
+/** Wall and thread CPU µs a hit over one round. */
+const microsPer = (hit: Hit): { wall: number; cpu: number } => {
   const t = performance.now();
+  const c = process.threadCpuUsage();
   for (let i = 0; i < HITS; i++) hit();
-  return ((performance.now() - t) / HITS) * 1000;
+  const d = process.threadCpuUsage(c);
+  return { wall: ((performance.now() - t) / HITS) * 1000, cpu: (d.user + d.system) / HITS };
 };
 
 async function main(): Promise<void> {
   const trees = [resolve('.'), ...process.argv.slice(2).map((p) => resolve(p))];
-  const cases: Array<{ name: string; hit: Hit; us: number[] }> = [
-    { name: 'raw node:http calls', hit: rawHit(), us: [] },
+  type Case = { name: string; hit: Hit; wall: number[]; cpu: number[] };
+  const cases: Case[] = [
+    { name: 'raw node:http calls', hit: rawHit(), wall: [], cpu: [] },
+    { name: "raw, gateway's headers", hit: rawHit(await headersOf(trees[0]!)), wall: [], cpu: [] },
   ];
-  for (const tree of trees) cases.push({ name: basename(tree), hit: await hitOf(tree), us: [] });
+  for (const tree of trees) cases.push({ name: basename(tree), hit: await hitOf(tree), wall: [], cpu: [] });
   for (const c of cases) microsPer(c.hit); // warm-up
-  for (let r = 0; r < ROUNDS; r++) for (const c of cases) c.us.push(microsPer(c.hit));
-  const raw = cases[0]!.us;
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const c of cases) {
+      const m = microsPer(c.hit);
+      c.wall.push(m.wall);
+      c.cpu.push(m.cpu);
+    }
+  }
   console.log(`cached hit, in process, no socket: µs a hit (median of ${ROUNDS} rounds × ${HITS})`);
+  const row = (c: Case, of: 'wall' | 'cpu') => {
+    const ratios = c[of].map((x, i) => cases[0]![of][i]! / x);
+    return `${median(c[of]).toFixed(2).padStart(6)} µs ${of.padEnd(4)} raw / it per round ${ratios.map((x) => x.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(3)}`;
+  };
   for (const c of cases) {
-    const ratios = c.us.map((x, i) => raw[i]! / x);
-    console.log(
-      `${c.name.padEnd(20)} ${median(c.us).toFixed(2).padStart(7)} µs   raw / it per round ${ratios.map((x) => x.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(3)}`,
-    );
+    console.log(`${c.name.padEnd(22)} ${row(c, 'wall')}`);
+    console.log(`${''.padEnd(22)} ${row(c, 'cpu')}`);
   }
   console.log(`Node ${process.version}`);
 }

@@ -42,14 +42,19 @@ export interface CdnPolicy {
 /** Each policy's Cache-Control, made once: every cached hit sends it. */
 const cacheControls = new WeakMap<CachePolicy, string>();
 
+/** The policy asked for last and its Cache-Control: a gateway has one policy, so a hit skips the WeakMap. */
+let last: { policy: CachePolicy; made: string } | undefined;
+
 /** `Cache-Control` of a shared (anonymous) response. */
 export const publicCacheControl = (p: CachePolicy): string => {
+  if (last?.policy === p) return last.made;
   let made = cacheControls.get(p);
   if (made === undefined) {
     const s = p.cdn?.sMaxAgeSeconds;
     made = `public, max-age=${p.ttlSeconds}${s === undefined ? '' : `, s-maxage=${s}`}, stale-while-revalidate=${p.staleWhileRevalidateSeconds}, stale-if-error=${p.staleIfErrorSeconds}`;
     cacheControls.set(p, made);
   }
+  last = { policy: p, made };
   return made;
 };
 

@@ -64,8 +64,13 @@ function send(x: Exchange): void {
   // a CDN would keep it for its own default time, and no purge names it (an error carries no tags).
   else if (!x.shared && (x.method === 'GET' || x.method === 'HEAD')) extra['cache-control'] = 'no-store';
   if (x.source) x.res.locals.cacheSource = x.source;
-  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra });
+  // A shared answer takes nothing from `extra` (its own Cache-Control wins): one object for all of them lets the
+  // stored answer's header list, made once a second, serve hits through express too (an anonymous caller with a
+  // site's analytics cookie comes this way on every read).
+  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra: x.shared ? SHARED_EXTRA : extra });
 }
+
+const SHARED_EXTRA: Readonly<Record<string, string>> = Object.freeze({});
 
 export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Router {
   const router = express.Router();

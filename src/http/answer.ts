@@ -137,9 +137,24 @@ export function gzipOf(answer: Answer, stored = false): { body: Buffer; etag: st
   return gz;
 }
 
+/** `Accept-Encoding` values read lately: browsers send one of a handful, on every request. */
+const ENCODINGS_KEPT = 256;
+const gzipAccepted = new Map<string, boolean>();
+
 /** Whether `Accept-Encoding` accepts gzip (RFC 9110 §12.5.3: a listed `gzip` or `*`, with a non-zero weight). */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
+  let yes = gzipAccepted.get(header);
+  if (yes === undefined) {
+    // Bounded: made-up values cost a parse each, never memory.
+    if (gzipAccepted.size >= ENCODINGS_KEPT) gzipAccepted.clear();
+    yes = readAcceptsGzip(header);
+    gzipAccepted.set(header, yes);
+  }
+  return yes;
+}
+
+function readAcceptsGzip(header: string): boolean {
   let star = false;
   for (const part of header.toLowerCase().split(',')) {
     const [coding = '', ...params] = part.trim().split(';');

@@ -41,17 +41,31 @@ const NULL_ORIGIN: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-methods': 'OPTIONS, GET',
 });
 
-/** The CORS and security headers of a REST answer to a request with this Origin. */
+/** Origins whose headers were made lately; a page embedding the calendar sends the same one on every call. */
+const ORIGINS_KEPT = 256;
+const withOrigin = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * The CORS and security headers of a REST answer to a request with this Origin: one frozen object per origin, so a
+ * stored answer's header list made for it (src/http/send.ts) serves that origin's next hits as well.
+ */
 export function corsHeaders(origin: string | undefined, allow: OriginRule): Readonly<Record<string, string>> {
   // The common case (no Origin: a server or a same-origin page) allocates nothing.
   if (!origin || !echoable(origin) || !allow(origin)) return WITHOUT_ORIGIN;
   if (origin === 'null') return NULL_ORIGIN;
-  return {
-    ...WITHOUT_ORIGIN,
-    'access-control-allow-origin': origin,
-    'access-control-allow-methods': CORS_METHODS,
-    'access-control-allow-credentials': 'true',
-  };
+  let made = withOrigin.get(origin);
+  if (made === undefined) {
+    // Bounded: a flood of made-up origins costs a rebuild now and then, never memory.
+    if (withOrigin.size >= ORIGINS_KEPT) withOrigin.clear();
+    made = Object.freeze({
+      ...WITHOUT_ORIGIN,
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-credentials': 'true',
+    });
+    withOrigin.set(origin, made);
+  }
+  return made;
 }
 
 /** Sets the CORS headers on everything below a REST root (the namespace, the site index, proxied wp/v2). */

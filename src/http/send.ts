@@ -73,31 +73,32 @@ interface Made {
 /**
  * Made once per stored answer, representation and second (Age), not per hit: a cached hit then builds no header
  * object, and the list is read by writeHead at once, so one list serves every hit of that second. The fast path's
- * `extra` is one frozen object while no Origin is sent (src/http/cors.ts), so the common hit finds its list here.
+ * `extra` is one frozen object per Origin (none, or the caller's: src/http/cors.ts), so a hit finds its list here.
  */
 const madeHeaders = new WeakMap<Answer, { plain?: Made; gzip?: Made }>();
 
-function sharedHeaders(answer: Answer, shared: SharedHeaders, o: SendOptions, gz: Gzipped): Made['flat'] {
+function sharedHeaders(
+  answer: Answer,
+  shared: SharedHeaders,
+  extra: SendOptions['extra'],
+  gz: Gzipped,
+): Made['flat'] {
   let slots = madeHeaders.get(answer);
   const m = gz ? slots?.gzip : slots?.plain;
   if (
     m &&
     m.age === shared.age &&
-    m.extra === o.extra &&
+    m.extra === extra &&
     m.tags === shared.tags &&
     m.cacheControl === shared.cacheControl
   ) {
     return m.flat;
   }
   const flat: Made['flat'] = [];
-  for (const [k, v] of Object.entries(fullHeaders(answer, o, gz))) if (v !== undefined) flat.push(k, v);
-  const made = {
-    flat,
-    age: shared.age,
-    cacheControl: shared.cacheControl,
-    tags: shared.tags,
-    extra: o.extra,
-  };
+  for (const [k, v] of Object.entries(fullHeaders(answer, { shared, extra }, gz))) {
+    if (v !== undefined) flat.push(k, v);
+  }
+  const made = { flat, age: shared.age, cacheControl: shared.cacheControl, tags: shared.tags, extra };
   if (!slots) {
     slots = {};
     madeHeaders.set(answer, slots);
@@ -107,25 +108,50 @@ function sharedHeaders(answer: Answer, shared: SharedHeaders, o: SendOptions, gz
   return flat;
 }
 
-/** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
-export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
-  // A shared answer is a stored one: its gzip is made off the event loop, and it goes out as it is until then.
-  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer, o.shared !== undefined) : null;
-  const inm = req.headers['if-none-match'];
+/** The name the caller's request id is echoed under (src/observe/request-log.ts sets the same on express's path). */
+const REQUEST_ID = 'X-Request-Id';
+
+/**
+ * Sends a shared answer (anonymous, stored) with its validator, Cache-Control and Age: a matching If-None-Match gets
+ * a 304. `requestId` is echoed; it goes in the list given to writeHead, as a header set before writeHead would make
+ * Node merge every header of the list one by one.
+ */
+export function sendShared(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Answer,
+  shared: SharedHeaders,
+  extra?: SendOptions['extra'],
+  requestId?: string,
+): void {
+  const h = req.headers;
+  // A stored answer's gzip is made off the event loop, and it goes out as it is until then.
+  const gz = acceptsGzip(h['accept-encoding']) ? gzipOf(answer, true) : null;
+  const inm = h['if-none-match'];
   // Either representation's validator means the caller holds the current state of this answer.
   if (
-    o.shared &&
+    inm !== undefined &&
     answer.status === 200 &&
     (etagMatches(inm, answer.etag) || (gz && etagMatches(inm, gz.etag)))
   ) {
-    res.writeHead(304, notModifiedHeaders(fullHeaders(answer, o, gz)));
+    const headers = notModifiedHeaders(fullHeaders(answer, { shared, extra }, gz));
+    if (requestId) headers[REQUEST_ID] = requestId;
+    res.writeHead(304, headers);
     res.end();
     return;
   }
-  const body = gz ? gz.body : answer.body;
-  res.writeHead(
-    answer.status,
-    o.shared ? sharedHeaders(answer, o.shared, o, gz) : fullHeaders(answer, o, gz),
-  );
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const flat = sharedHeaders(answer, shared, extra, gz);
+  res.writeHead(answer.status, requestId ? [REQUEST_ID, requestId, ...flat] : flat);
+  res.end(req.method === 'HEAD' ? undefined : gz ? gz.body : answer.body);
+}
+
+/** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
+export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
+  if (o.shared) {
+    sendShared(req, res, answer, o.shared, o.extra);
+    return;
+  }
+  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer) : null;
+  res.writeHead(answer.status, fullHeaders(answer, o, gz));
+  res.end(req.method === 'HEAD' ? undefined : gz ? gz.body : answer.body);
 }

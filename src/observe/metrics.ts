@@ -22,8 +22,11 @@ export class Metrics {
   readonly #upstream: client.Histogram<'method' | 'as' | 'outcome'>;
   readonly #notifications: client.Counter;
   readonly #lastNotification: client.Gauge;
-  /** Fast-path hits per route, counted with a plain add (no label hashing on the hot path), exported at scrape. */
-  readonly #fastHits = new Map<string, number>();
+  /**
+   * Fast-path hits per route, counted with a plain add (no label hashing on the hot path), exported at scrape. One
+   * counter cell per route: a hit finds it with one lookup of a string whose hash is already known (src/cache/aliases.ts).
+   */
+  readonly #fastHits = new Map<string, { n: number }>();
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
@@ -42,7 +45,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const [route, n] of fastHits) this.inc({ route }, n);
+        for (const [route, c] of fastHits) this.inc({ route }, c.n);
       },
     });
     this.#upstream = new client.Histogram({
@@ -207,7 +210,9 @@ export class Metrics {
   }
 
   fastHit(route: string): void {
-    this.#fastHits.set(route, (this.#fastHits.get(route) ?? 0) + 1);
+    const c = this.#fastHits.get(route);
+    if (c) c.n++;
+    else this.#fastHits.set(route, { n: 1 });
   }
 
   upstream(method: string, as: string, outcome: string, ms: number): void {
