@@ -1,5 +1,6 @@
 // Tests for the event index against a tiny in-memory stand-in for the WordPress client.
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';
 import { type Mapping, mappingSchema } from '../mapping/schema.ts';
@@ -316,6 +317,42 @@ describe('EventIndex', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(wp.calls.length).toBe(calls);
   });
+});
+
+describe('EventIndex slices', () => {
+  it('crawls and polls to the same events whatever the slice (a yield after every post, or none)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 260 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 260 }), { maxLength: 30 }),
+        async (n, seed, edited) => {
+          const posts = [...syntheticPosts(n, seed)];
+          const stored = async (sliceMs: number) => {
+            const wp = new FakeWp(structuredClone(posts));
+            const index = new EventIndex({
+              client: wp,
+              mapping: tec,
+              language: 'en',
+              logger: silentLogger(),
+              tuning: { sliceMs, compactMs: sliceMs },
+            });
+            await index.build(quiet);
+            for (const id of edited.filter((id) => id <= n))
+              wp.edit(id, { title: { raw: `edited ${id}`, rendered: '' } }, '2030-01-01T00:00:00');
+            const changed = await index.refresh();
+            await index.compact();
+            return { changed, events: [...(index.snapshot()?.batches(50) ?? [])].flat() };
+          };
+          const every = await stored(0);
+          expect(every).toEqual(await stored(Number.POSITIVE_INFINITY));
+          expect(every.events.length).toBe(n);
+          expect(every.changed).toBe(edited.filter((id) => id <= n).length);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  }, 60_000);
 });
 
 describe('EventIndex compaction', () => {

@@ -5,7 +5,15 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { ALIVE, FLAG, FLAG_BITS, flagsOf, type RowBytes, type Rows, type StoredEvent } from './columns/rows.ts';
+import {
+  ALIVE,
+  FLAG,
+  FLAG_BITS,
+  flagsOf,
+  type RowBytes,
+  type Rows,
+  type StoredEvent,
+} from './columns/rows.ts';
 import { wallKey, wallText } from './columns/wall-clock.ts';
 import type { EventIndex, IndexSnapshot } from './event-index.ts';
 
@@ -235,7 +243,8 @@ const statuses: { bytes: Buffer; name: string }[] = [];
 
 /** The status name written at `b[at, at + len)`. */
 function statusOf(b: Buffer, at: number, len: number): string {
-  for (const s of statuses) if (s.bytes.length === len && b.compare(s.bytes, 0, len, at, at + len) === 0) return s.name;
+  for (const s of statuses)
+    if (s.bytes.length === len && b.compare(s.bytes, 0, len, at, at + len) === 0) return s.name;
   const name = b.toString('utf8', at, at + len);
   // Bounded: a foreign snapshot could hold any number of names.
   if (statuses.length < 64) statuses.push({ bytes: Buffer.from(name, 'utf8'), name });

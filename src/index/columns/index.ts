@@ -33,6 +33,8 @@ export interface ColumnsOptions {
   alwaysNarrow?: boolean;
   /** Rows per block (tests make it small, to have many). */
   blockSize?: number;
+  /** Tests: ms of warm-up work between two yields (0: after every block; see {@link EventColumns.warm}). */
+  warmMs?: number;
 }
 
 export class EventColumns {
@@ -45,6 +47,7 @@ export class EventColumns {
   /** The background warm-up under way (see {@link warm}), or done once. */
   #warming: Promise<void> | null = null;
   #warmed = false;
+  readonly #warmMs: number;
 
   constructor(options: ColumnsOptions = {}) {
     this.#order = new Ordered(this.#rows, options.blockSize);
@@ -54,6 +57,7 @@ export class EventColumns {
     });
     this.#searches = new Searches(this.#rows, this.#text);
     this.#alwaysNarrow = options.alwaysNarrow ?? false;
+    this.#warmMs = options.warmMs ?? WARM_MS;
   }
 
   get size(): number {
@@ -257,7 +261,7 @@ export class EventColumns {
         const blk = this.#order.blocks[b];
         const pairs = memo.blocks.get(blk);
         if (!pairs || pairs[0] !== blk.version) memo.blocks.set(blk, matchCounts(blk, memo.inc, memo.exc));
-        if (performance.now() - t0 < WARM_MS) continue;
+        if (performance.now() - t0 < this.#warmMs) continue;
         await tick();
         t0 = performance.now();
         // Rows added meanwhile: their bits first, or a block they joined would be counted without them.
