@@ -355,6 +355,62 @@ describe('EventIndex slices', () => {
   }, 60_000);
 });
 
+describe('EventIndex warm-up', () => {
+  /** Ticks until the words are posted and the warm-up is over; how many warm-ups began. */
+  const settle = async (index: EventIndex) => {
+    for (let i = 0; i < 10_000 && (index.pendingWords > 0 || index.warming); i++)
+      await new Promise((r) => setImmediate(r));
+    return index.warmUps;
+  };
+  const searched: IndexQuery = { statuses: ['publish'], page: 2, perPage: 10, search: 'music' };
+
+  it('makes the common searches ahead once a load is over and its words are posted, none before', async () => {
+    const index = new EventIndex({
+      client: new FakeWp([]),
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+    });
+    const first = [...syntheticPosts(3000)].map((p) => facetsOf(p, tec)).sort(byStart);
+    const restoring = index.restoring();
+    restoring.add(first.slice(0, 1500));
+    await new Promise((r) => setImmediate(r));
+    expect(index.warmUps).toBe(0);
+    restoring.add(first.slice(1500));
+    restoring.finish(null, new Date().toISOString());
+    expect(await settle(index)).toBe(1);
+    expect(index.query(searched)).toEqual(queryIndex(first, searched));
+  });
+
+  it('makes them once a crawl is over, not as the words of each page are posted', async () => {
+    const posts = [...syntheticPosts(450)];
+    const wp = new FakeWp(posts);
+    // Pages after the first wait until the words of the first are posted.
+    let open = () => {};
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const client: IndexClient = {
+      all: (req, onPage) => wp.all(req, onPage),
+      request: (req) => wp.request(req),
+      list: async (req) => {
+        if (Number(req.query?.page) > 1) await gate;
+        return wp.list(req);
+      },
+    };
+    const index = new EventIndex({ client, mapping: tec, language: 'en', logger: silentLogger() });
+    const building = index.build(quiet);
+    for (let i = 0; i < 1000 && (index.size < 100 || index.pendingWords > 0); i++)
+      await new Promise((r) => setImmediate(r));
+    expect([index.size, index.pendingWords, index.warmUps]).toEqual([100, 0, 0]);
+    open();
+    await building;
+    expect(await settle(index)).toBe(1);
+    const want = posts.map((p) => facetsOf(p, tec));
+    expect(index.query(searched)).toEqual(queryIndex(want, searched));
+  });
+});
+
 describe('EventIndex compaction', () => {
   it('drops replaced rows in the background and answers as before throughout', async () => {
     const index = new EventIndex({

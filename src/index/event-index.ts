@@ -89,7 +89,7 @@ const tick = () => new Promise((r) => setImmediate(r));
 const SLICE_MS = 2;
 
 /** Calls `fn` on each item, yielding to the event loop every `ms` (a page of posts is tens of ms of work). */
-async function inSlices<T>(items: readonly T[], ms: number, fn: (item: T) => void): Promise<void> {
+async function inSlices<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
   let t0 = performance.now();
   for (const item of items) {
     fn(item);
@@ -225,6 +225,7 @@ export class EventIndex {
       finish: (since, builtAt) => {
         finished = true;
         this.#columns.pauseWords(false);
+        this.#columns.warmWhenPosted();
         this.#since = since;
         this.#builtAt = this.#lastRefreshAt = new Date(builtAt);
       },
@@ -271,6 +272,10 @@ export class EventIndex {
   /** Whether the background is making the most common searches ahead (after a load or a crawl). */
   get warming(): boolean {
     return this.#columns.warming;
+  }
+  /** How many such warm-ups the current columns began. */
+  get warmUps(): number {
+    return this.#columns.warmUps;
   }
   get builtAt(): Date | null {
     return this.#builtAt;
@@ -427,9 +432,14 @@ export class EventIndex {
       throw err;
     }
     this.#resume = null;
-    await inSlices([...this.#columns.ids()], this.#tuning.sliceMs, (id) => {
+    // The ids held, read from a copy of the rows' order (one typed array), not spread from the id table (a million
+    // ids spread into an array in one task at 1M events). A row is never renumbered, so its id reads the same later.
+    const columns = this.#columns;
+    await inSlices(columns.rowsInOrder(), this.#tuning.sliceMs, (r) => {
+      const id = columns.idAt(r);
       if (!state.seen.has(id) && (this.#written.get(id) ?? 0) <= state.seq0) this.#delete(id);
     });
+    this.#columns.warmWhenPosted();
     const ms = Math.round(state.ms + performance.now() - t0);
     this.#buildMs = ms;
     this.#since = nextSince(this.#since, [state.newest], {
@@ -654,6 +664,7 @@ export class EventIndex {
         if (touched.at < touched.ids.length && !(await pause())) return;
       }
       this.#columns = next;
+      next.warmWhenPosted();
     } catch (err) {
       this.#logger.warn(
         { err: String(err) },

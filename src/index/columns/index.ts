@@ -44,16 +44,16 @@ export class EventColumns {
   readonly #text: TextPostings;
   readonly #searches: Searches;
   readonly #alwaysNarrow: boolean;
-  /** The background warm-up under way (see {@link warm}), or done once. */
+  /** The background warm-up under way (see {@link warm}), and whether one is due once the words are posted. */
   #warming: Promise<void> | null = null;
-  #warmed = false;
+  #warmDue = false;
+  #warmUps = 0;
   readonly #warmMs: number;
 
   constructor(options: ColumnsOptions = {}) {
     this.#order = new Ordered(this.#rows, options.blockSize);
-    // Once the words of a load or crawl are posted, the most common searches are made ahead, once.
     this.#text = new TextPostings(this.#rows, options.background ?? true, () => {
-      if (!this.#warmed) void this.warm();
+      if (this.#warmDue) void this.warm();
     });
     this.#searches = new Searches(this.#rows, this.#text);
     this.#alwaysNarrow = options.alwaysNarrow ?? false;
@@ -241,12 +241,28 @@ export class EventColumns {
    * the background once the words of a load or crawl are posted; tests call it too. Rows added meanwhile are taken
    * in as any query takes them in (the memo is brought up to date after each yield).
    */
+  /** How many warm-ups began (see {@link warm}). */
+  get warmUps(): number {
+    return this.#warmUps;
+  }
+
   warm(): Promise<void> {
+    this.#warmDue = false;
+    if (!this.#warming) this.#warmUps++;
     this.#warming ??= this.#warm().finally(() => {
       this.#warming = null;
-      this.#warmed = true;
     });
     return this.#warming;
+  }
+
+  /**
+   * Warms (see {@link warm}) once every row's words are posted: called when a load or a crawl is over, or new
+   * columns take over. Not at each catch-up of the posting: during a crawl it catches up after every page, and
+   * searches made ahead at a few hundred rows would then read the text of every row crawled after them.
+   */
+  warmWhenPosted(): void {
+    this.#warmDue = true;
+    if (this.#text.pending === 0) void this.warm();
   }
 
   async #warm(): Promise<void> {
