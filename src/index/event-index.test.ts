@@ -1,5 +1,6 @@
 // Tests for the event index against a tiny in-memory stand-in for the WordPress client.
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';
 import { type Mapping, mappingSchema } from '../mapping/schema.ts';
@@ -315,6 +316,98 @@ describe('EventIndex', () => {
     const calls = wp.calls.length;
     await vi.advanceTimersByTimeAsync(10_000);
     expect(wp.calls.length).toBe(calls);
+  });
+});
+
+describe('EventIndex slices', () => {
+  it('crawls and polls to the same events whatever the slice (a yield after every post, or none)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 260 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 260 }), { maxLength: 30 }),
+        async (n, seed, edited) => {
+          const posts = [...syntheticPosts(n, seed)];
+          const stored = async (sliceMs: number) => {
+            const wp = new FakeWp(structuredClone(posts));
+            const index = new EventIndex({
+              client: wp,
+              mapping: tec,
+              language: 'en',
+              logger: silentLogger(),
+              tuning: { sliceMs, compactMs: sliceMs },
+            });
+            await index.build(quiet);
+            for (const id of edited.filter((id) => id <= n))
+              wp.edit(id, { title: { raw: `edited ${id}`, rendered: '' } }, '2030-01-01T00:00:00');
+            const changed = await index.refresh();
+            await index.compact();
+            return { changed, events: [...(index.snapshot()?.batches(50) ?? [])].flat() };
+          };
+          const every = await stored(0);
+          expect(every).toEqual(await stored(Number.POSITIVE_INFINITY));
+          expect(every.events.length).toBe(n);
+          expect(every.changed).toBe(edited.filter((id) => id <= n).length);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  }, 60_000);
+});
+
+describe('EventIndex warm-up', () => {
+  /** Ticks until the words are posted and the warm-up is over; how many warm-ups began. */
+  const settle = async (index: EventIndex) => {
+    for (let i = 0; i < 10_000 && (index.pendingWords > 0 || index.warming); i++)
+      await new Promise((r) => setImmediate(r));
+    return index.warmUps;
+  };
+  const searched: IndexQuery = { statuses: ['publish'], page: 2, perPage: 10, search: 'music' };
+
+  it('makes the common searches ahead once a load is over and its words are posted, none before', async () => {
+    const index = new EventIndex({
+      client: new FakeWp([]),
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+    });
+    const first = [...syntheticPosts(3000)].map((p) => facetsOf(p, tec)).sort(byStart);
+    const restoring = index.restoring();
+    restoring.add(first.slice(0, 1500));
+    await new Promise((r) => setImmediate(r));
+    expect(index.warmUps).toBe(0);
+    restoring.add(first.slice(1500));
+    restoring.finish(null, new Date().toISOString());
+    expect(await settle(index)).toBe(1);
+    expect(index.query(searched)).toEqual(queryIndex(first, searched));
+  });
+
+  it('makes them once a crawl is over, not as the words of each page are posted', async () => {
+    const posts = [...syntheticPosts(450)];
+    const wp = new FakeWp(posts);
+    // Pages after the first wait until the words of the first are posted.
+    let open = () => {};
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const client: IndexClient = {
+      all: (req, onPage) => wp.all(req, onPage),
+      request: (req) => wp.request(req),
+      list: async (req) => {
+        if (Number(req.query?.page) > 1) await gate;
+        return wp.list(req);
+      },
+    };
+    const index = new EventIndex({ client, mapping: tec, language: 'en', logger: silentLogger() });
+    const building = index.build(quiet);
+    for (let i = 0; i < 1000 && (index.size < 100 || index.pendingWords > 0); i++)
+      await new Promise((r) => setImmediate(r));
+    expect([index.size, index.pendingWords, index.warmUps]).toEqual([100, 0, 0]);
+    open();
+    await building;
+    expect(await settle(index)).toBe(1);
+    const want = posts.map((p) => facetsOf(p, tec));
+    expect(index.query(searched)).toEqual(queryIndex(want, searched));
   });
 });
 

@@ -7,7 +7,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { allSettled, eachPage, type WpClient } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
-import type { IndexedEvent, Rows, StoredEvent } from './columns/rows.ts';
+import type { IndexedEvent, RowBytes, Rows, StoredEvent } from './columns/rows.ts';
 import { facetsOf, INDEX_STATUSES, indexQueryOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -37,11 +37,12 @@ export interface EventIndexOptions {
    */
   onChange?: (ids: number[], links: string[], soft: boolean) => void;
   /**
-   * Tests: the columns' block size and plan (see {@link ColumnsOptions}), and the compaction's pace: `compactRows`
-   * copied between two looks at the clock, `compactMs` of copying before it yields (0: after every `compactRows`).
-   * Small values reach, with a few events, the block splits and the interleavings a large site has.
+   * Tests: the columns' block size and plan (see {@link ColumnsOptions}), the compaction's pace (`compactRows`
+   * copied between two looks at the clock, `compactMs` of copying before it yields; 0: after every `compactRows`),
+   * and `sliceMs` of applying crawled or polled posts before yielding (0: after every post). Small values reach,
+   * with a few events, the block splits and the interleavings a large site has.
    */
-  tuning?: { columns?: ColumnsOptions; compactRows?: number; compactMs?: number };
+  tuning?: { columns?: ColumnsOptions; compactRows?: number; compactMs?: number; sliceMs?: number };
 }
 
 /** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */
@@ -59,6 +60,8 @@ export interface IndexSnapshot {
 /** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
 export interface Restoring {
   add(batch: readonly StoredEvent[]): void;
+  /** Adds one event read in place from a snapshot's bytes (the next in order; no record is built). */
+  addBytes(row: RowBytes): void;
   /** Makes room for `rows` more events at once (a load that knows its size copies no column as it grows). */
   reserve(rows: number): void;
   finish(since: number | null, builtAt: string): void;
@@ -77,15 +80,20 @@ const COMPACT_SLICE = 250;
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** Longest run of work between two yields to the event loop while applying crawled posts. */
-const SLICE_MS = 5;
+/**
+ * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 2 ms, not
+ * 5: the jobs' slices queued in one turn of the loop run back to back (a bulk poll's slice, the compaction's, and
+ * the word posting of both columns: 5 + 5 + 4 + 4 ms of main-thread CPU in one turn at 100k events, 23 ms with a
+ * page's parse), so each job's slice is a fraction of the 20 ms a turn may take.
+ */
+const SLICE_MS = 2;
 
-/** Calls `fn` on each item, yielding to the event loop every few ms (a page of posts is tens of ms of work). */
-async function inSlices<T>(items: readonly T[], fn: (item: T) => void): Promise<void> {
+/** Calls `fn` on each item, yielding to the event loop every `ms` (a page of posts is tens of ms of work). */
+async function inSlices<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
   let t0 = performance.now();
   for (const item of items) {
     fn(item);
-    if (performance.now() - t0 > SLICE_MS) {
+    if (performance.now() - t0 >= ms) {
       await tick();
       t0 = performance.now();
     }
@@ -126,7 +134,7 @@ export class EventIndex {
   readonly #path: string;
   readonly #query: Record<string, string>;
 
-  readonly #tuning: { columns: ColumnsOptions; compactRows: number; compactMs: number };
+  readonly #tuning: { columns: ColumnsOptions; compactRows: number; compactMs: number; sliceMs: number };
   #columns: EventColumns;
   /** The ids changed since the compaction under way began, and its end. */
   #compaction: { touched: Touched; done: Promise<void> } | null = null;
@@ -169,6 +177,7 @@ export class EventIndex {
       columns: t.columns ?? {},
       compactRows: t.compactRows ?? COMPACT_SLICE,
       compactMs: t.compactMs ?? SLICE_MS,
+      sliceMs: t.sliceMs ?? SLICE_MS,
     };
     this.#columns = this.#newColumns();
     const context = { language: this.language };
@@ -208,10 +217,15 @@ export class EventIndex {
       add: (batch) => {
         for (const f of batch) this.#set(f, true);
       },
+      addBytes: (row) => {
+        this.#columns.setBytes(row, true);
+        this.#setDone(row.id);
+      },
       reserve: (rows) => this.#reserve(rows),
       finish: (since, builtAt) => {
         finished = true;
         this.#columns.pauseWords(false);
+        this.#columns.warmWhenPosted();
         this.#since = since;
         this.#builtAt = this.#lastRefreshAt = new Date(builtAt);
       },
@@ -254,6 +268,14 @@ export class EventIndex {
   /** Events whose words the background has not posted for search yet. */
   get pendingWords(): number {
     return this.#columns.pendingWords;
+  }
+  /** Whether the background is making the most common searches ahead (after a load or a crawl). */
+  get warming(): boolean {
+    return this.#columns.warming;
+  }
+  /** How many such warm-ups the current columns began. */
+  get warmUps(): number {
+    return this.#columns.warmUps;
   }
   get builtAt(): Date | null {
     return this.#builtAt;
@@ -388,7 +410,7 @@ export class EventIndex {
         const results = await allSettled(pages.map((p) => this.#readPage(p)));
         for (const r of results) {
           totalPages = r.totalPages;
-          await inSlices(r.items, (post) => this.#read(state, post));
+          await inSlices(r.items, this.#tuning.sliceMs, (post) => this.#read(state, post));
           // Room for the rest of the site at once, once the first page tells its size and the text's.
           if (total === 0) {
             this.#reserve(r.total - state.seen.size);
@@ -410,9 +432,14 @@ export class EventIndex {
       throw err;
     }
     this.#resume = null;
-    await inSlices([...this.#columns.ids()], (id) => {
+    // The ids held, read from a copy of the rows' order (one typed array), not spread from the id table (a million
+    // ids spread into an array in one task at 1M events). A row is never renumbered, so its id reads the same later.
+    const columns = this.#columns;
+    await inSlices(columns.rowsInOrder(), this.#tuning.sliceMs, (r) => {
+      const id = columns.idAt(r);
       if (!state.seen.has(id) && (this.#written.get(id) ?? 0) <= state.seq0) this.#delete(id);
     });
+    this.#columns.warmWhenPosted();
     const ms = Math.round(state.ms + performance.now() - t0);
     this.#buildMs = ms;
     this.#since = nextSince(this.#since, [state.newest], {
@@ -436,7 +463,7 @@ export class EventIndex {
     const changed: number[] = [];
     let newest = '';
     await this.#eachPage(query, (posts) =>
-      inSlices(posts, (post) => {
+      inSlices(posts, this.#tuning.sliceMs, (post) => {
         newest = newerStamp(newest, post.modified_gmt);
         if (this.#apply(post)) changed.push(post.id);
       }),
@@ -543,8 +570,13 @@ export class EventIndex {
 
   #set(f: StoredEvent, inOrder = false): void {
     this.#columns.set(f, inOrder);
-    this.#written.set(f.id, ++this.#seq);
-    this.#changed(f.id);
+    this.#setDone(f.id);
+  }
+
+  /** Event `id` was just set in the columns: its write sequence, and a compaction under way is told. */
+  #setDone(id: number): void {
+    this.#written.set(id, ++this.#seq);
+    this.#changed(id);
   }
 
   #delete(id: number): void {
@@ -632,6 +664,7 @@ export class EventIndex {
         if (touched.at < touched.ids.length && !(await pause())) return;
       }
       this.#columns = next;
+      next.warmWhenPosted();
     } catch (err) {
       this.#logger.warn(
         { err: String(err) },

@@ -43,7 +43,7 @@ export interface IndexResult {
 }
 
 /** WordPress's search stopwords (English; `WP_Query::get_search_stopwords`). */
-const STOPWORDS = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   'about,an,are,as,at,be,by,com,for,from,how,in,is,it,of,on,or,that,the,this,to,was,what,when,where,who,will,with,www'.split(
     ',',
   ),

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EventColumns } from './columns/index.ts';
 import type { StoredEvent } from './columns/rows.ts';
-import { decodeRuns, encodeRows, encodeRowsOf, fromVersion1 } from './snapshot-codec.ts';
+import { decodeRuns, encodeRows, encodeRowsOf, fromVersion1, readRun } from './snapshot-codec.ts';
 
 const decodeRows = (b: Buffer) => [...decodeRuns(b)].flat();
 
@@ -65,11 +65,30 @@ describe('snapshot rows', () => {
     );
   });
 
+  it('read in place give the columns what the events decoded from the same bytes give them', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(stored, { selector: (r) => r.id, maxLength: 20 }), (rows) => {
+        const bytes = Buffer.concat([encodeRows(rows.slice(0, 7)), encodeRows(rows.slice(7))]);
+        const decoded = new EventColumns({ background: false });
+        for (const f of decodeRows(bytes)) decoded.set(f, true);
+        const inPlace = new EventColumns({ background: false });
+        for (let o = 0; o < bytes.length; ) o = readRun(bytes, o, (row) => inPlace.setBytes(row, true));
+        expect([...inPlace.batches(5)]).toEqual([...decoded.batches(5)]);
+        expect(inPlace.size).toBe(rows.length);
+        for (const f of rows) if (f.slug) expect(inPlace.idOfSlug(f.slug)).toBe(decoded.idOfSlug(f.slug));
+      }),
+    );
+  });
+
   it('refuse truncated or padded bytes', () => {
     const rows = fc.sample(stored, { numRuns: 5, seed: 1 });
     const bytes = encodeRows(rows);
     expect(() => decodeRows(bytes.subarray(0, bytes.length - 3))).toThrow(RangeError);
     expect(() => decodeRows(Buffer.concat([bytes, Buffer.from([0])]))).toThrow(RangeError);
+    // Read in place: refused before the cut row is handed over.
+    const seen: number[] = [];
+    expect(() => readRun(bytes.subarray(0, bytes.length - 3), 0, (r) => seen.push(r.id))).toThrow(RangeError);
+    expect(seen).toEqual(rows.slice(0, -1).map((r) => r.id));
   });
 
   it('read from a version-1 snapshot, keep only the title of a protected event, as version 2 stores it', () => {

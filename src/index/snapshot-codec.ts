@@ -5,7 +5,15 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { ALIVE, FLAG, FLAG_BITS, flagsOf, type Rows, type StoredEvent } from './columns/rows.ts';
+import {
+  ALIVE,
+  FLAG,
+  FLAG_BITS,
+  flagsOf,
+  type RowBytes,
+  type Rows,
+  type StoredEvent,
+} from './columns/rows.ts';
 import { wallKey, wallText } from './columns/wall-clock.ts';
 import type { EventIndex, IndexSnapshot } from './event-index.ts';
 
@@ -134,67 +142,113 @@ export function* decodeRuns(b: Buffer): Generator<StoredEvent[]> {
 
 /** One run of rows from `from`, and where it ends. */
 function decodeRun(b: Buffer, from: number): { rows: StoredEvent[]; end: number } {
+  const out: StoredEvent[] = [];
+  const list = (at: number, n: number) => Array.from({ length: n }, (_, j) => b.readInt32LE(at + 4 * j));
+  const end = readRun(b, from, (e) => {
+    out.push({
+      id: e.id,
+      status: e.status,
+      slug: b.toString('utf8', e.slugAt, e.slugAt + e.slugLen),
+      start: wallText(e.start),
+      end: wallText(e.end),
+      categories: list(e.catAt, e.catN),
+      tags: list(e.tagAt, e.tagN),
+      venue: e.venue === 0 ? null : e.venue,
+      organizers: list(e.orgAt, e.orgN),
+      featured: (e.flags & FLAG.featured) !== 0,
+      hidden: (e.flags & FLAG.hidden) !== 0,
+      parent: e.parent,
+      protected: (e.flags & FLAG.protected) !== 0,
+      author: e.author,
+      date: wallText(e.date),
+      modifiedGmt: wallText(e.modified),
+      hasExcerpt: (e.flags & FLAG.hasExcerpt) !== 0,
+      searchText: b.toString('utf8', e.textAt, e.textAt + e.textLen),
+    });
+  });
+  return { rows: out, end };
+}
+
+/**
+ * Reads the run of rows at `from` in place: hands each row to `each` as one object refilled per row (numbers, and
+ * where its bytes are), and returns where the run ends. A load copies the rows into the columns from there, without
+ * a record or string per row (at 100k events, 2 objects and 3 strings a row were most of a load's collections).
+ * Throws on bytes it did not write (a truncated or foreign value), before `each` sees the row.
+ */
+export function readRun(b: Buffer, from: number, each: (row: RowBytes) => void): number {
   let o = from;
   const n = b.readUInt32LE(o);
   o += 4;
-  const out: StoredEvent[] = new Array(n);
-  const str = (len: number) => {
-    if (o + len > b.length) throw new RangeError('snapshot chunk is truncated');
-    const s = b.toString('utf8', o, o + len);
-    o += len;
-    return s;
+  const e: RowBytes = {
+    bytes: b,
+    id: 0,
+    author: 0,
+    parent: 0,
+    venue: 0,
+    start: 0,
+    end: 0,
+    date: 0,
+    modified: 0,
+    flags: 0,
+    status: '',
+    slugAt: 0,
+    slugLen: 0,
+    catAt: 0,
+    catN: 0,
+    tagAt: 0,
+    tagN: 0,
+    orgAt: 0,
+    orgN: 0,
+    textAt: 0,
+    textLen: 0,
   };
-  const list = () => {
-    const len = b.readUInt16LE(o);
-    o += 2;
-    const l: number[] = new Array(len);
-    for (let j = 0; j < len; j++, o += 4) l[j] = b.readInt32LE(o);
-    return l;
+  /** `len` bytes from `o`, checked to be there. */
+  const skip = (len: number) => {
+    if (o + len > b.length) throw new RangeError('snapshot chunk is truncated');
+    o += len;
+    return o - len;
   };
   for (let i = 0; i < n; i++) {
-    const id = b.readInt32LE(o);
-    const author = b.readInt32LE(o + 4);
-    const parent = b.readInt32LE(o + 8);
-    const venue = b.readInt32LE(o + 12);
-    const start = wallText(b.readDoubleLE(o + 16));
-    const end = wallText(b.readDoubleLE(o + 24));
-    const date = wallText(b.readDoubleLE(o + 32));
-    const modifiedGmt = wallText(b.readDoubleLE(o + 40));
-    const flags = b.readUInt8(o + 48);
+    e.id = b.readInt32LE(o);
+    e.author = b.readInt32LE(o + 4);
+    e.parent = b.readInt32LE(o + 8);
+    e.venue = b.readInt32LE(o + 12);
+    e.start = b.readDoubleLE(o + 16);
+    e.end = b.readDoubleLE(o + 24);
+    e.date = b.readDoubleLE(o + 32);
+    e.modified = b.readDoubleLE(o + 40);
+    e.flags = b.readUInt8(o + 48);
     const statusLen = b.readUInt8(o + 49);
     o += 50;
-    const status = str(statusLen);
-    const slugLen = b.readUInt16LE(o);
+    e.status = statusOf(b, skip(statusLen), statusLen);
+    e.slugLen = b.readUInt16LE(o);
     o += 2;
-    const slug = str(slugLen);
-    const categories = list();
-    const tags = list();
-    const organizers = list();
-    const textLen = b.readUInt32LE(o);
+    e.slugAt = skip(e.slugLen);
+    e.catN = b.readUInt16LE(o);
+    e.catAt = skip(2 + 4 * e.catN) + 2;
+    e.tagN = b.readUInt16LE(o);
+    e.tagAt = skip(2 + 4 * e.tagN) + 2;
+    e.orgN = b.readUInt16LE(o);
+    e.orgAt = skip(2 + 4 * e.orgN) + 2;
+    e.textLen = b.readUInt32LE(o);
     o += 4;
-    const searchText = str(textLen);
-    out[i] = {
-      id,
-      status,
-      slug,
-      start,
-      end,
-      categories,
-      tags,
-      venue: venue === 0 ? null : venue,
-      organizers,
-      featured: (flags & FLAG.featured) !== 0,
-      hidden: (flags & FLAG.hidden) !== 0,
-      parent,
-      protected: (flags & FLAG.protected) !== 0,
-      author,
-      date,
-      modifiedGmt,
-      hasExcerpt: (flags & FLAG.hasExcerpt) !== 0,
-      searchText,
-    };
+    e.textAt = skip(e.textLen);
+    each(e);
   }
-  return { rows: out, end: o };
+  return o;
+}
+
+/** Status names met (a handful), so a load makes no string per row for them. */
+const statuses: { bytes: Buffer; name: string }[] = [];
+
+/** The status name written at `b[at, at + len)`. */
+function statusOf(b: Buffer, at: number, len: number): string {
+  for (const s of statuses)
+    if (s.bytes.length === len && b.compare(s.bytes, 0, len, at, at + len) === 0) return s.name;
+  const name = b.toString('utf8', at, at + len);
+  // Bounded: a foreign snapshot could hold any number of names.
+  if (statuses.length < 64) statuses.push({ bytes: Buffer.from(name, 'utf8'), name });
+  return name;
 }
 
 /**
@@ -263,12 +317,24 @@ export async function decodeSnapshot(
         if (!header) return false;
         continue;
       }
-      for (const run of decodeRuns(await gunzipAsync(chunk))) {
-        const batch = header.version === 1 ? run.map(fromVersion1) : run;
-        restore.add(batch);
+      const body = await gunzipAsync(chunk);
+      for (let o = 0; o < body.length; ) {
+        let n = 0;
+        if (header.version === 1) {
+          const run = decodeRun(body, o);
+          restore.add(run.rows.map(fromVersion1));
+          n = run.rows.length;
+          o = run.end;
+        } else {
+          // Rows go from the bytes into the columns as they are: no record, no string of text.
+          o = readRun(body, o, (row) => {
+            restore.addBytes(row);
+            n++;
+          });
+        }
         // Room for the rest at once, now that the text's size per row is known.
-        if (rows === 0) restore.reserve(header.size - batch.length);
-        rows += batch.length;
+        if (rows === 0) restore.reserve(header.size - n);
+        rows += n;
         await nextTick();
       }
     }

@@ -112,4 +112,32 @@ describe('WordPostings', () => {
     p.add(5, ['jazz']);
     expect(() => p.add(5, ['jazz'])).toThrow(RangeError);
   });
+
+  it('lists the words posted under at least so many rows, most posted first', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom('jazz', 'night', 'rock', 'café', 'a1', 'x_y'), { maxLength: 6 })),
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 7 }),
+        (rows, minRows, max) => {
+          const postings = new WordPostings();
+          const count = new Map<string, number>();
+          for (const [r, words] of rows.entries()) {
+            const text = Buffer.from(words.join(' '), 'utf8');
+            postings.addText(r, text, 0, text.length);
+            for (const w of new Set(words)) count.set(w, (count.get(w) ?? 0) + 1);
+          }
+          const got = postings.mostPosted(minRows, max);
+          const want = [...count].filter(([, n]) => n >= minRows);
+          expect(got.length).toBe(Math.min(max, want.length));
+          for (const w of got) expect(count.get(w)).toBeGreaterThanOrEqual(minRows);
+          // Most posted first, and none left out that is posted more than one kept.
+          const counts = got.map((w) => count.get(w) ?? 0);
+          expect(counts).toEqual([...counts].sort((a, b) => b - a));
+          const least = Math.min(...counts);
+          for (const [w, n] of want) if (n > least) expect(got).toContain(w);
+        },
+      ),
+    );
+  });
 });

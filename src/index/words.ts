@@ -217,6 +217,17 @@ export class WordPostings {
     return all.subarray(0, k);
   }
 
+  /**
+   * The words posted under at least `minRows` rows, most posted first, at most `max` of them: the searches whose first
+   * query costs most (a first search reads every row its words were posted under).
+   */
+  mostPosted(minRows: number, max: number): string[] {
+    const ids: number[] = [];
+    for (let id = 0; id < this.#counts.length; id++) if (this.#counts[id] >= minRows) ids.push(id);
+    ids.sort((a, b) => this.#counts[b] - this.#counts[a]);
+    return ids.slice(0, max).map((id) => this.#words[id]);
+  }
+
   /** Keeps a new word (`id`, just added to the vocabulary) as a string for the term lookups, and its trigrams. */
   #newWord(w: string, id: number): number {
     this.#words.push(w);

@@ -3,7 +3,7 @@
 // The answers are held against the reference query through EventIndex, in src/index/event-index.oracle.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { event, wall } from '../arbitraries.ts';
+import { change, event, events, query, STATUSES, wall } from '../arbitraries.ts';
 import type { EventFacets } from '../facets.ts';
 import { byStart, type IndexQuery, queryIndex } from '../query.ts';
 import { EventColumns } from './index.ts';
@@ -69,6 +69,56 @@ describe('EventColumns', () => {
     for (const batch of read) out.push(...batch);
     const want = [...before].sort(byStart).map((f) => storedOf(f));
     expect(out).toEqual(want);
+  });
+
+  // The searches made ahead are single words: each, with the blocks after its first page counted whole.
+  const wordQueries: IndexQuery[] = ['jazz', 'night', 'rock', 'roll', 'café', 'music', 'tap'].map(
+    (search) => ({
+      statuses: STATUSES,
+      search,
+      page: 1,
+      perPage: 1,
+    }),
+  );
+
+  it('answers every query after making the common searches ahead as it would without, with changes in between', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        events,
+        fc.array(change, { maxLength: 12 }),
+        fc.array(query, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(1, 3, 512),
+        async (initial, changes, asks, blockSize) => {
+          // A yield after every block, so changes and queries land between the warm-up's slices.
+          const columns = new EventColumns({ background: false, blockSize, warmMs: 0 });
+          const held = new Map<number, EventFacets>();
+          for (const f of initial) {
+            columns.set(f);
+            held.set(f.id, f);
+          }
+          columns.indexWords(Number.POSITIVE_INFINITY);
+          const warming = columns.warm();
+          expect(columns.warming).toBe(true);
+          for (const [i, c] of changes.entries()) {
+            if ('remove' in c) {
+              columns.delete(c.remove);
+              held.delete(c.remove);
+            } else {
+              columns.set(c);
+              held.set(c.id, c);
+            }
+            for (const q of [asks[i % asks.length], wordQueries[i % wordQueries.length]])
+              expect(columns.query(q)).toEqual(queryIndex(held.values(), q));
+            await new Promise((r) => setImmediate(r));
+          }
+          await warming;
+          expect(columns.warming).toBe(false);
+          for (const q of [...asks, ...wordQueries])
+            expect(columns.query(q)).toEqual(queryIndex(held.values(), q));
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
 

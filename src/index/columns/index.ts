@@ -8,13 +8,23 @@
 // A row is never rewritten: a change takes a new row and the old one dies, so what is kept per search or per term
 // stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the
 // background, and these columns never renumber their rows.
-import type { IndexQuery, IndexResult } from '../query.ts';
+import { type IndexQuery, type IndexResult, STOPWORDS } from '../query.ts';
 import { Ordered } from './order.ts';
 import { answer } from './plan.ts';
 import { FacetPostings, TextPostings } from './postings.ts';
-import { type IndexedEvent, Rows, type StoredEvent } from './rows.ts';
-import { Searches } from './search.ts';
+import { type IndexedEvent, type RowBytes, Rows, type StoredEvent } from './rows.ts';
+import { matchCounts, Searches } from './search.ts';
 import { wallText } from './wall-clock.ts';
+
+/**
+ * The searches made ahead (see {@link EventColumns.warm}): words posted under more than 1 / WARM_SHARE of the rows,
+ * WARM_WORDS of them at most (the memos keep 32 searches), a slice of WARM_MS a tick.
+ */
+const WARM_SHARE = 8;
+const WARM_WORDS = 16;
+const WARM_MS = 2;
+
+const tick = () => new Promise((r) => setImmediate(r));
 
 export interface ColumnsOptions {
   /** Whether words are posted in the background (else only by `indexWords`). Default true. */
@@ -23,6 +33,8 @@ export interface ColumnsOptions {
   alwaysNarrow?: boolean;
   /** Rows per block (tests make it small, to have many). */
   blockSize?: number;
+  /** Tests: ms of warm-up work between two yields (0: after every block; see {@link EventColumns.warm}). */
+  warmMs?: number;
 }
 
 export class EventColumns {
@@ -32,12 +44,20 @@ export class EventColumns {
   readonly #text: TextPostings;
   readonly #searches: Searches;
   readonly #alwaysNarrow: boolean;
+  /** The background warm-up under way (see {@link warm}), and whether one is due once the words are posted. */
+  #warming: Promise<void> | null = null;
+  #warmDue = false;
+  #warmUps = 0;
+  readonly #warmMs: number;
 
   constructor(options: ColumnsOptions = {}) {
     this.#order = new Ordered(this.#rows, options.blockSize);
-    this.#text = new TextPostings(this.#rows, options.background ?? true);
+    this.#text = new TextPostings(this.#rows, options.background ?? true, () => {
+      if (this.#warmDue) void this.warm();
+    });
     this.#searches = new Searches(this.#rows, this.#text);
     this.#alwaysNarrow = options.alwaysNarrow ?? false;
+    this.#warmMs = options.warmMs ?? WARM_MS;
   }
 
   get size(): number {
@@ -139,6 +159,12 @@ export class EventColumns {
     this.#added(this.#rows.add(f), inOrder);
   }
 
+  /** Adds or replaces an event read in place from a snapshot's bytes (no record is built). `inOrder` as for {@link set}. */
+  setBytes(e: RowBytes, inOrder = false): void {
+    this.delete(e.id);
+    this.#added(this.#rows.addBytes(e), inOrder);
+  }
+
   /**
    * Adds or replaces the event of row `r` of `from` with what that row holds (a compaction's copy: columns and text
    * are copied as they are, nothing is decoded). `inOrder` as for {@link set}.
@@ -201,6 +227,63 @@ export class EventColumns {
   /** Holds back (true) or lets go (false) the background posting of words: a load posts them once it is done. */
   pauseWords(paused: boolean): void {
     this.#text.pause(paused);
+  }
+
+  /** Whether the background is making the most common searches ahead (see {@link warm}). */
+  get warming(): boolean {
+    return this.#warming !== null;
+  }
+
+  /**
+   * Makes ahead, a slice a tick, the searches for the words posted under the most rows: their memos (rows as bits)
+   * and counts per block. A search's first query reads every row its words were posted under (at 1M events a word
+   * in most of them: 30–45 ms of decoding, bits and block counts); the later ones read what the first kept. Run in
+   * the background once the words of a load or crawl are posted; tests call it too. Rows added meanwhile are taken
+   * in as any query takes them in (the memo is brought up to date after each yield).
+   */
+  /** How many warm-ups began (see {@link warm}). */
+  get warmUps(): number {
+    return this.#warmUps;
+  }
+
+  warm(): Promise<void> {
+    this.#warmDue = false;
+    if (!this.#warming) this.#warmUps++;
+    this.#warming ??= this.#warm().finally(() => {
+      this.#warming = null;
+    });
+    return this.#warming;
+  }
+
+  /**
+   * Warms (see {@link warm}) once every row's words are posted: called when a load or a crawl is over, or new
+   * columns take over. Not at each catch-up of the posting: during a crawl it catches up after every page, and
+   * searches made ahead at a few hundred rows would then read the text of every row crawled after them.
+   */
+  warmWhenPosted(): void {
+    this.#warmDue = true;
+    if (this.#text.pending === 0) void this.warm();
+  }
+
+  async #warm(): Promise<void> {
+    const words = this.#text
+      .mostPosted(Math.max(1, Math.ceil(this.#rows.alive / WARM_SHARE)), WARM_WORDS + STOPWORDS.size)
+      .filter((w) => !STOPWORDS.has(w))
+      .slice(0, WARM_WORDS);
+    let t0 = performance.now();
+    for (const word of words) {
+      let memo = this.#searches.of(word);
+      for (let b = 0; b < this.#order.blocks.length; b++) {
+        const blk = this.#order.blocks[b];
+        const pairs = memo.blocks.get(blk);
+        if (!pairs || pairs[0] !== blk.version) memo.blocks.set(blk, matchCounts(blk, memo.inc, memo.exc));
+        if (performance.now() - t0 < this.#warmMs) continue;
+        await tick();
+        t0 = performance.now();
+        // Rows added meanwhile: their bits first, or a block they joined would be counted without them.
+        memo = this.#searches.of(word);
+      }
+    }
   }
 
   /** Makes room for `rows` more events at once (see `Rows.reserve`). */

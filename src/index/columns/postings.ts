@@ -6,8 +6,10 @@ import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
 
-/** Rows whose words are posted per background tick, at most (and at most ~4 ms of work). */
+/** Rows whose words are posted per background tick, at most, and the ms of work a tick may take (see SLICE_MS in
+ * src/index/event-index.ts: other jobs' slices run in the same turn of the event loop). */
 const WORDS_PER_TICK = 2000;
+const WORDS_MS = 2;
 
 /** Rows in ascending order (`n` of them used). */
 interface Posting {
@@ -96,10 +98,18 @@ export class TextPostings {
   /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
   readonly #terms = new Map<string, { rows: Int32Array; upTo: number }>();
   #termInts = 0;
+  /** Called when the background has posted every row's words (after a load or a crawl, and after later changes). */
+  readonly #posted: () => void;
 
-  constructor(rows: Rows, background: boolean) {
+  constructor(rows: Rows, background: boolean, posted: () => void = () => {}) {
     this.#rows = rows;
     this.#background = background;
+    this.#posted = posted;
+  }
+
+  /** The words posted under at least `minRows` rows, most posted first, at most `max` (see WordPostings). */
+  mostPosted(minRows: number, max: number): string[] {
+    return this.#words.mostPosted(minRows, max);
   }
 
   /** Rows whose words are not posted yet. */
@@ -196,7 +206,9 @@ export class TextPostings {
     if (this.#tick || !this.#background || this.#paused) return;
     this.#tick = setImmediate(() => {
       this.#tick = undefined;
-      if (!this.#paused && this.indexWords(WORDS_PER_TICK, 4) > 0) this.later();
+      if (this.#paused) return;
+      if (this.indexWords(WORDS_PER_TICK, WORDS_MS) > 0) this.later();
+      else this.#posted();
     });
     this.#tick.unref();
   }

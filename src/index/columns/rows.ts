@@ -41,6 +41,37 @@ export const ALIVE = 16;
 /** `meta` is the status code above this many bits of flags. */
 export const FLAG_BITS = 5;
 
+/**
+ * A row read in place from bytes (a snapshot's, src/index/snapshot-codec.ts): its numbers (dates as their keys), and
+ * where its slug, values and text are in `bytes`. A load fills one such object per row and builds no record.
+ */
+export interface RowBytes {
+  bytes: Buffer;
+  id: number;
+  author: number;
+  parent: number;
+  /** 0 for none. */
+  venue: number;
+  start: number;
+  end: number;
+  date: number;
+  modified: number;
+  /** {@link FLAG} bits. */
+  flags: number;
+  status: string;
+  slugAt: number;
+  slugLen: number;
+  /** Categories, tags and organizers: `catN`, `tagN`, `orgN` little-endian int32s from `catAt`, `tagAt`, `orgAt`. */
+  catAt: number;
+  catN: number;
+  tagAt: number;
+  tagN: number;
+  orgAt: number;
+  orgN: number;
+  textAt: number;
+  textLen: number;
+}
+
 /** The {@link FLAG} bits of an event. */
 export const flagsOf = (f: Pick<IndexedEvent, keyof typeof FLAG>): number =>
   (f.hidden ? FLAG.hidden : 0) |
@@ -146,6 +177,39 @@ export class Rows {
       to.putBytes(c, of.slab(r), a, a + of.length(r));
     }
     return this.#live(c, id, from.slugs.string(r));
+  }
+
+  /**
+   * A new live row holding what `e` reads from its bytes (a snapshot load): numbers and bytes copied as they are, no
+   * record and no string but the slug (for the slug table).
+   */
+  addBytes(e: RowBytes): number {
+    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
+    const r = this.used++;
+    const b = e.bytes;
+    this.id[r] = e.id;
+    this.start[r] = e.start;
+    this.end[r] = e.end;
+    this.date[r] = e.date;
+    this.modified[r] = e.modified;
+    this.author[r] = e.author;
+    this.parent[r] = e.parent;
+    this.venue[r] = e.venue;
+    this.meta[r] = (this.#codeOf(e.status) << FLAG_BITS) | ALIVE | (e.flags & (ALIVE - 1));
+    this.#room(e.catN + e.tagN + e.orgN);
+    this.valOff[r] = this.#valsUsed;
+    for (const [at, n] of [
+      [e.catAt, e.catN],
+      [e.tagAt, e.tagN],
+      [e.orgAt, e.orgN],
+    ])
+      for (let j = 0; j < n; j++) this.vals[this.#valsUsed++] = b.readInt32LE(at + 4 * j);
+    this.catN[r] = e.catN;
+    this.tagN[r] = e.tagN;
+    this.orgN[r] = e.orgN;
+    this.text.putBytes(r, b, e.textAt, e.textAt + e.textLen);
+    this.slugs.putBytes(r, b, e.slugAt, e.slugAt + e.slugLen);
+    return this.#live(r, e.id, this.slugs.string(r));
   }
 
   /** Row `r`, just filled for event `id`, becomes its live row. */

@@ -8,6 +8,8 @@ import { ALIVE, type Rows } from './rows.ts';
 
 /** Searches whose rows and per-block counts are kept (each holds a few numbers per block). */
 const SEARCHES = 32;
+/** A search's rows are kept as a list while they are at most 1 / LONG of the rows alive (see `SearchMemo.rows`). */
+const LONG = 8;
 
 /** What is kept for a search (its text). */
 export interface SearchMemo {
@@ -21,7 +23,11 @@ export interface SearchMemo {
   /** The rows (`upTo`, -1 before the first query) and row capacity (`cap`) the rest covers. */
   upTo: number;
   cap: number;
-  /** The rows holding every including term (ascending, dead ones included); null when no term includes. */
+  /**
+   * The rows holding every including term (ascending, dead ones included); null when no term includes, or when they
+   * are more than an eighth of the rows (the bits then serve: a list that long narrows nothing, and 32 of them at 1M
+   * events would hold tens of MB).
+   */
   rows: Int32Array | null;
   /** `rows` as one bit per row, and the rows holding an excluded term; null when there is no such term. */
   inc: Uint32Array | null;
@@ -85,6 +91,7 @@ export class Searches {
         .sort((a, b) => a.length - b.length))
         memo.rows = memo.rows ? intersect(memo.rows, list) : list;
       memo.inc = memo.rows ? bitsOf([memo.rows], rows.cap) : null;
+      if (memo.rows && memo.rows.length * LONG > rows.alive) memo.rows = null;
       memo.exc = excluding.length
         ? bitsOf(
             excluding.map((t) => this.#text.rowsContaining(t)),
