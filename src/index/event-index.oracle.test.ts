@@ -21,6 +21,13 @@ const tec: Mapping = (() => {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
+/**
+ * A fixed seed, so every run sees the same inputs (the coverage checks at the end hold for it: unseeded, the share of
+ * queries that find events fell under 0.2 in about one run of five); `ORACLE_SEED=random` explores new ones, and
+ * fast-check prints the seed of any failure, which replays it.
+ */
+const SEED = process.env.ORACLE_SEED === 'random' ? undefined : Number(process.env.ORACLE_SEED ?? 20261126);
+
 const wpDate = (s: string) => s.replace(' ', 'T');
 
 /** A wp/v2 post (`context=edit`, TEC's storage) whose facets are `f`'s (its search text is the content's). */
@@ -171,7 +178,7 @@ describe('EventIndex against the reference query', () => {
           expect(saved).toEqual([...held.values()].sort(byStart).map(storedOf));
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 500, seed: SEED },
     );
     // Most changes made after a compaction began must reach it before it takes over.
     expect(midway / during).toBeGreaterThan(0.5);
