@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { hasWrk, median, type Server, startChild } from './lib.ts';
+import { gatewayEnv, hasWrk, median, type Server, startChild } from './lib.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -106,14 +106,7 @@ async function main(): Promise<void> {
   try {
     const gateways: Array<{ name: string; url: string; pid?: number; rounds: Round[] }> = [];
     for (const tree of trees) {
-      const gw = await startChild([`${tree}/src/main.ts`], {
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        CACHE_TTL_SECONDS: '3600',
-        POLL_INTERVAL_MS: '0',
-        REDIS_URL: '',
-      });
+      const gw = await startChild([`${tree}/src/main.ts`], gatewayEnv());
       started.push(gw);
       gateways.push({ name: basename(tree), url: `${gw.url}${LIST}`, pid: gw.child.pid, rounds: [] });
     }

@@ -3,7 +3,7 @@
 // Prints requests per second and p50 of a cached 10-event list as it is (served by the fast path), with `_fields`,
 // `_envelope` and `_jsonp` (each made once per stored answer, then sent as stored bytes through the stages), and
 // the bytes of each. BENCH_SECONDS (5) per row, BENCH_CONNECTIONS (50).
-import { hasWrk, runLoad, type Server, startChild } from './lib.ts';
+import { gatewayEnv, hasWrk, runLoad, type Server, startChild } from './lib.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -20,15 +20,7 @@ async function main(): Promise<void> {
   const tool = hasWrk() ? 'wrk' : 'autocannon';
   let gw: Server | undefined;
   try {
-    gw = await startChild(['src/main.ts'], {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      CACHE_TTL_SECONDS: '3600',
-      POLL_INTERVAL_MS: '0',
-      REDIS_URL: '',
-      DEMO_PASSWORD: 'bench-password',
-    });
+    gw = await startChild(['src/main.ts'], gatewayEnv({ DEMO_PASSWORD: 'bench-password' }));
     console.log(`${tool}, ${CONNECTIONS} connections, ${SECONDS} s per row, node ${process.version}`);
     console.log('| request | bytes | req/s | p50 ms | non-2xx |');
     console.log('|---|---|---|---|---|');

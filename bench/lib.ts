@@ -37,6 +37,17 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** A benchmarked gateway's environment: a free loopback port, silent, answers kept an hour, no poll, no Redis. */
+export const gatewayEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  CACHE_TTL_SECONDS: '3600',
+  POLL_INTERVAL_MS: '0',
+  REDIS_URL: '',
+  ...extra,
+});
+
 /**
  * Starts `node <args>` (or `command <args>`) and resolves once it is ready. With `PORT` in `env` (`0`: a free port
  * chosen here) the child is polled on that port, whatever it logs; otherwise it must print its loopback URL.

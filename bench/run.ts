@@ -6,7 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasWrk, type Load, median, type Result, runLoad, type Server, startChild } from './lib.ts';
+import {
+  gatewayEnv,
+  hasWrk,
+  type Load,
+  median,
+  type Result,
+  runLoad,
+  type Server,
+  startChild,
+} from './lib.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -27,16 +36,6 @@ const redisUrl =
       return undefined;
     }
   })();
-
-const gatewayEnv = (extra: Record<string, string> = {}) => ({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
-  CACHE_TTL_SECONDS: '3600',
-  POLL_INTERVAL_MS: '0',
-  REDIS_URL: '',
-  ...extra,
-});
 
 interface Row {
   name: string;
