@@ -33,6 +33,25 @@ const killer = (child: () => ChildProcess | undefined) => async () => {
   await gone;
 };
 
+/** A redis-server on a free loopback port, keeping nothing on disk but what it must, in `dir`; `extra`: its role. */
+async function startNode(dir: string, extra: string[]): Promise<Node> {
+  const port = await freePort();
+  const child = serve([
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...extra,
+  ]);
+  return { port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) };
+}
+
 async function until(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -57,30 +76,11 @@ export interface LocalCluster {
 /** Six nodes, `redis-cli --cluster create … --cluster-replicas 1`: three masters, each with a replica. */
 export async function localCluster(): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cg-cluster-'));
-  const children: ChildProcess[] = [];
   const nodes: Node[] = [];
   for (let i = 0; i < 6; i++) {
-    const port = await freePort();
-    const child = serve([
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--cluster-enabled',
-      'yes',
-      '--cluster-node-timeout',
-      '1000',
-      '--cluster-config-file',
-      join(dir, `nodes-${port}.conf`),
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-    ]);
-    children.push(child);
-    nodes.push({ port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) });
+    // Each node its own cluster file (the node writes it; `i` keeps the names apart).
+    const conf = ['--cluster-config-file', join(dir, `nodes-${i}.conf`)];
+    nodes.push(await startNode(dir, ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000', ...conf]));
   }
   const dispose = async () => {
     await Promise.all(nodes.map((n) => n.kill()));
@@ -154,27 +154,8 @@ export interface LocalSentinel {
 export async function localSentinel(): Promise<LocalSentinel> {
   const dir = mkdtempSync(join(tmpdir(), 'cg-sentinel-'));
   const name = 'cgmaster';
-  const procs: ChildProcess[] = [];
-  const node = async (extra: string[]): Promise<Node> => {
-    const port = await freePort();
-    const child = serve([
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-      ...extra,
-    ]);
-    procs.push(child);
-    return { port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) };
-  };
-  const master = await node([]);
-  const replica = await node(['--replicaof', '127.0.0.1', String(master.port)]);
+  const master = await startNode(dir, []);
+  const replica = await startNode(dir, ['--replicaof', '127.0.0.1', String(master.port)]);
   const sentinels: Node[] = [];
   const dispose = async () => {
     await Promise.all([master, replica, ...sentinels].map((n) => n.kill()));
@@ -199,7 +180,6 @@ export async function localSentinel(): Promise<LocalSentinel> {
         ].join('\n'),
       );
       const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-      procs.push(child);
       sentinels.push({ port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) });
     }
     await until('replica in sync', async () =>
