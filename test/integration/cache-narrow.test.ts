@@ -6,7 +6,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.ts';
 import { openTarget, type Target } from '../harness.ts';
-import { configureWebhook, get, NS, notify, peer, within } from './cache-support.ts';
+import {
+  adminWrite,
+  configureWebhook,
+  get,
+  type Made,
+  NS,
+  notify,
+  peer,
+  removeMade,
+  within,
+} from './cache-support.ts';
 import { monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -19,7 +29,7 @@ let g: Gateway;
 let recorder: Server;
 /** The tags of each purge the gateway sent to "Varnish". */
 const purges: string[][] = [];
-const created: Array<{ path: string; id: number }> = [];
+const created: Made = [];
 
 beforeAll(async () => {
   t = await openTarget();
@@ -34,27 +44,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (t?.kind === 'wordpress') await configureWebhook(t, '', '').catch(() => {});
-  for (const c of created.reverse())
-    await fetch(`${g.url}${NS}${c.path}/${c.id}`, {
-      method: 'DELETE',
-      headers: { Authorization: t.auth.admin },
-    }).catch(() => undefined);
+  if (g) await removeMade(g, t, created);
   await g?.close();
   await new Promise((r) => recorder?.close(r));
   await t?.close();
 });
 
-async function write(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${g.url}${NS}${path}`, {
-    method,
-    headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-  if (method === 'POST' && res.status === 201) created.push({ path, id: json.id as number });
-  return json;
-}
+const write = (method: string, path: string, body?: unknown) => adminWrite(g, t, created, method, path, body);
 
 /**
  * The tags an answer carries (its xkey header), read anonymously through the gateway once it is stored: an answer

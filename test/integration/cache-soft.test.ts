@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Gateway } from '../../src/gateway.ts';
 import { openTarget, type Target } from '../harness.ts';
-import { get, NS, peer, within } from './cache-support.ts';
+import { adminWrite, get, type Made, peer, removeMade, within } from './cache-support.ts';
 import { monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -14,7 +14,7 @@ const LIST = `/events?${window}&per_page=50`;
 
 let t: Target;
 let g: Gateway;
-const created: number[] = [];
+const created: Made = [];
 
 beforeAll(async () => {
   t = await openTarget();
@@ -22,26 +22,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const id of created)
-    await fetch(`${g.url}${NS}/events/${id}`, {
-      method: 'DELETE',
-      headers: { Authorization: t.auth.admin },
-    }).catch(() => undefined);
+  if (g) await removeMade(g, t, created);
   await g?.close();
   await t?.close();
 });
 
-async function write(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${g.url}${NS}${path}`, {
-    method,
-    headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
-  if (method === 'POST' && res.status === 201) created.push(json.id as number);
-  return json;
-}
+const write = (method: string, path: string, body?: unknown) => adminWrite(g, t, created, method, path, body);
 
 /** A wp/v2 write through the gateway's proxy, as the block editor makes it. */
 async function wpWrite(id: number, body: unknown): Promise<void> {

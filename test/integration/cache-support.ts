@@ -1,7 +1,7 @@
 // Helpers of the cache tests: extra gateways on the same upstream (with Redis, webhook), a stoppable upstream proxy.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { sign } from '../../src/cache/notify.ts';
 import { configSchema } from '../../src/config.ts';
 import { type Gateway, startGateway } from '../../src/gateway.ts';
@@ -151,4 +151,36 @@ export async function stoppableUpstream(target: string): Promise<{ url: string; 
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/** Records a test created through a gateway (its route, as `/events`, and id), to delete afterwards. */
+export type Made = Array<{ path: string; id: number }>;
+
+/** A write through `g` as the admin, which must succeed; a create is noted in `made` (see `removeMade`). */
+export async function adminWrite(
+  g: Gateway,
+  t: Target,
+  made: Made,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${g.url}${NS}${path}`, {
+    method,
+    headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  expect(res.status, JSON.stringify(json)).toBeLessThan(300);
+  if (method === 'POST' && res.status === 201) made.push({ path, id: json.id as number });
+  return json;
+}
+
+/** Deletes through `g`, newest first, what a test noted in `made`; a failure is left (the site is a test's). */
+export async function removeMade(g: Gateway, t: Target, made: Made): Promise<void> {
+  for (const c of [...made].reverse())
+    await fetch(`${g.url}${NS}${c.path}/${c.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: t.auth.admin },
+    }).catch(() => undefined);
 }
