@@ -92,8 +92,8 @@ export class ResponseCache {
    */
   readonly #failures = new Map<string, { err: unknown; n: number }>();
   #failureCount = 0;
-  /** tag → sequence number and time of its last invalidation. */
-  readonly #invalidatedAt = new Map<string, SoftMark>();
+  /** tag → sequence number of its last invalidation. */
+  readonly #invalidatedAt = new Map<string, number>();
   /** Time of the last purge of everything. */
   #purgedTime = Number.NEGATIVE_INFINITY;
   /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
@@ -271,7 +271,7 @@ export class ResponseCache {
   #raced(tags: string[], seq: number): boolean {
     if (this.#seq === seq) return false;
     if (seq < this.#purgedAt) return true;
-    for (const t of tags) if ((this.#invalidatedAt.get(t)?.seq ?? 0) > seq) return true;
+    for (const t of tags) if ((this.#invalidatedAt.get(t) ?? 0) > seq) return true;
     return false;
   }
 
@@ -321,7 +321,7 @@ export class ResponseCache {
     let n = 0;
     for (const t of tags) {
       if (isMarker(t)) continue;
-      this.#invalidatedAt.set(t, { seq, since });
+      this.#invalidatedAt.set(t, seq);
       for (const key of soft ? this.#tags.keys(t) : this.#tags.take(t)) {
         if (soft && this.#l1.get(key, { allowStale: true }) !== undefined) {
           // The first mark stays: a second write inside the window does not stretch it.
