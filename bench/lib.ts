@@ -8,7 +8,10 @@ import autocannon from 'autocannon';
 export interface Server {
   url: string;
   child: ChildProcess;
-  /** Everything the child printed so far (stdout and stderr). */
+  /**
+   * What the child printed (stdout, then stderr): all of it up to OUTPUT_KEPT characters a stream, then that much of
+   * its start and of its latest output.
+   */
   output(): string;
   stop(): Promise<void>;
 }
@@ -36,6 +39,33 @@ export const freePort = (): Promise<number> =>
       s.close(() => resolve(port));
     });
   });
+
+/**
+ * Characters of a child's output kept from its start and from its end, per stream. A gateway logging every request
+ * prints megabytes in a run; keeping all of it, and searching all of it on every chunk, made the load generator in
+ * this process slower with every request it measured.
+ */
+const OUTPUT_KEPT = 256 * 1024;
+
+/** A child's stream as its first and latest OUTPUT_KEPT characters. */
+class Kept {
+  #head = '';
+  #tail = '';
+  add(chunk: string): void {
+    if (this.#head.length < OUTPUT_KEPT) {
+      const room = OUTPUT_KEPT - this.#head.length;
+      this.#head += chunk.slice(0, room);
+      chunk = chunk.slice(room);
+    }
+    if (chunk) this.#tail = (this.#tail + chunk).slice(-OUTPUT_KEPT);
+  }
+  get head(): string {
+    return this.#head;
+  }
+  toString(): string {
+    return this.#tail ? `${this.#head}\n[…]\n${this.#tail}` : this.#head;
+  }
+}
 
 /** A benchmarked gateway's environment: a free loopback port, silent, answers kept an hour, no poll, no Redis. */
 export const gatewayEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
@@ -66,8 +96,8 @@ export async function startChild(
       env: { ...process.env, ...env, ...(port ? { PORT: String(port) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    let err = '';
+    const out = new Kept();
+    const err = new Kept();
     let found = false;
     // BENCH_START_SECONDS (60): a loaded machine's WordPress can take longer to fill a gateway's index.
     const timer = setTimeout(
@@ -96,13 +126,12 @@ export async function startChild(
         });
       }, reject);
     };
-    child.stderr!.on('data', (d) => {
-      err += d;
-    });
+    child.stderr!.on('data', (d) => err.add(String(d)));
     child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out);
-      if (m && port === undefined) onPort(m[1]!);
+      out.add(String(d));
+      if (found || port !== undefined) return;
+      const m = /http:\/\/(?:localhost|127\.0\.0\.1):(\d+)/.exec(out.head);
+      if (m) onPort(m[1]!);
     });
     if (port !== undefined) onPort(port);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${err}`)));
