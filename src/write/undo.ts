@@ -188,12 +188,12 @@ export class UndoJournal {
     return out;
   }
 
-  /** Every entry but `except`'s: this process's and, when Redis is up, every instance's. */
+  /** Every entry but `except`'s: this process's and, when Redis is up, every instance's (rejects when it fails). */
   async #entries(except?: string): Promise<Entry[]> {
     const out = [...this.#memory].flatMap(([id, e]) => (id === except ? [] : [e]));
     const r = this.#redis;
     if (r?.up()) {
-      const all = await r.cmd.hgetall(this.#key).catch(() => ({}) as Record<string, string>);
+      const all = await r.cmd.hgetall(this.#key);
       for (const [id, text] of Object.entries(all)) if (id !== except) out.push(JSON.parse(text) as Entry);
     }
     return out;
@@ -202,7 +202,7 @@ export class UndoJournal {
   /** Ids of `restBase` that entries hold to remove: not to be offered for reuse (an upload found by its URL). */
   async pending(restBase: string, except?: string): Promise<Set<number>> {
     const out = new Set<number>();
-    for (const e of await this.#entries(except))
+    for (const e of await this.#entries(except).catch(() => []))
       for (const s of e.posts) if (s.restBase === restBase) out.add(s.id);
     return out;
   }
@@ -323,8 +323,9 @@ export class Undo {
     this.uses.splice(0, this.uses.length, ...uses);
     if (!this.#journal || !uses.length) return [];
     await this.save();
-    const { removing } = await this.#journal.others(this.#id);
-    return uses.filter((s) => removing.has(stepKey(s)));
+    // Redis failing here: the write's look at what still exists (src/events/write.ts) is what is left.
+    const others = await this.#journal.others(this.#id).catch(() => undefined);
+    return uses.filter((s) => others?.removing.has(stepKey(s)));
   }
 
   /** Writes the entry down; due after the lease (a crash), or at `due` (a failure left steps to retry). */
@@ -440,8 +441,10 @@ async function inUse(deps: UndoDeps, undo: Undo, removedEvents: Set<number>): Pr
   const index = deps.indexes.all()[0];
   const steps = [...undo.posts];
   const linked = (kind: 'venue' | 'organizer') => steps.some((s) => s.restBase === mapping[kind].restBase);
-  // Another instance's write that claimed a venue and has finished since is not in this index until its poll.
-  if (index && (linked('venue') || linked('organizer'))) await index.refresh().catch(() => 0);
+  // Another instance's write that claimed a venue and has finished since is not in this index until its poll. Twice:
+  // a refresh already under way (which the first call joins) may have read WordPress before that write's event.
+  if (index && (linked('venue') || linked('organizer')))
+    for (let i = 0; i < 2; i++) await index.refresh().catch(() => 0);
   for (const kind of ['venue', 'organizer'] as const) {
     if (!index || !linked(kind)) continue;
     for (const id of index.linkedTo(
@@ -574,7 +577,13 @@ export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext)
   // from now on backs off, and one that claimed it before is seen below.
   undo.removing.splice(0, undo.removing.length, ...rest);
   if (rest.length) await undo.save();
-  const claimed = rest.length ? await undo.claimedByOthers() : new Set<string>();
+  const claimed = rest.length ? await undo.claimedByOthers().catch(() => undefined) : new Set<string>();
+  if (!claimed) {
+    // The claims could not be read: nothing is deleted on a guess; the sweep tries again.
+    undo.removing.length = 0;
+    await undo.save(Date.now() + 5_000);
+    return;
+  }
   // Read after the claims: a write whose claim ended before they were read has its event in WordPress by now.
   const keep = await inUse(deps, undo, removedEvents);
   deps.log.debug(
