@@ -8,7 +8,15 @@ import type { eventWriteArgs } from '../contract/events.ts';
 import { eventRecord, sentAsIsOf } from '../contract/records.ts';
 import { normaliseEventDates, publicationDate } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError, couldNot, eventInTrash, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
+import {
+  ApiError,
+  couldNot,
+  eventInTrash,
+  eventNotFound,
+  forbidden,
+  invalidParams,
+  linkedRemoved,
+} from '../http/errors.ts';
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -21,7 +29,7 @@ import { refusal, trashFailed } from '../wp/errors.ts';
 import type { WpPost, WpTerm } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
-import { createPost, newUndo, type Undo, undoing, withStamp } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, type UndoStep, undoing, withStamp } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
 import { readEventPost } from './read.ts';
 import { relatedOf } from './related.ts';
@@ -132,7 +140,10 @@ function staysAllDay(a: WriteArgs, dates: { start: string; end: string }): boole
   return true;
 }
 
-/** The calendar values of a write: only what was sent (plus what the dates imply), or TEC's defaults in replace. */
+/**
+ * The calendar values of a write: only what was sent (plus what the dates imply), or TEC's defaults in replace.
+ * `links`: the terms, venues, organizers and image the write sends, to claim before the event is written.
+ */
 async function valuesOf(
   deps: Deps,
   ctx: RequestContext,
@@ -141,7 +152,7 @@ async function valuesOf(
   body: Record<string, unknown>,
   current: WpPost | undefined,
   undo: Undo,
-): Promise<Record<string, unknown>> {
+): Promise<{ payload: Record<string, unknown>; links: UndoStep[] }> {
   const { mapping, site } = deps;
   const replace = current !== undefined && deps.updateSemantics === 'replace';
   const sent = a as Record<string, FieldValue | undefined>;
@@ -208,14 +219,102 @@ async function valuesOf(
   // Last, once everything else is valid: a URL is fetched and uploaded (and removed again if the write fails).
   if (a.image !== undefined) v.image = await resolveImage(deps, ctx, caller, 'event', a.image, undo);
   const out: Record<string, unknown> = writeRecord(mapping, 'event', v);
+  const links: UndoStep[] = [];
+  for (const kind of ['venue', 'organizer'] as const)
+    for (const id of [v[kind]].flat())
+      if (typeof id === 'number' && id > 0) links.push({ restBase: mapping[kind].restBase, id });
+  if (typeof v.image === 'number' && v.image > 0) links.push({ restBase: 'media', id: v.image });
   for (const name of ['categories', 'tags'] as const) {
     const tax = mapping.event[name];
     const values = a[name];
     if (!tax || values === undefined) continue;
-    out[tax.restBase] = await resolveTerms(deps, ctx, tax, values, undo);
+    const ids = await resolveTerms(deps, ctx, tax, values, undo);
+    out[tax.restBase] = ids;
+    for (const id of ids) links.push({ restBase: tax.restBase, id });
   }
-  return out;
+  return { payload: out, links };
 }
+
+/**
+ * The event's values, with what it links to claimed (see Undo.claim): from then on no other write's rollback
+ * deletes them. A record another write's rollback is removing, or has removed since a cache offered it, is not
+ * linked: WordPress would drop a deleted term silently (201 with `tags: []`) and keep a deleted venue's id. The
+ * caches are read again and the values resolved once more, making what is missing under this write's own token;
+ * a second loss fails the write, which then leaves nothing.
+ */
+async function claimedValues(
+  deps: Deps,
+  ctx: RequestContext,
+  caller: Caller,
+  a: WriteArgs,
+  body: Record<string, unknown>,
+  current: WpPost | undefined,
+  undo: Undo,
+): Promise<Record<string, unknown>> {
+  for (let round = 1; ; round++) {
+    const { payload, links } = await valuesOf(deps, ctx, caller, a, body, current, undo);
+    const removing = await undo.claim(links);
+    const lost = [...removing, ...(await missing(deps, ctx, undo.uses))];
+    if (!lost.length) return payload;
+    deps.log.info({ lost, write: undo.token, round }, 'a record this write would link to is being removed');
+    for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags])
+      if (tax && lost.some((s) => s.restBase === tax.restBase)) deps.terms.invalidate(tax);
+    for (const kind of ['venue', 'organizer'] as const) {
+      const ids = lost.filter((s) => s.restBase === deps.mapping[kind].restBase).map((s) => s.id);
+      if (ids.length) deps.catalog.invalidate(kind, ids);
+    }
+    if (round === 2) throw linkedRemoved();
+    // The rollback deleting it is under way: its deletes are a few WordPress calls.
+    if (removing.length) await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * Which of `steps` no longer exist in WordPress, read after they were claimed: a rollback may have deleted one
+ * before the claim while a cache of this instance still offered it.
+ */
+async function missing(deps: Deps, ctx: RequestContext, steps: readonly UndoStep[]): Promise<UndoStep[]> {
+  const service = !!deps.wp.options.serviceAuth;
+  const byBase = Map.groupBy(steps, (s) => s.restBase);
+  const found = await Promise.all(
+    [...byBase].map(async ([restBase, group]) => {
+      const ids = group.map((s) => s.id);
+      const terms = isTermBase(deps, restBase);
+      if (!service && !terms) {
+        // Read one by one as the caller: a record the caller may not read is there all the same.
+        const there = await Promise.all(
+          ids.map((id) =>
+            deps.wp
+              .request({ path: `/wp/v2/${restBase}/${id}`, query: { _fields: 'id' }, ...asCaller(ctx) })
+              .then(
+                () => true,
+                (err: unknown) => !(err instanceof ApiError && (err.status === 404 || err.status === 410)),
+              ),
+          ),
+        );
+        return ids.filter((_, i) => there[i]);
+      }
+      const res = await deps.wp.list<{ id: number }>({
+        path: `/wp/v2/${restBase}`,
+        query: {
+          include: ids,
+          per_page: 100,
+          _fields: 'id',
+          ...(terms ? { hide_empty: false } : restBase === 'media' ? {} : { status: 'any' }),
+        },
+        as: service ? 'service' : 'anonymous',
+      });
+      return res.items.map((x) => x.id);
+    }),
+  );
+  const there = new Set(
+    [...byBase.keys()].flatMap((restBase, i) => (found[i] ?? []).map((id) => `${restBase}:${id}`)),
+  );
+  return steps.filter((s) => !there.has(`${s.restBase}:${s.id}`));
+}
+
+const isTermBase = (deps: Deps, restBase: string): boolean =>
+  restBase === deps.mapping.event.categories?.restBase || restBase === deps.mapping.event.tags?.restBase;
 
 /** `created`: the write made the event (an update or delete of an event the index did not hold drops hard). */
 async function respond(
@@ -253,7 +352,7 @@ export async function createEvent(
     ctx,
     undo,
     async () => {
-      const payload = await valuesOf(deps, ctx, caller, a, body, undefined, undo);
+      const payload = await claimedValues(deps, ctx, caller, a, body, undefined, undo);
       const res = await createPost(deps, ctx, undo, deps.mapping.event.restBase, payload);
       return respond(deps, ctx, site, res.body, 201, true);
     },
@@ -283,7 +382,7 @@ export async function updateEvent(
     ctx,
     undo,
     async () => {
-      const payload = await valuesOf(deps, ctx, caller, a, body, current, undo);
+      const payload = await claimedValues(deps, ctx, caller, a, body, current, undo);
       restoreOrganizers = await keepOrganizerOrder(deps, ctx, id, current, payload);
       const res = await deps.wp.update<WpPost>({
         path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,

@@ -192,6 +192,15 @@ export const tooManyPasswordAttempts = (retryAfterSeconds: number): ApiError =>
 
 export const aborted = (): ApiError => new ApiError('request_aborted', 'The request was aborted.', 499);
 
+/** An event write whose venue, organizer, term or image was deleted under it twice (src/events/write.ts). */
+export const linkedRemoved = (): ApiError =>
+  new ApiError(
+    'linked_record_removed',
+    'A venue, organizer, term or image this write links to was being removed by a failed write; nothing was written. Try again.',
+    503,
+    { retry_after: 1 },
+  );
+
 export const idempotencyKeyReused = (): ApiError =>
   new ApiError(
     'idempotency_key_reused',

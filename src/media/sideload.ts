@@ -31,7 +31,12 @@ const refused = (why: string) => invalidParams({ image: `image was refused: ${wh
  * the one uploaded from it before (its SOURCE_URL_META, when the site exposes it). wp/v2 cannot filter by either,
  * so the media library is searched for the file's name; a renamed attachment is not found and is uploaded again.
  */
-async function findAttachment(deps: Deps, ctx: RequestContext, url: URL): Promise<number | undefined> {
+async function findAttachment(
+  deps: Deps,
+  ctx: RequestContext,
+  url: URL,
+  undo: Undo,
+): Promise<number | undefined> {
   const res = await deps.wp
     .list<{ id: number; source_url?: string; meta?: Record<string, unknown> }>({
       path: '/wp/v2/media',
@@ -41,8 +46,9 @@ async function findAttachment(deps: Deps, ctx: RequestContext, url: URL): Promis
     .catch(() => ({ items: [] }));
   const fromSource = (m: { meta?: Record<string, unknown> }) =>
     deps.site.mediaSourceMeta && m.meta?.[SOURCE_URL_META] === url.href;
-  // An upload a failed write left to be removed is not reused (the removal would take it from this write).
-  const leaving = (await deps.undo?.pending('media')) ?? new Set<number>();
+  // An upload a failed write left to be removed is not reused (the removal would take it from this write); this
+  // write's own is (its values resolved again: src/events/write.ts).
+  const leaving = (await deps.undo?.pending('media', undo.token)) ?? new Set<number>();
   return res.items.find((m) => (m.source_url === url.href || fromSource(m)) && !leaving.has(m.id))?.id;
 }
 
@@ -90,7 +96,7 @@ export async function resolveImage(
   if (caller.caps.upload_files !== true)
     throw refused('Only users who may upload files can give an image URL.');
   // TEC's uploader first looks for an attachment that already stands for this URL.
-  const existing = await findAttachment(deps, ctx, url);
+  const existing = await findAttachment(deps, ctx, url, undo);
   if (existing !== undefined) return existing;
   const image = await deps.images.fetch(url, ctx.signal).catch((err: unknown) => {
     if (!(err instanceof RemoteImageError)) throw err;

@@ -27,6 +27,8 @@ export interface UndoStep {
   id: number;
 }
 
+const stepKey = (s: UndoStep) => `${s.restBase}:${s.id}`;
+
 /** A create whose answer was lost: whatever it made in `restBase` carries the write's token. */
 export interface UndoProbe {
   restBase: string;
@@ -66,6 +68,10 @@ interface Entry {
   target?: UndoStep;
   /** Events this undo removed already (the event index may list them a little longer). */
   gone?: number[];
+  /** What the write links to without having made it (a claim): another write's rollback leaves it. */
+  uses?: UndoStep[];
+  /** What this undo is about to delete: a write that would link to it backs off. */
+  removing?: UndoStep[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
   due: number;
 }
@@ -182,19 +188,37 @@ export class UndoJournal {
     return out;
   }
 
-  /** Ids of `restBase` that entries hold to remove: not to be offered for reuse (an upload found by its URL). */
-  async pending(restBase: string): Promise<Set<number>> {
-    const out = new Set<number>();
-    const add = (e: Entry) => {
-      for (const s of e.posts) if (s.restBase === restBase) out.add(s.id);
-    };
-    for (const e of this.#memory.values()) add(e);
+  /** Every entry but `except`'s: this process's and, when Redis is up, every instance's (rejects when it fails). */
+  async #entries(except?: string): Promise<Entry[]> {
+    const out = [...this.#memory].flatMap(([id, e]) => (id === except ? [] : [e]));
     const r = this.#redis;
     if (r?.up()) {
-      const all = await r.cmd.hvals(this.#key).catch(() => [] as string[]);
-      for (const text of all) add(JSON.parse(text) as Entry);
+      const all = await r.cmd.hgetall(this.#key);
+      for (const [id, text] of Object.entries(all)) if (id !== except) out.push(JSON.parse(text) as Entry);
     }
     return out;
+  }
+
+  /** Ids of `restBase` that entries hold to remove: not to be offered for reuse (an upload found by its URL). */
+  async pending(restBase: string, except?: string): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const e of await this.#entries(except).catch(() => []))
+      for (const s of e.posts) if (s.restBase === restBase) out.add(s.id);
+    return out;
+  }
+
+  /**
+   * What the other entries claim (`uses`: writes linking to records they did not make) and are about to delete
+   * (`removing`), as `restBase:id` keys. Read after writing one's own claims or removals (see {@link Undo.claim}).
+   */
+  async others(except: string): Promise<{ uses: Set<string>; removing: Set<string> }> {
+    const uses = new Set<string>();
+    const removing = new Set<string>();
+    for (const e of await this.#entries(except)) {
+      for (const s of e.uses ?? []) uses.add(stepKey(s));
+      for (const s of e.removing ?? []) removing.add(stepKey(s));
+    }
+    return { uses, removing };
   }
 
   /** Entries waiting (in progress or left to undo), for metrics and tests. */
@@ -219,6 +243,10 @@ export class Undo {
   readonly probes: UndoProbe[] = [];
   target?: UndoStep;
   readonly gone: number[] = [];
+  /** What the write links to without having made it: see {@link claim}. */
+  readonly uses: UndoStep[] = [];
+  /** What its rollback is about to delete: see {@link rollback}. */
+  readonly removing: UndoStep[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
   readonly #stamped: boolean;
@@ -272,8 +300,32 @@ export class Undo {
     return res;
   }
 
+  /** Nothing made, nothing being made: nothing to undo. */
   get empty(): boolean {
     return !this.posts.length && !this.terms.length && !this.probes.length;
+  }
+
+  /** Nothing to keep in the journal: nothing to undo, claimed or being removed. */
+  get #idle(): boolean {
+    return this.empty && !this.uses.length && !this.removing.length;
+  }
+
+  /**
+   * Claims `links`, the records the write is about to link to, less what it made itself; resolves to those of them
+   * another write's rollback is deleting. Two writes to one shared journal, each writing down its own intent before
+   * reading the other's (a claim here, a removal in {@link rollback}): whichever reads second sees the first, so a
+   * rollback never deletes a record a write has claimed and found not being removed. Without a journal, or with
+   * Redis down, the claim holds in this process only.
+   */
+  async claim(links: readonly UndoStep[]): Promise<UndoStep[]> {
+    const own = new Set([...this.posts, ...this.terms].map(stepKey));
+    const uses = links.filter((s) => !own.has(stepKey(s)));
+    this.uses.splice(0, this.uses.length, ...uses);
+    if (!this.#journal || !uses.length) return [];
+    await this.save();
+    // Redis failing here: the write's look at what still exists (src/events/write.ts) is what is left.
+    const others = await this.#journal.others(this.#id).catch(() => undefined);
+    return uses.filter((s) => others?.removing.has(stepKey(s)));
   }
 
   /** Writes the entry down; due after the lease (a crash), or at `due` (a failure left steps to retry). */
@@ -281,12 +333,18 @@ export class Undo {
     const j = this.#journal;
     if (!j) return;
     // Nothing noted: nothing to keep alive either.
-    j.live(this, due === undefined && !this.empty);
-    if (this.empty) return j.drop(this.#id);
-    const { posts, terms, probes, target, gone } = this;
-    await j.put(this.#id, { posts, terms, probes, target, gone, due: due ?? Date.now() + j.leaseMs });
+    j.live(this, due === undefined && !this.#idle);
+    if (this.#idle) return j.drop(this.#id);
+    const { posts, terms, probes, target, gone, uses, removing } = this;
+    const entry = { posts, terms, probes, target, gone, uses, removing };
+    await j.put(this.#id, { ...entry, due: due ?? Date.now() + j.leaseMs });
     // Left for a later sweep: at its due time, not once a claim taken now runs out.
     if (due !== undefined) await j.release(this.#id);
+  }
+
+  /** `restBase:id` keys of what other writes claim (read after this undo wrote down what it is removing). */
+  async claimedByOthers(): Promise<Set<string>> {
+    return this.#journal ? (await this.#journal.others(this.#id)).uses : new Set();
   }
 
   /** The write is answered: what it made stays. */
@@ -295,8 +353,6 @@ export class Undo {
     await this.#journal?.drop(this.#id);
   }
 }
-
-const stepKey = (s: UndoStep) => `${s.restBase}:${s.id}`;
 
 /** Whether a record as wp/v2 shows it in the edit context carries `token`. */
 const carries = (r: { meta?: unknown }, token: string): boolean =>
@@ -384,8 +440,13 @@ async function inUse(deps: UndoDeps, undo: Undo, removedEvents: Set<number>): Pr
   // knows, at once for writes through the gateway.
   const index = deps.indexes.all()[0];
   const steps = [...undo.posts];
+  const linked = (kind: 'venue' | 'organizer') => steps.some((s) => s.restBase === mapping[kind].restBase);
+  // Another instance's write that claimed a venue and has finished since is not in this index until its poll. Twice:
+  // a refresh already under way (which the first call joins) may have read WordPress before that write's event.
+  if (index && (linked('venue') || linked('organizer')))
+    for (let i = 0; i < 2; i++) await index.refresh().catch(() => 0);
   for (const kind of ['venue', 'organizer'] as const) {
-    if (!index || !steps.some((s) => s.restBase === mapping[kind].restBase)) continue;
+    if (!index || !linked(kind)) continue;
     for (const id of index.linkedTo(
       kind,
       { statuses: ANY_EVENT_STATUSES, page: 1, perPage: 1 },
@@ -509,16 +570,37 @@ export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext)
     await undo.save(Date.now() + 5_000);
     return;
   }
+  // Its events are gone: what they would have linked to is no longer this write's to hold.
+  undo.uses.length = 0;
+  const rest = [...undo.posts.filter((s) => s.restBase !== events), ...undo.terms].reverse();
+  // What is about to go, written down before the claims are read (see Undo.claim): a write claiming one of these
+  // from now on backs off, and one that claimed it before is seen below.
+  undo.removing.splice(0, undo.removing.length, ...rest);
+  if (rest.length) await undo.save();
+  const claimed = rest.length ? await undo.claimedByOthers().catch(() => undefined) : new Set<string>();
+  if (!claimed) {
+    // The claims could not be read: nothing is deleted on a guess; the sweep tries again.
+    undo.removing.length = 0;
+    await undo.save(Date.now() + 5_000);
+    return;
+  }
+  // Read after the claims: a write whose claim ended before they were read has its event in WordPress by now.
   const keep = await inUse(deps, undo, removedEvents);
   deps.log.debug(
-    { posts: undo.posts, terms: undo.terms, probes: undo.probes, keep: [...keep] },
+    { posts: undo.posts, terms: undo.terms, probes: undo.probes, keep: [...keep], claimed: [...claimed] },
     'undoing a write',
   );
-  const rest = [...undo.posts.filter((s) => s.restBase !== events), ...undo.terms].reverse();
   const touched = { terms: undo.terms.length > 0, posts: undo.posts.length > 0 };
   const failed: UndoStep[] = [];
-  for (const step of rest) if (!keep.has(stepKey(step)) && !(await remove(step))) failed.push(step);
-  const stays = (s: UndoStep) => failed.includes(s) || (s.restBase === events && !removedEvents.has(s.id));
+  // Claimed by a write in progress: looked at again by the sweep, once that write has linked it or given it up.
+  const held = rest.filter((s) => claimed.has(stepKey(s)));
+  for (const step of rest) {
+    if (held.includes(step) || keep.has(stepKey(step))) continue;
+    if (!(await remove(step))) failed.push(step);
+  }
+  undo.removing.length = 0;
+  const stays = (s: UndoStep) =>
+    failed.includes(s) || held.includes(s) || (s.restBase === events && !removedEvents.has(s.id));
   const posts = undo.posts.filter(stays);
   const terms = undo.terms.filter(stays);
   undo.posts.splice(0, undo.posts.length, ...posts);

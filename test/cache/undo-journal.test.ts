@@ -53,3 +53,30 @@ describe('undo journal in Redis', () => {
     expect(await j.size()).toBe(0);
   });
 });
+
+describe('claims in the shared journal', () => {
+  it("are seen by another instance's rollback, and a rollback's removals by another instance's later claim", async () => {
+    const [one, two] = [journal(), journal()];
+    const a = one.begin();
+    await a.create('terms', 'tags', made(5));
+    // B, on the other instance, links to A's new tag: nothing is being removed, so the claim holds.
+    const b = two.begin();
+    expect(await b.claim([{ restBase: 'tags', id: 5 }])).toEqual([]);
+    expect(await a.claimedByOthers()).toContain('tags:5');
+    // A's rollback writes down what it is about to delete before reading claims: a later claim backs off.
+    a.removing.push({ restBase: 'tags', id: 6 });
+    await a.save();
+    const c = two.begin();
+    expect(await c.claim([{ restBase: 'tags', id: 6 }])).toEqual([{ restBase: 'tags', id: 6 }]);
+    // What a write made itself is not a claim.
+    const d = one.begin();
+    await d.create('terms', 'tags', made(7));
+    expect(await d.claim([{ restBase: 'tags', id: 7 }])).toEqual([]);
+    expect(d.uses).toEqual([]);
+    // A claim ends with its write.
+    await b.done();
+    expect(await a.claimedByOthers()).not.toContain('tags:5');
+    for (const u of [a, c, d]) await u.done();
+    expect(await one.size()).toBe(0);
+  });
+});
