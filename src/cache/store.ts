@@ -13,6 +13,7 @@
 // the replica that just took over, answers after 100 ms and the invalidation still goes on).
 import calculateSlot from 'cluster-key-slot';
 import { type ChainableCommander, Cluster } from 'ioredis';
+import { ownBytes } from '../http/answer.ts';
 import type { CacheEntry } from './entry.ts';
 import { hashedKey } from './key.ts';
 import type { RedisClient, RedisLink } from './redis.ts';
@@ -37,7 +38,8 @@ export function decodeEntry(buf: Buffer): CacheEntry | undefined {
   if (nl < 0) return undefined;
   try {
     const meta = JSON.parse(buf.subarray(0, nl).toString('utf8'));
-    return { ...meta, body: buf.subarray(nl + 1) };
+    // ioredis answers with a view into the socket's read, which other replies share: the body is kept on its own.
+    return { ...meta, body: ownBytes(buf.subarray(nl + 1)) };
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { makeEntry, publicCacheControl } from '../cache/entry.ts';
-import { acceptsGzip, etagMatches, gzipOf, strongEtag, utf8Bytes } from './answer.ts';
+import { acceptsGzip, etagMatches, gzipOf, ownBytes, strongEtag, utf8Bytes } from './answer.ts';
 import { notModifiedHeaders } from './send.ts';
 
 describe('strongEtag', () => {
@@ -44,6 +44,39 @@ describe('utf8Bytes', () => {
     expect(first.toString()).toBe('{"title":"Café – one"}');
     expect(second.toString()).toBe('{"title":"another, longer one"}');
     expect(first.buffer === second.buffer && first.byteOffset === second.byteOffset).toBe(false);
+  });
+});
+
+/** Whether `b` has a block of memory of its own size (not a view into a pool, a zlib chunk or a socket read). */
+const owns = (b: Buffer) => b.byteOffset === 0 && b.buffer.byteLength === b.length;
+
+describe('memory of cached answers', () => {
+  it('ownBytes keeps a buffer that has its memory to itself, and copies a view', () => {
+    const own = Buffer.allocUnsafeSlow(10).fill(1);
+    expect(ownBytes(own)).toBe(own);
+    const pooled = Buffer.from('a small body');
+    expect(owns(pooled)).toBe(false); // Node's pool: this is what the test is about
+    const copy = ownBytes(pooled);
+    expect(owns(copy)).toBe(true);
+    expect(copy.equals(pooled)).toBe(true);
+    const view = Buffer.from('xx{"id":1}yy').subarray(2, 10);
+    expect(ownBytes(view).toString()).toBe('{"id":1}');
+  });
+
+  it('makes bodies and gzips that hold no larger block alive, as a stored answer is kept for hours', async () => {
+    const small = makeEntry('{"id":1,"title":"one"}');
+    expect(owns(small.body)).toBe(true);
+    expect(owns(makeEntry(Buffer.from('{"id":2}')).body)).toBe(true);
+    const text = JSON.stringify({ id: 3, description: 'z'.repeat(3000) });
+    const entry = makeEntry(text);
+    expect(owns(entry.body)).toBe(true);
+    // zlib hands back a 900-byte gzip as a view into a 64 KB chunk: kept as it is, each cached gzip held that much.
+    await vi.waitFor(() => expect(gzipOf(entry, true)).not.toBeNull());
+    const gz = gzipOf(entry, true)!;
+    expect(owns(gz.body)).toBe(true);
+    expect(gunzipSync(gz.body).toString()).toBe(text);
+    const sync = makeEntry(text);
+    expect(owns(gzipOf(sync)!.body)).toBe(true);
   });
 });
 

@@ -31,10 +31,24 @@ const encoder = new TextEncoder();
  * in two bytes a character, which Buffer.from encodes one character at a time. The scratch holds nothing between calls.
  */
 export function utf8Bytes(text: string): Buffer {
-  if (text.length > SCRATCH_CHARS) return Buffer.from(text);
+  if (text.length > SCRATCH_CHARS) return ownBytes(Buffer.from(text));
   scratch ??= Buffer.allocUnsafeSlow(SCRATCH_CHARS * 3);
   const { written } = encoder.encodeInto(text, scratch);
-  return Buffer.from(scratch.subarray(0, written));
+  return ownBytes(scratch.subarray(0, written));
+}
+
+/**
+ * `b` in memory of its own size: `b` itself when it has its memory to itself, else a copy. A Buffer is often a view
+ * into a larger block it shares: Node's pool (64 KB blocks, from which `Buffer.from` carves anything under 32 KB),
+ * zlib's output chunk (64 KB for a gzip of 900 bytes) or a socket read (ioredis answers with views into it). While
+ * the view lives, the whole block does. A cached answer lives for hours, and the cache counts its bytes, not its
+ * block's: 1 000 cached gzips of single events held 64 MB. Copying costs a few microseconds, once per answer.
+ */
+export function ownBytes(b: Buffer): Buffer {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
+  const own = Buffer.allocUnsafeSlow(b.length);
+  b.copy(own);
+  return own;
 }
 
 /** The answer of these bytes; header names lower-cased, the content type JSON unless one is given. */
@@ -42,7 +56,7 @@ export function answerOf(
   body: Buffer | string,
   opts: { status?: number; headers?: Record<string, string>; type?: string } = {},
 ): Answer {
-  const bytes = typeof body === 'string' ? utf8Bytes(body) : body;
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : ownBytes(body);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
   if (opts.type) headers['content-type'] = opts.type;
@@ -103,7 +117,7 @@ const GZIP_ASYNC_BYTES = 128 * 1024;
 const gzipped = new WeakMap<Answer, { body: Buffer; etag: string } | null | 'pending'>();
 
 const gzOf = (answer: Answer, body: Buffer) =>
-  body.length < answer.body.length ? { body, etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
+  body.length < answer.body.length ? { body: ownBytes(body), etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
 
 /**
  * The gzip representation of an answer, compressed once per answer and process, so a cache hit costs no

@@ -56,6 +56,19 @@ describe('two instances on one Redis', () => {
     expect(counter.n).toBe(1);
   });
 
+  it('keeps answers read from Redis in memory of their own, not in views of the socket read other replies share', async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `own-${i}`);
+    for (const k of keys) await a.get(k, load(`{"id":"${k}"}`, ['event:3']));
+    await waitFor(async () => (await raw.exists(...keys.map((k) => `${prefix}e:${hashedKey(k)}`))) === keys.length);
+    // Asked at once, the replies arrive in one read of the socket: ioredis hands each out as a view into it.
+    const got = await Promise.all(keys.map((k) => b.get(k, load('other', ['event:3']))));
+    for (const [i, r] of got.entries()) {
+      expect(r.source).toBe('l2');
+      expect(r.entry.body.toString()).toBe(`{"id":"${keys[i]}"}`);
+      expect([r.entry.body.byteOffset, r.entry.body.buffer.byteLength]).toEqual([0, r.entry.body.length]);
+    }
+  });
+
   it('keeps the ETag computed by the filling instance', async () => {
     await a.get('etag', load('same bytes', ['event:2']));
     await new Promise((r) => setTimeout(r, 50));
