@@ -59,7 +59,9 @@ describe('two instances on one Redis', () => {
   it('keeps answers read from Redis in memory of their own, not in views of the socket read other replies share', async () => {
     const keys = Array.from({ length: 20 }, (_, i) => `own-${i}`);
     for (const k of keys) await a.get(k, load(`{"id":"${k}"}`, ['event:3']));
-    await waitFor(async () => (await raw.exists(...keys.map((k) => `${prefix}e:${hashedKey(k)}`))) === keys.length);
+    await waitFor(
+      async () => (await raw.exists(...keys.map((k) => `${prefix}e:${hashedKey(k)}`))) === keys.length,
+    );
     // Asked at once, the replies arrive in one read of the socket: ioredis hands each out as a view into it.
     const got = await Promise.all(keys.map((k) => b.get(k, load('other', ['event:3']))));
     for (const [i, r] of got.entries()) {
