@@ -64,7 +64,9 @@ async function main(): Promise<void> {
   for (const tree of trees) {
     const name = basename(tree);
     const prefix = `cachemem${process.pid}${name.replace(/\W/g, '')}:`;
-    const extra = redis ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix } : {};
+    const extra: Record<string, string> = redis
+      ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: prefix }
+      : {};
     const fill = await start(tree, `${name}-a`, extra);
     const read = redis ? await start(tree, `${name}-b`, extra) : fill;
     try {
