@@ -632,6 +632,9 @@ export class EventIndex {
     // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
     const next = this.#newColumns();
     const { compactRows: slice, compactMs: ms } = this.#tuning;
+    // The rows added meanwhile are posted once, in `next`, when copied there (not here as well).
+    from.retireWords(true);
+    let tookOver = false;
     try {
       let t0 = performance.now();
       const pause = async () => {
@@ -664,12 +667,15 @@ export class EventIndex {
         if (touched.at < touched.ids.length && !(await pause())) return;
       }
       this.#columns = next;
+      tookOver = true;
       next.warmWhenPosted();
     } catch (err) {
       this.#logger.warn(
         { err: String(err) },
         'Event index compaction abandoned; the next change starts another',
       );
+    } finally {
+      if (!tookOver) from.retireWords(false);
     }
   }
 }

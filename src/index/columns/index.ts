@@ -229,6 +229,14 @@ export class EventColumns {
     this.#text.pause(paused);
   }
 
+  /**
+   * Holds back (true) or lets go (false) the background posting of words while new columns are built to replace
+   * these (a compaction): the rows are posted in the new columns, so posting them here too was work thrown away.
+   */
+  retireWords(retiring: boolean): void {
+    this.#text.retire(retiring);
+  }
+
   /** Whether the background is making the most common searches ahead (see {@link warm}). */
   get warming(): boolean {
     return this.#warming !== null;
