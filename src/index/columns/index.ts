@@ -22,7 +22,7 @@ import { wallText } from './wall-clock.ts';
  */
 const WARM_SHARE = 8;
 const WARM_WORDS = 16;
-const WARM_MS = 2;
+const WARM_MS = 1;
 
 const tick = () => new Promise((r) => setImmediate(r));
 

@@ -9,7 +9,7 @@ import { ALIVE, type Rows } from './rows.ts';
 /** Rows whose words are posted per background tick, at most, and the ms of work a tick may take (see SLICE_MS in
  * src/index/event-index.ts: other jobs' slices run in the same turn of the event loop). */
 const WORDS_PER_TICK = 2000;
-const WORDS_MS = 2;
+const WORDS_MS = 1;
 
 /** Rows in ascending order (`n` of them used). */
 interface Posting {
