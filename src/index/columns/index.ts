@@ -298,4 +298,9 @@ export class EventColumns {
   reserve(rows: number): void {
     this.#rows.reserve(rows);
   }
+
+  /** {@link reserve} as steps, for a caller that yields between them (see `Rows.reserving`). */
+  reserving(rows: number): (() => void)[] {
+    return this.#rows.reserving(rows);
+  }
 }
