@@ -450,6 +450,47 @@ describe('EventIndex compaction', () => {
     // 8000 without a compaction; after one, only the events changed again after their copy was made.
     expect(index.deadRows).toBeLessThan(4000);
   }, 60_000);
+  it('posts the words of rows changed during a compaction once, in the columns it builds', async () => {
+    const index = new EventIndex({
+      client: new FakeWp([]),
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+      // 10 rows copied a tick: the compaction outlasts the changes below.
+      tuning: { compactRows: 10, compactMs: 0 },
+    });
+    const held = new Map<number, EventFacets>();
+    const restoring = index.restoring();
+    const first = [...syntheticPosts(2000)].map((p) => facetsOf(p, tec));
+    first.sort(byStart);
+    restoring.add(first);
+    restoring.finish(null, new Date().toISOString());
+    for (const f of first) held.set(f.id, f);
+    for (let i = 0; i < 10_000 && index.pendingWords > 0; i++) await new Promise((r) => setImmediate(r));
+    // Searches never made before (answered from the postings, and the text of rows not posted).
+    const agree = (search: string) => {
+      const q: IndexQuery = { statuses: ['publish', 'draft'], page: 1, perPage: 20, search };
+      expect(index.query(q)).toEqual(queryIndex(held.values(), q));
+    };
+    const compacting = index.compact();
+    const changes = [...syntheticPosts(300, 5)];
+    for (let i = 0; i < changes.length; i++) {
+      const p = { ...changes[i], id: 1 + ((i * 7) % 2000), slug: `changed-${i}` };
+      held.set(p.id, facetsOf(p, tec));
+      index.upsert(p);
+      if (i % 20 === 19) await new Promise((r) => setImmediate(r));
+    }
+    // The replaced columns post none of the rows added since the compaction began: they are posted where copied.
+    expect(index.pendingWords).toBe(300);
+    agree('music');
+    agree('kalo -night');
+    await compacting;
+    expect(index.size).toBe(2000);
+    for (let i = 0; i < 10_000 && index.pendingWords > 0; i++) await new Promise((r) => setImmediate(r));
+    expect(index.pendingWords).toBe(0);
+    agree('live');
+    agree('"music night"');
+  }, 60_000);
 });
 
 describe('IndexRegistry', () => {

@@ -75,18 +75,18 @@ export interface ReconcileResult {
 
 /** Replaced rows tolerated before a compaction (and at least a quarter as many as live ones). */
 const COMPACT_MIN_DEAD = 4096;
-/** Rows a compaction copies between two looks at the clock. */
-const COMPACT_SLICE = 250;
+/** Rows a compaction copies between two looks at the clock (250 took about as long as a whole slice). */
+const COMPACT_SLICE = 64;
 
 const tick = () => new Promise((r) => setImmediate(r));
 
 /**
- * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 2 ms, not
- * 5: the jobs' slices queued in one turn of the loop run back to back (a bulk poll's slice, the compaction's, and
- * the word posting of both columns: 5 + 5 + 4 + 4 ms of main-thread CPU in one turn at 100k events, 23 ms with a
- * page's parse), so each job's slice is a fraction of the 20 ms a turn may take.
+ * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 1 ms (5, then
+ * 2 before): the jobs' slices queued in one turn of the loop run back to back (a bulk poll's slice, the compaction's,
+ * and the word posting: 5 + 5 + 4 + 4 ms of main-thread CPU in one turn at 100k events, 23 ms with a page's parse,
+ * when they were 5 and 4 ms), and a turn may also hold a collection of 7–12 ms; a yield costs microseconds.
  */
-const SLICE_MS = 2;
+const SLICE_MS = 1;
 
 /** Calls `fn` on each item, yielding to the event loop every `ms` (a page of posts is tens of ms of work). */
 async function inSlices<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
@@ -411,10 +411,16 @@ export class EventIndex {
         for (const r of results) {
           totalPages = r.totalPages;
           await inSlices(r.items, this.#tuning.sliceMs, (post) => this.#read(state, post));
-          // Room for the rest of the site at once, once the first page tells its size and the text's.
+          // Room for the rest of the site at once, once the first page tells its size and the text's, in slices
+          // as posts are applied (in one task, the tables of 100k events took up to 18 ms of CPU: fresh memory).
           if (total === 0) {
-            this.#reserve(r.total - state.seen.size);
-            state.seen.reserve(r.total);
+            const rows = r.total - state.seen.size;
+            const steps = [
+              ...this.#columns.reserving(rows),
+              () => this.#written.reserve(this.#written.size + rows),
+              () => state.seen.reserve(r.total),
+            ];
+            await inSlices(steps, this.#tuning.sliceMs, (step) => step());
           }
           total = r.total;
           state.page++;
@@ -624,7 +630,7 @@ export class EventIndex {
   /**
    * Rebuilds the rows without the dead ones (replaced and removed events) into new columns, a slice a tick, while
    * the old ones answer; events changed meanwhile (`touched`) are copied again at the end, and the new columns
-   * take over in the same tick as the last copy. Copies take 5 ms a tick, as a poll's changes do, so a poll that
+   * take over in the same tick as the last copy. Copies take SLICE_MS a tick, as a poll's changes do, so a poll that
    * replaces every event is outpaced.
    */
   async #compact(touched: Touched): Promise<void> {
@@ -632,6 +638,9 @@ export class EventIndex {
     // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
     const next = this.#newColumns();
     const { compactRows: slice, compactMs: ms } = this.#tuning;
+    // The rows added meanwhile are posted once, in `next`, when copied there (not here as well).
+    from.retireWords(true);
+    let tookOver = false;
     try {
       let t0 = performance.now();
       const pause = async () => {
@@ -664,12 +673,15 @@ export class EventIndex {
         if (touched.at < touched.ids.length && !(await pause())) return;
       }
       this.#columns = next;
+      tookOver = true;
       next.warmWhenPosted();
     } catch (err) {
       this.#logger.warn(
         { err: String(err) },
         'Event index compaction abandoned; the next change starts another',
       );
+    } finally {
+      if (!tookOver) from.retireWords(false);
     }
   }
 }

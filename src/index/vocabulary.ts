@@ -2,10 +2,14 @@
 // search postings, without making a string for each word of each event posted (at 100k events, 7 million short-lived
 // strings, whose collections stalled crawls and snapshot loads), and without a garbage-collected table of them.
 
-/** A word's 31-bit FNV-1a hash over its bytes. */
-function hashOf(bytes: Uint8Array, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+/** FNV-1a's start and multiplier: a word's hash is `FNV_BASIS`, then `Math.imul(h ^ byte, FNV_PRIME)` per byte. */
+export const FNV_BASIS = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+/** A word's 31-bit FNV-1a hash over its bytes (what {@link Vocabulary.idOf} is given with a word, or makes). */
+export function hashOf(bytes: Uint8Array, from: number, to: number): number {
+  let h = FNV_BASIS;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME);
   return h & 0x7fffffff;
 }
 
@@ -23,9 +27,11 @@ export class Vocabulary {
     return this.#size;
   }
 
-  /** The id of the word `bytes[from, to)`, or -1. */
-  idOf(bytes: Uint8Array, from: number, to: number): number {
-    const h = hashOf(bytes, from, to);
+  /**
+   * The id of the word `bytes[from, to)`, or -1. `h` is its {@link hashOf}, when the caller made it while reading the
+   * bytes (the word posting does: the bytes are then read once to find the word and hash it, and once to compare).
+   */
+  idOf(bytes: Uint8Array, from: number, to: number, h = hashOf(bytes, from, to)): number {
     const mask = this.#table.length - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const slot = this.#table[i];

@@ -1,6 +1,7 @@
 // Search postings: words split as the term check splits them, and the rows of every word containing a term.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hashOf } from './vocabulary.ts';
 import { eachWordIn, piecesOf, WordPostings, wordsOf } from './words.ts';
 
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
@@ -34,7 +35,11 @@ describe('eachWordIn', () => {
         // Written as the index writes texts: lone surrogates become U+FFFD, in the bytes and when read back.
         const bytes = Buffer.from(` ${s} `, 'utf8');
         const found = new Set<string>();
-        eachWordIn(bytes, 1, bytes.length - 1, (a, z) => found.add(bytes.toString('utf8', a, z)));
+        eachWordIn(bytes, 1, bytes.length - 1, (a, z, h) => {
+          found.add(bytes.toString('utf8', a, z));
+          // The hash made while reading is the vocabulary's hash of the word's bytes.
+          expect(h).toBe(hashOf(bytes, a, z));
+        });
         expect(found).toEqual(wordsOf(bytes.toString('utf8', 1, bytes.length - 1)));
       }),
       { numRuns: 1000 },

@@ -4,7 +4,7 @@
 // made only of word characters can only occur inside one run of word characters (a word), so the rows that contain
 // it are exactly the rows posted under the words that contain it: no text has to be read. Terms with other
 // characters (a phrase, `rock'n'roll`) narrow the rows by their word pieces and are then checked against the text.
-import { Vocabulary } from './vocabulary.ts';
+import { FNV_BASIS, FNV_PRIME, Vocabulary } from './vocabulary.ts';
 
 /** Word characters: letters, combining marks, digits, `_`. Any class works, as long as both sides use the same. */
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
@@ -52,25 +52,39 @@ export function wordsOf(text: string): Set<string> {
 }
 
 /**
- * Calls `word(from, to)` for each maximal run of word characters of UTF-8 `bytes[from, to)`: the words
- * {@link wordsOf} finds in the same text decoded (the same code points, classified alike), without making a string.
+ * Calls `word(from, to, hash)` for each maximal run of word characters of UTF-8 `bytes[from, to)`: the words
+ * {@link wordsOf} finds in the same text decoded (the same code points, classified alike), without making a string,
+ * with the word's hash (`hashOf` of src/index/vocabulary.ts) made as its bytes are read.
  * The bytes are well-formed UTF-8 (written from JS strings, lone surrogates as U+FFFD, as decoding reads them).
  */
 export function eachWordIn(
   bytes: Uint8Array,
   from: number,
   to: number,
-  word: (from: number, to: number) => void,
+  word: (from: number, to: number, hash: number) => void,
 ): void {
   let start = -1;
+  let h = FNV_BASIS;
   for (let i = from; i < to; ) {
     const b = bytes[i];
+    if (b < 0x80) {
+      // Most text is ASCII: one byte, classified by a table.
+      if (ASCII[b] === 1) {
+        if (start < 0) {
+          start = i;
+          h = FNV_BASIS;
+        }
+        h = Math.imul(h ^ b, FNV_PRIME);
+      } else if (start >= 0) {
+        word(start, i, h & 0x7fffffff);
+        start = -1;
+      }
+      i++;
+      continue;
+    }
     let cp: number;
     let width: number;
-    if (b < 0x80) {
-      cp = b;
-      width = 1;
-    } else if (b < 0xe0) {
+    if (b < 0xe0) {
       cp = ((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f);
       width = 2;
     } else if (b < 0xf0) {
@@ -84,15 +98,19 @@ export function eachWordIn(
         (bytes[i + 3] & 0x3f);
       width = 4;
     }
-    const isWord = b < 0x80 ? ASCII[b] === 1 : isWordPoint(cp);
-    if (isWord && start < 0) start = i;
-    else if (!isWord && start >= 0) {
-      word(start, i);
+    if (isWordPoint(cp)) {
+      if (start < 0) {
+        start = i;
+        h = FNV_BASIS;
+      }
+      for (let k = i; k < i + width; k++) h = Math.imul(h ^ bytes[k], FNV_PRIME);
+    } else if (start >= 0) {
+      word(start, i, h & 0x7fffffff);
       start = -1;
     }
     i += width;
   }
-  if (start >= 0) word(start, to);
+  if (start >= 0) word(start, to, h & 0x7fffffff);
 }
 
 /** The word pieces of a term; `null` when the term is one word (its rows need no text check). */
@@ -148,8 +166,8 @@ export class WordPostings {
    * the bytes where they are: no string is made but for a word never seen before.
    */
   addText(row: number, bytes: Uint8Array, from: number, to: number): void {
-    eachWordIn(bytes, from, to, (a, z) => {
-      let id = this.#ids.idOf(bytes, a, z);
+    eachWordIn(bytes, from, to, (a, z, h) => {
+      let id = this.#ids.idOf(bytes, a, z, h);
       if (id === -1)
         id = this.#newWord(
           Buffer.from(bytes.buffer, bytes.byteOffset + a, z - a).toString('utf8'),

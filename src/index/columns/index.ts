@@ -22,7 +22,7 @@ import { wallText } from './wall-clock.ts';
  */
 const WARM_SHARE = 8;
 const WARM_WORDS = 16;
-const WARM_MS = 2;
+const WARM_MS = 1;
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -229,6 +229,14 @@ export class EventColumns {
     this.#text.pause(paused);
   }
 
+  /**
+   * Holds back (true) or lets go (false) the background posting of words while new columns are built to replace
+   * these (a compaction): the rows are posted in the new columns, so posting them here too was work thrown away.
+   */
+  retireWords(retiring: boolean): void {
+    this.#text.retire(retiring);
+  }
+
   /** Whether the background is making the most common searches ahead (see {@link warm}). */
   get warming(): boolean {
     return this.#warming !== null;
@@ -289,5 +297,10 @@ export class EventColumns {
   /** Makes room for `rows` more events at once (see `Rows.reserve`). */
   reserve(rows: number): void {
     this.#rows.reserve(rows);
+  }
+
+  /** {@link reserve} as steps, for a caller that yields between them (see `Rows.reserving`). */
+  reserving(rows: number): (() => void)[] {
+    return this.#rows.reserving(rows);
   }
 }

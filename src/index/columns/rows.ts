@@ -305,9 +305,21 @@ export class Rows {
    * slugs grow by slabs, never copied.
    */
   reserve(rows: number): void {
-    if (this.used + rows > this.cap) this.#grow(this.used + rows);
-    this.rowOf.reserve(this.alive + rows);
-    this.#idOfSlug.reserve(this.alive + rows);
+    for (const step of this.reserving(rows)) step();
+  }
+
+  /**
+   * {@link reserve} as steps (the columns, the id table, the slug table) for a caller that yields between them: at
+   * 100k rows each is a few ms of fresh memory touched, and together they were one task of up to 18 ms of CPU.
+   */
+  reserving(rows: number): (() => void)[] {
+    return [
+      () => {
+        if (this.used + rows > this.cap) this.#grow(this.used + rows);
+      },
+      () => this.rowOf.reserve(this.alive + rows),
+      () => this.#idOfSlug.reserve(this.alive + rows),
+    ];
   }
 
   #isInverted(r: number): boolean {
