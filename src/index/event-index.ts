@@ -411,9 +411,10 @@ export class EventIndex {
         for (const r of results) {
           totalPages = r.totalPages;
           await inSlices(r.items, this.#tuning.sliceMs, (post) => this.#read(state, post));
-          // Room for the rest of the site at once, once the first page tells its size and the text's.
+          // Room for the rest of the site at once, once the first page tells its size and the text's: the events
+          // not held yet (a crawl over a loaded index adds a row only for those that changed).
           if (total === 0) {
-            this.#reserve(r.total - state.seen.size);
+            this.#reserve(r.total - this.#columns.size);
             state.seen.reserve(r.total);
           }
           total = r.total;

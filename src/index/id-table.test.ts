@@ -12,23 +12,30 @@ const op = fc.oneof(
 const ids = fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { minLength: 40, maxLength: 40 });
 
 describe('IdTable', () => {
-  it('holds what a Map holds after any sets, deletes and reserves', () => {
+  it('holds what a Map holds after any sets, deletes and reserves, with resizes under way or not', () => {
     fc.assert(
-      fc.property(ids, fc.array(op, { maxLength: 300 }), fc.nat(8), (pool, ops, capacity) => {
-        const table = new IdTable(capacity);
-        const map = new Map<number, number>();
-        for (const [kind, at, value] of ops) {
-          const key = pool[at];
-          if (kind === 'set') {
-            table.set(key, value);
-            map.set(key, value);
-          } else if (kind === 'delete') expect(table.delete(key)).toBe(map.delete(key));
-          else table.reserve(at);
-          expect(table.size).toBe(map.size);
-        }
-        for (const key of pool) expect(table.get(key)).toBe(map.get(key));
-        expect([...table.keys()].sort((a, b) => a - b)).toEqual([...map.keys()].sort((a, b) => a - b));
-      }),
+      // `atOnce` 0: every resize moves the entries a few slots a set, so sets, deletes and reserves meet it under way.
+      fc.property(
+        ids,
+        fc.array(op, { maxLength: 300 }),
+        fc.nat(8),
+        fc.boolean(),
+        (pool, ops, capacity, slow) => {
+          const table = new IdTable(capacity, slow ? 0 : undefined);
+          const map = new Map<number, number>();
+          for (const [kind, at, value] of ops) {
+            const key = pool[at];
+            if (kind === 'set') {
+              table.set(key, value);
+              map.set(key, value);
+            } else if (kind === 'delete') expect(table.delete(key)).toBe(map.delete(key));
+            else table.reserve(at);
+            expect(table.size).toBe(map.size);
+          }
+          for (const key of pool) expect(table.get(key)).toBe(map.get(key));
+          expect([...table.keys()].sort((a, b) => a - b)).toEqual([...map.keys()].sort((a, b) => a - b));
+        },
+      ),
       { numRuns: 500 },
     );
   });
