@@ -2,8 +2,8 @@
 //
 // Copying a million rows' columns in one go held the main thread for 200–250 ms (13 row columns, the text's and
 // slugs' offsets, the values). A growth instead allocates the new columns, then copies PACE entries for each one
-// written meanwhile, a slice at a time: it starts while the old columns still have room for a ninth of what they
-// hold (see {@link growthDue}), so the copy has caught up with the writes long before that room runs out.
+// written meanwhile, a slice at a time: it starts while the old columns still have room for an eighth of what they
+// hold (see {@link growthDue}), so the copy has caught up with the writes before that room runs out.
 // The entries written meanwhile go to the old columns and are copied with the rest; an entry that changes after it
 // is written (a row's ALIVE bit) is written to both by its owner once copied.
 
