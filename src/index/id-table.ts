@@ -77,6 +77,11 @@ export class IdTable {
 
   set(key: number, value: number): void {
     if (!isKey(key)) throw new RangeError(`not a post id: ${key}`);
+    if (this.#old) this.#move(PACE);
+    else if ((this.#size + 1) * 2 > this.#keys.length) this.#resize(this.#bits + 1);
+    // Looked for in the old table after the move or resize: either can have just made the key's table the old one
+    // (a move that ends a resize starts the one `reserve` asked for). Left there, the key would be in both tables,
+    // and moving it later would put its old value back over the new one.
     const o = this.#old;
     if (o) {
       const j = find(o.keys, o.bits, key);
@@ -84,8 +89,7 @@ export class IdTable {
         o.keys[j] = GONE;
         this.#size--;
       }
-      this.#move(PACE);
-    } else if ((this.#size + 1) * 2 > this.#keys.length) this.#resize(this.#bits + 1);
+    }
     this.#put(key, value);
   }
 
@@ -118,6 +122,7 @@ export class IdTable {
   clear(): void {
     this.#keys.fill(EMPTY);
     this.#old = null;
+    this.#want = 0;
     this.#size = 0;
   }
 
