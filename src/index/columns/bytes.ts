@@ -25,12 +25,25 @@ export class ByteColumn {
     return this.#slabs.reduce((n, s) => n + s.length, 0);
   }
 
-  /** Makes room for rows below `cap` (the rows' other columns grow with it). */
+  /** Makes room for rows below `cap` at once (the rows' columns grow these a slice at a time: see {@link perRow}). */
   grow(cap: number): void {
     const at = new Float64Array(cap);
     at.set(this.#at.subarray(0, Math.min(cap, this.#at.length)));
     const len = new Uint32Array(cap);
     len.set(this.#len.subarray(0, Math.min(cap, this.#len.length)));
+    this.#at = at;
+    this.#len = len;
+  }
+
+  /**
+   * Its arrays of one entry per row, written once per row: the rows' columns (src/index/columns/rows.ts) copy them
+   * into bigger ones with their own and hand them back (`perRow = …`).
+   */
+  get perRow(): [Float64Array<ArrayBuffer>, Uint32Array<ArrayBuffer>] {
+    return [this.#at, this.#len];
+  }
+
+  set perRow([at, len]: [Float64Array<ArrayBuffer>, Uint32Array<ArrayBuffer>]) {
     this.#at = at;
     this.#len = len;
   }

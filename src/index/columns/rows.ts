@@ -4,6 +4,7 @@
 import type { EventFacets } from '../facets.ts';
 import { IdTable, SlugTable } from '../id-table.ts';
 import { ByteColumn } from './bytes.ts';
+import { AT_ONCE, type Column, Growth, growthDue, SLICE } from './growth.ts';
 import { NO_DATE, wallKey, wallText } from './wall-clock.ts';
 
 /** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
@@ -79,6 +80,9 @@ export const flagsOf = (f: Pick<IndexedEvent, keyof typeof FLAG>): number =>
   (f.protected ? FLAG.protected : 0) |
   (f.hasExcerpt ? FLAG.hasExcerpt : 0);
 
+/** Where `meta` is among the columns a growth copies (see `Rows.#perRow`). */
+const META = 3;
+
 /**
  * The columns. Read directly by the order, the postings and the query plan (their hot loops take the arrays into
  * locals); arrays are replaced, not mutated in place, when they grow, so hold this object, not an array.
@@ -106,6 +110,18 @@ export class Rows {
   orgN = new Uint16Array(0);
   vals = new Int32Array(1024);
   #valsUsed = 0;
+  /** The bigger columns being filled meanwhile (see ./growth.ts), and the rows asked for by {@link reserve}. */
+  #growth: Growth | null = null;
+  #valsGrowth: Growth | null = null;
+  #want = 0;
+  readonly #atOnce: number;
+  readonly #slice: number;
+
+  /** Tests make `atOnce` and `slice` small, to grow a slice at a time at any size (see ./growth.ts). */
+  constructor({ atOnce = AT_ONCE, slice = SLICE } = {}) {
+    this.#atOnce = atOnce;
+    this.#slice = slice;
+  }
   /** Search text of each row (UTF-8, lower-cased), and its slug. */
   readonly text = new ByteColumn(16 << 20);
   readonly slugs = new ByteColumn(1 << 20);
@@ -124,8 +140,7 @@ export class Rows {
 
   /** A new live row holding `f` (the caller has killed the event's previous row). */
   add(f: StoredEvent): number {
-    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
-    const r = this.used++;
+    const r = this.#nextRow();
     this.id[r] = f.id;
     this.start[r] = wallKey(f.start);
     this.end[r] = wallKey(f.end);
@@ -146,8 +161,7 @@ export class Rows {
    * slug as bytes, nothing decoded but the slug (for the slug table).
    */
   copy(from: Rows, r: number): number {
-    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
-    const c = this.used++;
+    const c = this.#nextRow();
     const id = from.id[r];
     this.id[c] = id;
     this.start[c] = from.start[r];
@@ -184,8 +198,7 @@ export class Rows {
    * record and no string but the slug (for the slug table).
    */
   addBytes(e: RowBytes): number {
-    if (this.used === this.cap) this.#grow(Math.max(1024, this.cap * 2));
-    const r = this.used++;
+    const r = this.#nextRow();
     const b = e.bytes;
     this.id[r] = e.id;
     this.start[r] = e.start;
@@ -224,6 +237,9 @@ export class Rows {
   /** Row `r`, the live row of event `id`, dies. */
   kill(r: number, id: number): void {
     this.meta[r] &= ~ALIVE;
+    // A row already copied into the growing columns dies there too: it is not copied again.
+    const g = this.#growth;
+    if (g && r < g.copied) (g.to[META] as Uint16Array<ArrayBuffer>)[r] &= ~ALIVE;
     if (this.#isInverted(r)) this.inverted--;
     this.#idOfSlug.delete(this.slugs.string(r), id);
     this.rowOf.delete(id);
@@ -300,22 +316,25 @@ export class Rows {
   }
 
   /**
-   * Makes room for `rows` more rows, so that a crawl that knows the site's size grows the columns once, early,
-   * instead of copying them at every doubling (a copy of 100k rows' columns is a stall of 15 ms or more). Text and
-   * slugs grow by slabs, never copied.
+   * Makes room for `rows` more rows and half as many again, so that a crawl or a compaction that knows its size
+   * grows the columns once, early, and not again before the next compaction: the rows of replaced events reach a
+   * quarter of the live ones before a compaction starts, and a growth starts when an eighth of the rows used are
+   * free (./growth.ts). Text and slugs grow by slabs, never copied.
    */
   reserve(rows: number): void {
     for (const step of this.reserving(rows)) step();
   }
 
   /**
-   * {@link reserve} as steps (the columns, the id table, the slug table) for a caller that yields between them: at
-   * 100k rows each is a few ms of fresh memory touched, and together they were one task of up to 18 ms of CPU.
+   * {@link reserve} as steps (the columns' growth started, the id table, the slug table) for a caller that yields
+   * between them: at 100k rows each is a few ms of fresh memory touched.
    */
   reserving(rows: number): (() => void)[] {
+    if (rows <= 0) return [];
     return [
       () => {
-        if (this.used + rows > this.cap) this.#grow(this.used + rows);
+        this.#want = Math.max(this.#want, Math.ceil((this.used + rows) * 1.5));
+        if (this.#want > this.cap && !this.#growth) this.#startGrowth();
       },
       () => this.rowOf.reserve(this.alive + rows),
       () => this.#idOfSlug.reserve(this.alive + rows),
@@ -339,12 +358,20 @@ export class Rows {
     return c;
   }
 
-  /** Room for `n` more values in `vals`. */
+  /** Room for `n` more values in `vals`, grown as the rows' columns are (./growth.ts). */
   #room(n: number): void {
-    if (this.#valsUsed + n <= this.vals.length) return;
-    const grown = new Int32Array(Math.max(this.vals.length * 2, this.#valsUsed + n));
-    grown.set(this.vals.subarray(0, this.#valsUsed));
-    this.vals = grown;
+    const need = this.#valsUsed + n;
+    if (!this.#valsGrowth && growthDue(need, this.vals.length, this.#atOnce))
+      this.#valsGrowth = new Growth([this.vals], Math.max(this.vals.length * 2, need), this.#slice);
+    const g = this.#valsGrowth;
+    if (!g) return;
+    const now = need > this.vals.length || this.#valsUsed < this.#atOnce;
+    if ((now || g.due(n, this.#valsUsed)) && g.copy([this.vals], this.#valsUsed, now)) {
+      this.vals = g.to[0] as Int32Array<ArrayBuffer>;
+      this.#valsGrowth = null;
+      // A row of more values than the growth made room for.
+      if (need > this.vals.length) this.#room(n);
+    }
   }
 
   #putVals(r: number, categories: number[], tags: number[], organizers: number[]): void {
@@ -356,34 +383,64 @@ export class Rows {
     this.orgN[r] = organizers.length;
   }
 
-  #grow(cap: number): void {
-    const g = <T extends Float64Array | Int32Array | Uint32Array | Uint16Array>(
-      a: T,
-      make: (n: number) => T,
-    ): T => {
-      const b = make(cap);
-      b.set(a.subarray(0, Math.min(a.length, cap)) as never);
-      return b;
-    };
-    const f64 = (n: number) => new Float64Array(n);
-    const i32 = (n: number) => new Int32Array(n);
-    const u16 = (n: number) => new Uint16Array(n);
-    const u32 = (n: number) => new Uint32Array(n);
-    this.start = g(this.start, f64);
-    this.id = g(this.id, i32);
-    this.end = g(this.end, f64);
-    this.meta = g(this.meta, u16);
-    this.date = g(this.date, f64);
-    this.modified = g(this.modified, f64);
-    this.author = g(this.author, i32);
-    this.parent = g(this.parent, i32);
-    this.venue = g(this.venue, i32);
-    this.valOff = g(this.valOff, u32);
-    this.catN = g(this.catN, u16);
-    this.tagN = g(this.tagN, u16);
-    this.orgN = g(this.orgN, u16);
-    this.text.grow(cap);
-    this.slugs.grow(cap);
-    this.cap = cap;
+  /** The next row, with room made for it: a growth started, or a slice of one under way copied (./growth.ts). */
+  #nextRow(): number {
+    if (!this.#growth && (growthDue(this.used, this.cap, this.#atOnce) || this.#want > this.cap))
+      this.#startGrowth();
+    const g = this.#growth;
+    if (g) {
+      // Full (which the growth's pace should never let happen), or small: copied at once.
+      const now = this.used === this.cap || this.used < this.#atOnce;
+      if ((now || g.due(1, this.used)) && g.copy(this.#perRow(), this.used, now)) this.#adopt(g);
+    }
+    return this.used++;
+  }
+
+  #startGrowth(): void {
+    const g = new Growth(this.#perRow(), Math.max(1024, this.cap * 2, this.#want), this.#slice);
+    this.#growth = g;
+    if (this.used < this.#atOnce && g.copy(this.#perRow(), this.used, true)) this.#adopt(g);
+  }
+
+  /** Every column with one entry per row, in the order {@link adopt} takes them back. */
+  #perRow(): Column[] {
+    return [
+      this.start,
+      this.id,
+      this.end,
+      this.meta,
+      this.date,
+      this.modified,
+      this.author,
+      this.parent,
+      this.venue,
+      this.valOff,
+      this.catN,
+      this.tagN,
+      this.orgN,
+      ...this.text.perRow,
+      ...this.slugs.perRow,
+    ];
+  }
+
+  #adopt(g: Growth): void {
+    const t = g.to;
+    this.start = t[0] as Float64Array<ArrayBuffer>;
+    this.id = t[1] as Int32Array<ArrayBuffer>;
+    this.end = t[2] as Float64Array<ArrayBuffer>;
+    this.meta = t[META] as Uint16Array<ArrayBuffer>;
+    this.date = t[4] as Float64Array<ArrayBuffer>;
+    this.modified = t[5] as Float64Array<ArrayBuffer>;
+    this.author = t[6] as Int32Array<ArrayBuffer>;
+    this.parent = t[7] as Int32Array<ArrayBuffer>;
+    this.venue = t[8] as Int32Array<ArrayBuffer>;
+    this.valOff = t[9] as Uint32Array<ArrayBuffer>;
+    this.catN = t[10] as Uint16Array<ArrayBuffer>;
+    this.tagN = t[11] as Uint16Array<ArrayBuffer>;
+    this.orgN = t[12] as Uint16Array<ArrayBuffer>;
+    this.text.perRow = [t[13] as Float64Array<ArrayBuffer>, t[14] as Uint32Array<ArrayBuffer>];
+    this.slugs.perRow = [t[15] as Float64Array<ArrayBuffer>, t[16] as Uint32Array<ArrayBuffer>];
+    this.cap = g.cap;
+    this.#growth = null;
   }
 }
