@@ -139,6 +139,11 @@ export class ResponseCache {
           this.#log.warn({ why }, 'Invalidations were missed: dropping the whole in-process cache');
           this.#dropAllLocal();
         },
+        // Filled before the reader first looked at the stream's end (it takes a round trip or more after start-up,
+        // seconds on a loaded machine): an invalidation appended meanwhile is behind where the reader starts.
+        started: () => {
+          if (this.#l1.size > 0) this.#dropAllLocal();
+        },
       });
       opts.redis.onRecover(() => {
         this.#replay().catch(() => {});
@@ -505,7 +510,7 @@ export class ResponseCache {
   }
 
   /** What this instance read of the invalidation stream: entries, of which replayed after a reconnect, and gaps. */
-  get stream(): { read: number; replayed: number; gaps: number } | undefined {
+  get stream(): { read: number; replayed: number; gaps: number; started: boolean } | undefined {
     return this.#l2 && { ...this.#l2.stream.stats };
   }
 

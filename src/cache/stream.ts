@@ -14,6 +14,11 @@ export interface StreamListener {
   message(m: InvalidationMessage): void;
   /** Entries this instance had not read are gone: what it holds may be stale. `why` is for the log. */
   gap(why: string): void;
+  /**
+   * The reader knows where it reads on from (the stream's end when it first looked): what this instance cached
+   * before then may have missed an invalidation appended in between.
+   */
+  started?(): void;
 }
 
 /** About how many entries the stream keeps (`MAXLEN ~`): at 10 writes a second, a quarter of an hour. */
@@ -40,7 +45,7 @@ export class InvalidationStream {
   #last: string | undefined;
   #listening = false;
   /** For tests and the figures in docs/deploy.md: entries read, of which read late (after a reconnect), and gaps. */
-  readonly stats = { read: 0, replayed: 0, gaps: 0 };
+  readonly stats = { read: 0, replayed: 0, gaps: 0, started: false };
 
   constructor(link: RedisLink, key: string, replicated: boolean) {
     this.#link = link;
@@ -95,6 +100,8 @@ export class InvalidationStream {
       // Never read before: start at the end (what came before concerns no copy this instance made… unless it filled
       // its cache while Redis was away at start-up: then it cannot know what it missed).
       this.#last = last ?? '0-0';
+      this.stats.started = true;
+      l.started?.();
       return undefined;
     }
     let why: string | undefined;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEntry } from '../../src/cache/entry.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
-import { ensureSharedRedis, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+import { ensureSharedRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -33,6 +33,7 @@ describe('CDN purges with two instances on one Redis', () => {
     await Promise.all(links.map((l) => l.waitUp(5_000)));
     a = new ResponseCache({ policy, redis: links[0], prefix, purger: pa });
     b = new ResponseCache({ policy, redis: links[1], prefix, purger: pb });
+    await readersStarted(a, b);
     await new Promise((r) => setTimeout(r, 100));
   });
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
 import { type LocalCluster, localCluster, tcpProxy } from './redis-ha-helper.ts';
-import { privateRedis } from './redis-helper.ts';
+import { privateRedis, readersStarted } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -38,6 +38,8 @@ describe('on a Redis Cluster', () => {
     expect(await Promise.all(links.map((l) => l.waitUp(10_000)))).toEqual([true, true]);
     a = new ResponseCache({ policy, redis: links[0], prefix });
     b = new ResponseCache({ policy, redis: links[1], prefix });
+    // What the tests below drop goes through each one's invalidation reader, which must know where it reads from.
+    await readersStarted(a, b);
   }, 60_000);
   afterAll(async () => {
     await Promise.all(links.map((l) => l.close()));
@@ -81,6 +83,8 @@ describe('the invalidation stream', () => {
       expect([await la.waitUp(5000), await lb.waitUp(5000)]).toEqual([true, true]);
       const a = new ResponseCache({ policy, redis: la, prefix: 's:' });
       const b = new ResponseCache({ policy, redis: lb, prefix: 's:', log });
+      // What b holds from here on is what its reader will keep current (before that, it would drop it when it starts).
+      await readersStarted(b);
       const seen: string[] = [];
       b.onRemoteInvalidate((tags) => seen.push(...(tags ?? ['*'])));
       const missed = Array.from({ length: 25 }, (_, i) => `event:${i}`);

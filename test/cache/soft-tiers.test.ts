@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEntry } from '../../src/cache/entry.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
-import { ensureSharedRedis, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+import { ensureSharedRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -35,6 +35,7 @@ describe('soft invalidation on two instances sharing Redis', () => {
     await Promise.all(links.map((l) => waitFor(() => l.up(), 5000)));
     a = new ResponseCache({ policy, redis: links[0], prefix, softStaleMs: 1000 });
     b = new ResponseCache({ policy, redis: links[1], prefix, softStaleMs: 1000 });
+    await readersStarted(a, b);
     await new Promise((r) => setTimeout(r, 100));
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { makeEntry } from '../../src/cache/entry.ts';
 import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
-import { ensureSharedRedis, privateRedis, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+import { ensureSharedRedis, privateRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -36,6 +36,7 @@ describe('two instances on one Redis', () => {
     await Promise.all(links.map(ready));
     a = new ResponseCache({ policy, redis: links[0], prefix });
     b = new ResponseCache({ policy, redis: links[1], prefix });
+    await readersStarted(a, b);
     raw = new Redis(SHARED_REDIS);
     // Let both subscriptions register.
     await new Promise((r) => setTimeout(r, 100));
@@ -113,6 +114,7 @@ describe('Redis outage', () => {
     try {
       await ready(link);
       const cache = new ResponseCache({ policy, redis: link, prefix: 'out:' });
+      await readersStarted(cache);
       await cache.get('kept', load('kept', ['event:1']));
       await new Promise((r) => setTimeout(r, 50));
       expect(cache.redis).toBe('up');
