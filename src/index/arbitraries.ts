@@ -44,7 +44,7 @@ export const event = (id: number): fc.Arbitrary<EventFacets> =>
       featured: fc.boolean(),
       hidden: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
       parent: fc.constantFrom(0, 0, 1, 2),
-      protected: fc.boolean(),
+      protected: fc.constantFrom(false, false, true),
       author: fc.integer({ min: 1, max: 3 }),
       hasExcerpt: fc.boolean(),
       searchText: text,
@@ -95,6 +95,16 @@ export const query: fc.Arbitrary<IndexQuery> = fc.record({
   ownStatuses: rarely(fc.subarray(STATUSES)),
   author: rarely(fc.integer({ min: 0, max: 3 })),
   searchesProtected: fc.boolean(),
+  seesProtected: rarely(
+    fc.record({
+      all: rarely(fc.boolean()),
+      own: rarely(fc.integer({ min: 0, max: 3 })),
+      ids: rarely(fc.uniqueArray(fc.integer({ min: 1, max: 45 }), { maxLength: 8 })),
+    }),
+    4,
+  ),
+  readsLinks: fc.option(fc.constant(true), { freq: 8, nil: undefined }),
+  protectedOnly: fc.option(fc.constant(true), { freq: 12, nil: undefined }),
   dates: rarely(
     fc.record({
       startGte: rarely(wall),
