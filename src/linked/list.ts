@@ -13,7 +13,7 @@ import { seenInFull } from '../index/query.ts';
 import { asGuesses } from '../passwords/guesses.ts';
 import { canSeeProtected, isProtected } from '../serialize/common.ts';
 import type { LinkedFacets } from './catalog.ts';
-import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
+import { mediaOf, PLURAL, serialize } from './read.ts';
 import { linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
 
 type Args = ArgsOf<ReturnType<typeof linkedListArgs>>;
@@ -69,7 +69,7 @@ export async function listLinked(
   // Events count for has_events / only_with_upcoming only when this caller may read them: the events' own status
   // filter says which (events/filters.ts), with no other list filter and no date window.
   const { visibility: events } = await eventQueryOf(deps, ctx, {}, VISIBILITY_ONLY);
-  const password = passwordOf(input.raw);
+  const password = a.password;
   if (a.event !== undefined) {
     const event = index.get(a.event);
     if (!event || !visibleTo(events)(event.status, event.author))

@@ -10,7 +10,6 @@ import { openedBy } from '../events/protected.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { seenInFull } from '../index/query.ts';
-import { passwordOf } from '../linked/read.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
@@ -30,6 +29,7 @@ export interface TermListArgs {
   parent?: number;
   post?: number;
   event?: number;
+  password?: string;
   slug?: string[];
   multilang_language?: string;
 }
@@ -64,7 +64,7 @@ export async function listTerms(
     resolveRefs(deps, ctx, tax, 'include', a.include),
     resolveRefs(deps, ctx, tax, 'exclude', a.exclude),
     a.parent !== undefined ? requireTerm(deps, ctx, tax, a.parent, 'parent') : undefined,
-    post !== undefined ? requireEvent(deps, ctx, post, postName, passwordOf(input.raw)) : true,
+    post !== undefined ? requireEvent(deps, ctx, post, postName, a.password) : true,
   ]);
   const page = a.page ?? 1;
   const perPage = a.per_page ?? 10;
