@@ -21,6 +21,7 @@ import {
   VENUE,
   website,
 } from './fields.ts';
+import { tecRecord } from './tec-order.ts';
 
 /** What a venue and an organizer start with: post fields, the name, texts and image (no excerpt or slug to write). */
 const linkedHead = <const K extends string>(
@@ -46,12 +47,12 @@ const linkedRecord = <const K extends 'venue' | 'organizer', const F extends rea
   example: { name: string; description: string },
   own: F,
 ) =>
-  ({
+  tecRecord({
     kind,
     component,
     dropEmpty: true,
-    fields: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
-  }) as const satisfies RecordDescriptor;
+    tec: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
+  }) satisfies RecordDescriptor;
 
 export const venueRecord = linkedRecord(
   'venue',
