@@ -39,19 +39,28 @@ const linkedHead = <const K extends string>(
     image(`The ${n.en} image`, `La imagen del ${n.es}`),
   ] as const;
 
-/** A venue or organizer record: the common head, its own fields, and the global ids last; empty values dropped. */
-const linkedRecord = <const K extends 'venue' | 'organizer', const F extends readonly FieldDef[]>(
+/**
+ * A venue or organizer record: the common head, its own fields, and the global ids last (TEC's, in its order), then
+ * `additions`, the gateway's own fields (after every TEC key); empty values dropped.
+ */
+const linkedRecord = <
+  const K extends 'venue' | 'organizer',
+  const F extends readonly FieldDef[],
+  const A extends readonly FieldDef[] = readonly [],
+>(
   kind: K,
   component: string,
   n: Noun,
   example: { name: string; description: string },
   own: F,
+  additions?: A,
 ) =>
   tecRecord({
     kind,
     component,
     dropEmpty: true,
     tec: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
+    additions,
   }) satisfies RecordDescriptor;
 
 export const venueRecord = linkedRecord(
