@@ -90,6 +90,13 @@ export const search = fc.oneof(
 const rarely = <T>(arb: fc.Arbitrary<T>, weight = 1): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
 
+/** `true` one time in `n`, else absent. */
+const seldom = (n: number): fc.Arbitrary<true | undefined> =>
+  fc.oneof(
+    { weight: n - 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constant(true as const) },
+  );
+
 export const query: fc.Arbitrary<IndexQuery> = fc.record({
   statuses: fc.oneof(fc.constant(['publish']), fc.subarray(STATUSES)).map((s) => [...s]),
   ownStatuses: rarely(fc.subarray(STATUSES)),
@@ -103,8 +110,8 @@ export const query: fc.Arbitrary<IndexQuery> = fc.record({
     }),
     4,
   ),
-  readsLinks: fc.option(fc.constant(true), { freq: 8, nil: undefined }),
-  protectedOnly: fc.option(fc.constant(true), { freq: 12, nil: undefined }),
+  readsLinks: seldom(8),
+  protectedOnly: seldom(12),
   dates: rarely(
     fc.record({
       startGte: rarely(wall),
