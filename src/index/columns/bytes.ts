@@ -5,8 +5,6 @@
 // A slab is filled and then only read; a row's bytes never span two slabs. The first slabs are small, then they double
 // up to the column's slab size.
 
-import type { BytesFinder } from './finder.ts';
-
 /** Where row r's bytes are: slab `floor(at[r] / SLAB_AT)`, from `at[r] % SLAB_AT`. */
 const SLAB_AT = 2 ** 32;
 
@@ -87,12 +85,6 @@ export class ByteColumn {
   string(r: number): string {
     const o = this.start(r);
     return this.slab(r).toString('utf8', o, o + this.#len[r]);
-  }
-
-  /** Whether row `r`'s bytes hold what `finder` looks for (read in place). */
-  holds(r: number, finder: BytesFinder): boolean {
-    const o = this.start(r);
-    return finder.in(this.slab(r), o, o + this.#len[r]);
   }
 
   /** Whether row `r`'s bytes are `s` in UTF-8 (without making a string of them). */

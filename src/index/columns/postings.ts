@@ -4,7 +4,6 @@
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
-import { BytesFinder } from './finder.ts';
 import { ALIVE, type Rows } from './rows.ts';
 
 /** Rows whose words are posted per background tick, at most, and the ms of work a tick may take (see SLICE_MS in
@@ -132,10 +131,10 @@ export class TextPostings {
       hit = { rows: this.#findRows(term), upTo: rows.used };
       this.#termInts += hit.rows.length;
     } else if (hit.upTo < rows.used) {
-      const finder = new BytesFinder(Buffer.from(term, 'utf8'));
+      const needle = Buffer.from(term, 'utf8');
       const more: number[] = [];
       for (let r = hit.upTo; r < rows.used; r++)
-        if (rows.meta[r] & ALIVE && rows.text.holds(r, finder)) more.push(r);
+        if (rows.meta[r] & ALIVE && rows.textOf(r).includes(needle)) more.push(r);
       if (more.length) {
         this.#termInts += more.length;
         hit.rows = appended(hit.rows, more);
@@ -156,10 +155,9 @@ export class TextPostings {
   #findRows(term: string): Int32Array {
     const rows = this.#rows;
     const pieces = piecesOf(term);
-    const finder = new BytesFinder(Buffer.from(term, 'utf8'));
+    const needle = Buffer.from(term, 'utf8');
     const meta = rows.meta;
-    const text = rows.text;
-    const holds = (r: number) => (meta[r] & ALIVE) !== 0 && text.holds(r, finder);
+    const holds = (r: number) => (meta[r] & ALIVE) !== 0 && rows.textOf(r).includes(needle);
     let found: Int32Array;
     if (pieces === null) {
       found = this.#words.rowsOf(term);
