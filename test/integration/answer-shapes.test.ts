@@ -110,6 +110,9 @@ beforeAll(async () => {
     await record('admin _envelope', 'GET', withQuery(path, '_envelope=1'), 'admin');
   }
 
+  // The namespace index, /doc and the feeds, to an admin.
+  for (const path of ['', '/doc', `/events.ics?${WINDOW}`, `/events/${event.id}.ics`])
+    await record('admin', 'GET', path, 'admin');
   // Served from the cache: the same lists again.
   for (const path of reads.filter((p) => !/\/\d+|by-slug/.test(p)))
     await record('anonymous again', 'GET', path);
