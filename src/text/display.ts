@@ -25,7 +25,7 @@ const convert = compile({
 
 /**
  * Texts already made, by their HTML: a feed built again after one event changed converts that event's alone (a
- * conversion costs ~70 µs for a two-paragraph description, a lookup well under one). Bounded by characters held.
+ * conversion costs ~30 lookups: bench/display-text.ts). Bounded by the characters held.
  */
 const made = new LRUCache<string, string>({
   maxSize: 8_000_000,
