@@ -156,6 +156,27 @@ describe.each(inject('adminSites'))('the Repeat section on the $name mapping', (
     expect((await stored(id)).rows).toEqual([]);
   });
 
+  it('an all-day series on the last Friday of the month, six times: dates without times, as the gateway stores them', async () => {
+    const start: SeriesStart = { start: '2027-01-29 00:00:00', timezone: 'America/New_York', allDay: true };
+    const panel = await newSeries(`Market ${tag}`, '2027-01-29T10:00', '2027-01-29T16:00');
+    await panel.getByLabel('All day', { exact: true }).check();
+    await panel.getByLabel('Repeat', { exact: true }).selectOption('MONTHLY');
+    // 29 January 2027 is the fifth and last Friday: "the last" is offered, a "fifth" is not.
+    const on = panel.getByLabel('On', { exact: true });
+    expect(await on.locator('option').allTextContents()).toEqual(['The same date', 'The last Friday']);
+    await on.selectOption('last');
+    await panel.getByLabel('Ends', { exact: true }).selectOption('after');
+    await panel.getByLabel('Times', { exact: true }).fill('6');
+    await exclude(panel, '2027-04-30');
+    const want = gateway({ rrule: 'FREQ=MONTHLY;BYDAY=-1FR;COUNT=6', exdate: ['20270430'] }, start);
+    expect(want.text).toBe('RRULE:FREQ=MONTHLY;BYDAY=-1FR;COUNT=6\nEXDATE:20270430');
+    expect(want.words).toBe('Monthly on the last Friday, 6 times, except 30 April 2027');
+    await expect.poll(() => panel.locator('.calendar-gateway-repeat-words').textContent()).toBe(want.words);
+    const id = await editedPostId(page);
+    await publish(page, a, 'event');
+    expect(await stored(id)).toEqual({ rows: [want.text], rest: want.text });
+  });
+
   it('the events list says "Repeats …" in the gateway’s words for a series, nothing for a one-off', async () => {
     expect(seriesId).toBeGreaterThan(0);
     const oneOff = (
