@@ -44,8 +44,9 @@
     const { editPost } = data.useDispatch('core/editor');
     if (!key) return null;
     const text = Array.isArray(stored) ? stored[0] || '' : stored || '';
-    // "No repeat" deletes a stored row (null), as the gateway's writes do; it adds no empty one.
-    return [text, (v) => editPost({ meta: { [key]: v || (saved ? null : '') } })];
+    // A saved series keeps its rule (its overrides hang on it): the gateway refuses to take it off, and so does the
+    // panel. Before the first save, "does not repeat" leaves no row at all (not an empty one).
+    return [text, (v) => editPost({ meta: { [key]: v || '' } }), !!saved];
   }
 
   function RepeatSection({ start, zone, allDay }) {
@@ -76,7 +77,7 @@
     const [n, last, day] = series.start ? R.startWeekdayOfMonth(series) : [1, false, 'MO'];
     const dayName = R.DAY_NAMES[day];
     const freqOptions = [
-      { value: 'NONE', label: __('Does not repeat', DOMAIN) },
+      { value: 'NONE', label: __('Does not repeat', DOMAIN), disabled: rec?.[2] },
       { value: 'DAILY', label: __('Daily', DOMAIN) },
       { value: 'WEEKLY', label: __('Weekly', DOMAIN) },
       { value: 'MONTHLY', label: __('Monthly', DOMAIN) },
@@ -101,6 +102,12 @@
             days: model?.days?.length ? model.days : [R.WEEKDAYS[R.isoWeekday(series.start) - 1]],
           }),
       }),
+      rec[2] &&
+        el(
+          'p',
+          { className: 'calendar-gateway-repeat-saved' },
+          __('A saved series keeps repeating: end it on a date, or move it to the trash.', DOMAIN),
+        ),
       repeats &&
         el(c.TextControl, {
           label: sprintf(__('Every how many %s', DOMAIN), UNITS[model.freq]),
