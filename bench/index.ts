@@ -4,6 +4,7 @@
 // crawl and polls too, at every size), then the first search for a common word, the longest garbage-collection pause
 // of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
 // does not stretch) and the machine's load.
+// BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases).
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,8 @@ import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
 
 const sizes = (process.env.BENCH_INDEX_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const runs = Number(process.env.BENCH_INDEX_RUNS ?? 3);
+/** `phrases`: build, heap, the query rows and the distinct phrase searches only (the rest takes minutes at 100k). */
+const only = process.env.BENCH_INDEX_ONLY;
 const QUERIES = 200;
 const mapping: Mapping = mappingSchema.parse(
   JSON.parse(readFileSync(new URL('../mappings/tec.json', import.meta.url), 'utf8')),
@@ -219,6 +222,12 @@ async function measure(n: number): Promise<Record<string, string>> {
   for (const [name, make] of kinds) row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make));
   // Each phrase once, on this index: its rows are found on that query (no earlier search made them).
   const phrases = distinctPhrases(index);
+  if (only === 'phrases') {
+    row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
+      `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
+    row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
+    return row;
+  }
 
   // A change, then the first query: an editor saves, a poll applies it, the next list answers.
   const rnd = mulberry32(99);

@@ -163,10 +163,18 @@ export class WordPostings {
 
   /**
    * Posts `row` under each word of the UTF-8 text `bytes[from, to)` (the words {@link wordsOf} finds in it), reading
-   * the bytes where they are: no string is made but for a word never seen before.
+   * the bytes where they are: no string is made but for a word never seen before. `onWord` is also given each word
+   * (every occurrence, in order), for the pair signatures of src/index/pairs.ts made in the same pass.
    */
-  addText(row: number, bytes: Uint8Array, from: number, to: number): void {
+  addText(
+    row: number,
+    bytes: Uint8Array,
+    from: number,
+    to: number,
+    onWord?: (from: number, to: number) => void,
+  ): void {
     eachWordIn(bytes, from, to, (a, z, h) => {
+      onWord?.(a, z);
       let id = this.#ids.idOf(bytes, a, z, h);
       if (id === -1)
         id = this.#newWord(

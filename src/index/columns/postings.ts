@@ -2,6 +2,8 @@
 //
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
+
+import { mayHold, pairWriter, phraseMask, SIG_WORDS } from '../pairs.ts';
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -91,6 +93,11 @@ export class TextPostings {
   /** Whether words are posted in the background (else only by `indexWords`). */
   readonly #background: boolean;
   #words = new WordPostings();
+  /**
+   * Per row posted, the signature of its adjacent word pairs (SIG_WORDS numbers, src/index/pairs.ts): a phrase's
+   * candidate rows lacking its pairs are skipped without reading their text. Made as the row's words are posted.
+   */
+  #pairs = new Uint32Array(0);
   /** Rows below this one are in `#words`. */
   #upTo = 0;
   #tick: NodeJS.Immediate | undefined;
@@ -168,7 +175,13 @@ export class TextPostings {
     } else {
       let candidates = this.#words.rowsOf(pieces[0]);
       for (const p of pieces.slice(1)) candidates = intersect(candidates, this.#words.rowsOf(p));
-      found = candidates.filter(holds);
+      // Every candidate is below `#upTo`, so it has its pair signature: those lacking the phrase's pairs cannot
+      // hold it, and their text is not read (most of a common-word phrase's candidates).
+      const mask = phraseMask(term);
+      const pairs = this.#pairs;
+      found = mask
+        ? candidates.filter((r) => mayHold(pairs, r * SIG_WORDS, mask) && holds(r))
+        : candidates.filter(holds);
     }
     if (this.#upTo === rows.used) return found;
     const more: number[] = [];
@@ -181,12 +194,18 @@ export class TextPostings {
     const held = this.#rows;
     const end = Math.min(held.used, this.#upTo + rows);
     const t0 = performance.now();
+    if (this.#pairs.length < end * SIG_WORDS) {
+      const grown = new Uint32Array(Math.max(end, held.cap) * SIG_WORDS);
+      grown.set(this.#pairs);
+      this.#pairs = grown;
+    }
     let r = this.#upTo;
     for (; r < end; r++) {
       if (held.meta[r] & ALIVE) {
         const t = held.text;
         const o = t.start(r);
-        this.#words.addText(r, t.slab(r), o, o + t.length(r));
+        const slab = t.slab(r);
+        this.#words.addText(r, slab, o, o + t.length(r), pairWriter(slab, this.#pairs, r * SIG_WORDS));
       }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;
