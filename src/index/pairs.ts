@@ -98,6 +98,35 @@ export function phraseMask(term: string): Uint32Array | null {
   return keys ? mask : null;
 }
 
+/**
+ * The rows of `candidates` whose signature (in `sigs`, SIG_WORDS numbers a row) holds every bit of `mask` and for
+ * which `holds` is true: `holds` (the text read) is only called for the rows the signatures keep.
+ */
+export function filterRows(
+  candidates: Int32Array,
+  sigs: Uint32Array,
+  mask: Uint32Array,
+  holds: (r: number) => boolean,
+): Int32Array {
+  // Only the mask's nonzero numbers are compared: a phrase of two words sets at most two of the sixteen.
+  const at: number[] = [];
+  const bits: number[] = [];
+  for (let i = 0; i < SIG_WORDS; i++)
+    if (mask[i] !== 0) {
+      at.push(i);
+      bits.push(mask[i]);
+    }
+  const out = new Int32Array(candidates.length);
+  let n = 0;
+  next: for (let i = 0; i < candidates.length; i++) {
+    const r = candidates[i];
+    const base = r * SIG_WORDS;
+    for (let k = 0; k < at.length; k++) if ((bits[k] & ~sigs[base + at[k]]) !== 0) continue next;
+    if (holds(r)) out[n++] = r;
+  }
+  return out.subarray(0, n);
+}
+
 /** Whether the signature `sig[at …]` holds every bit of `mask` (false: the row cannot contain the phrase). */
 export function mayHold(sig: Uint32Array, at: number, mask: Uint32Array): boolean {
   // `&` answers a signed number: compare with the bits missing, not with the mask (bit 31 would never match).

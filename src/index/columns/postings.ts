@@ -3,7 +3,7 @@
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 
-import { mayHold, pairWriter, phraseMask, SIG_WORDS } from '../pairs.ts';
+import { filterRows, pairWriter, phraseMask, SIG_WORDS } from '../pairs.ts';
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -178,10 +178,7 @@ export class TextPostings {
       // Every candidate is below `#upTo`, so it has its pair signature: those lacking the phrase's pairs cannot
       // hold it, and their text is not read (most of a common-word phrase's candidates).
       const mask = phraseMask(term);
-      const pairs = this.#pairs;
-      found = mask
-        ? candidates.filter((r) => mayHold(pairs, r * SIG_WORDS, mask) && holds(r))
-        : candidates.filter(holds);
+      found = mask ? filterRows(candidates, this.#pairs, mask, holds) : candidates.filter(holds);
     }
     if (this.#upTo === rows.used) return found;
     const more: number[] = [];
