@@ -1,7 +1,7 @@
 // Word-pair signatures: a text holding a phrase always has the phrase's pair bits (never a row wrongly skipped).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayHold, phraseMask, SIG_WORDS, signText } from './pairs.ts';
+import { mayHold, PAGE_ROWS, PairPages, phraseMask, SIG_WORDS, signText } from './pairs.ts';
 
 /** Short and long words, non-ASCII ones, and separators of several kinds, so that pieces and gaps vary. */
 const WORDS = [
@@ -77,5 +77,31 @@ describe('pair signatures', () => {
     }
     expect(kept).toBeLessThan(20);
     expect(mayHold(signatureOf('late jazz night.'), 0, phraseMask('jazz night') as Uint32Array)).toBe(true);
+  });
+
+  it('keep rows across pages: a filter over pages answers as each row signature does', () => {
+    const pages = new PairPages();
+    const texts: Buffer[] = [];
+    for (let r = 0; r < 2 * PAGE_ROWS + 100; r++) {
+      const t = Buffer.from(r % 3 === 0 ? `x jazz night ${r}` : `night ${r} jazz`, 'utf8');
+      texts.push(t);
+      const [page, at] = pages.at(r);
+      signText(t, 0, t.length, page, at);
+    }
+    const mask = phraseMask('jazz night') as Uint32Array;
+    const all = Int32Array.from(texts.keys());
+    const read: number[] = [];
+    const got = pages.filter(all, mask, (r) => {
+      read.push(r);
+      return texts[r].includes('jazz night');
+    });
+    expect([...got]).toEqual([...all].filter((r) => r % 3 === 0));
+    // The text is read for the rows holding the phrase and a few false positives only.
+    expect(read.length).toBeLessThan(texts.length / 3 + texts.length / 20);
+    for (const r of read) {
+      const sig = new Uint32Array(SIG_WORDS);
+      signText(texts[r], 0, texts[r].length, sig, 0);
+      expect(mayHold(sig, 0, mask)).toBe(true);
+    }
   });
 });

@@ -98,33 +98,45 @@ export function phraseMask(term: string): Uint32Array | null {
   return keys ? mask : null;
 }
 
-/**
- * The rows of `candidates` whose signature (in `sigs`, SIG_WORDS numbers a row) holds every bit of `mask` and for
- * which `holds` is true: `holds` (the text read) is only called for the rows the signatures keep.
- */
-export function filterRows(
-  candidates: Int32Array,
-  sigs: Uint32Array,
-  mask: Uint32Array,
-  holds: (r: number) => boolean,
-): Int32Array {
-  // Only the mask's nonzero numbers are compared: a phrase of two words sets at most two of the sixteen.
-  const at: number[] = [];
-  const bits: number[] = [];
-  for (let i = 0; i < SIG_WORDS; i++)
-    if (mask[i] !== 0) {
-      at.push(i);
-      bits.push(mask[i]);
-    }
-  const out = new Int32Array(candidates.length);
-  let n = 0;
-  next: for (let i = 0; i < candidates.length; i++) {
-    const r = candidates[i];
-    const base = r * SIG_WORDS;
-    for (let k = 0; k < at.length; k++) if ((bits[k] & ~sigs[base + at[k]]) !== 0) continue next;
-    if (holds(r)) out[n++] = r;
+/** Rows per page of signatures (256 KB a page): pages are added as rows are posted, with no copy of the rest. */
+export const PAGE_ROWS = 1 << 12;
+
+/** Signatures of rows 0, 1, …, a page of PAGE_ROWS rows at a time. */
+export class PairPages {
+  readonly pages: Uint32Array[] = [];
+
+  /** Row `r`'s signature: `[page, offset]` into which a writer writes (pages are added up to `r`'s). */
+  at(r: number): [Uint32Array, number] {
+    const p = r >>> 12;
+    while (this.pages.length <= p) this.pages.push(new Uint32Array(PAGE_ROWS * SIG_WORDS));
+    return [this.pages[p], (r & (PAGE_ROWS - 1)) * SIG_WORDS];
   }
-  return out.subarray(0, n);
+
+  /**
+   * The rows of `candidates` (all with signatures) whose signature holds every bit of `mask` and for which `holds`
+   * is true: `holds` (the text read) is only called for the rows the signatures keep.
+   */
+  filter(candidates: Int32Array, mask: Uint32Array, holds: (r: number) => boolean): Int32Array {
+    // Only the mask's nonzero numbers are compared: a phrase of two words sets at most two of the sixteen.
+    const at: number[] = [];
+    const bits: number[] = [];
+    for (let i = 0; i < SIG_WORDS; i++)
+      if (mask[i] !== 0) {
+        at.push(i);
+        bits.push(mask[i]);
+      }
+    const pages = this.pages;
+    const out = new Int32Array(candidates.length);
+    let n = 0;
+    next: for (let i = 0; i < candidates.length; i++) {
+      const r = candidates[i];
+      const page = pages[r >>> 12];
+      const base = (r & (PAGE_ROWS - 1)) * SIG_WORDS;
+      for (let k = 0; k < at.length; k++) if ((bits[k] & ~page[base + at[k]]) !== 0) continue next;
+      if (holds(r)) out[n++] = r;
+    }
+    return out.subarray(0, n);
+  }
 }
 
 /** Whether the signature `sig[at …]` holds every bit of `mask` (false: the row cannot contain the phrase). */

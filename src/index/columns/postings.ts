@@ -3,7 +3,7 @@
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 
-import { filterRows, pairWriter, phraseMask, SIG_WORDS } from '../pairs.ts';
+import { PairPages, pairWriter, phraseMask } from '../pairs.ts';
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -94,10 +94,11 @@ export class TextPostings {
   readonly #background: boolean;
   #words = new WordPostings();
   /**
-   * Per row posted, the signature of its adjacent word pairs (SIG_WORDS numbers, src/index/pairs.ts): a phrase's
-   * candidate rows lacking its pairs are skipped without reading their text. Made as the row's words are posted.
+   * Per row posted, the signature of its adjacent word pairs (src/index/pairs.ts): a phrase's candidate rows lacking
+   * its pairs are skipped without reading their text. Made as the row's words are posted, in pages (a single array
+   * of every row's was allocated and copied whole as rows grew: a 3 ms task at 100k).
    */
-  #pairs = new Uint32Array(0);
+  readonly #pairs = new PairPages();
   /** Rows below this one are in `#words`. */
   #upTo = 0;
   #tick: NodeJS.Immediate | undefined;
@@ -178,7 +179,7 @@ export class TextPostings {
       // Every candidate is below `#upTo`, so it has its pair signature: those lacking the phrase's pairs cannot
       // hold it, and their text is not read (most of a common-word phrase's candidates).
       const mask = phraseMask(term);
-      found = mask ? filterRows(candidates, this.#pairs, mask, holds) : candidates.filter(holds);
+      found = mask ? this.#pairs.filter(candidates, mask, holds) : candidates.filter(holds);
     }
     if (this.#upTo === rows.used) return found;
     const more: number[] = [];
@@ -191,18 +192,14 @@ export class TextPostings {
     const held = this.#rows;
     const end = Math.min(held.used, this.#upTo + rows);
     const t0 = performance.now();
-    if (this.#pairs.length < end * SIG_WORDS) {
-      const grown = new Uint32Array(Math.max(end, held.cap) * SIG_WORDS);
-      grown.set(this.#pairs);
-      this.#pairs = grown;
-    }
     let r = this.#upTo;
     for (; r < end; r++) {
       if (held.meta[r] & ALIVE) {
         const t = held.text;
         const o = t.start(r);
         const slab = t.slab(r);
-        this.#words.addText(r, slab, o, o + t.length(r), pairWriter(slab, this.#pairs, r * SIG_WORDS));
+        const [page, at] = this.#pairs.at(r);
+        this.#words.addText(r, slab, o, o + t.length(r), pairWriter(slab, page, at));
       }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;
