@@ -1,7 +1,7 @@
 // Word-pair signatures: a text holding a phrase always has the phrase's pair bits (never a row wrongly skipped).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayHold, PAGE_ROWS, PairPages, phraseMask, SIG_WORDS, signText } from './pairs.ts';
+import { mayHold, offsetOf, PAGE_ROWS, PairPages, phraseMask, SIG_WORDS, signText } from './pairs.ts';
 
 /** Short and long words, non-ASCII ones, and separators of several kinds, so that pieces and gaps vary. */
 const WORDS = [
@@ -85,8 +85,7 @@ describe('pair signatures', () => {
     for (let r = 0; r < 2 * PAGE_ROWS + 100; r++) {
       const t = Buffer.from(r % 3 === 0 ? `x jazz night ${r}` : `night ${r} jazz`, 'utf8');
       texts.push(t);
-      const [page, at] = pages.at(r);
-      signText(t, 0, t.length, page, at);
+      signText(t, 0, t.length, pages.pageOf(r), offsetOf(r));
     }
     const mask = phraseMask('jazz night') as Uint32Array;
     const all = Int32Array.from(texts.keys());

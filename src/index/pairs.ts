@@ -41,32 +41,40 @@ const setBit = (sig: Uint32Array, at: number, bit: number): void => {
   sig[at + (bit >>> 5)] |= 1 << (bit & 31);
 };
 
-/**
- * Writes the signature of the UTF-8 text `bytes[from, to)` into `sig[at, at + SIG_WORDS)` (which starts zeroed).
- * Returns a word callback to hand to {@link eachWordIn} instead, when the caller already walks the words: see
- * {@link pairWriter}.
- */
+/** Writes the signature of the UTF-8 text `bytes[from, to)` into `sig[at, at + SIG_WORDS)` (which starts zeroed). */
 export function signText(bytes: Uint8Array, from: number, to: number, sig: Uint32Array, at: number): void {
-  const w = pairWriter(bytes, sig, at);
-  eachWordIn(bytes, from, to, (a, z) => w(a, z));
+  const w = new PairWriter();
+  w.start(bytes, sig, at);
+  eachWordIn(bytes, from, to, w.word);
 }
 
-/** A callback taking a text's words in order (from, to) and setting their pairs' bits in `sig[at …]`. */
-export function pairWriter(
-  bytes: Uint8Array,
-  sig: Uint32Array,
-  at: number,
-): (from: number, to: number) => void {
-  let pFrom = -1;
-  let pTo = -1;
-  return (a, z) => {
-    if (pFrom >= 0) {
-      const k = bitsOfKey(bytes, pFrom, pTo, a, z);
-      setBit(sig, at, k >>> 16);
-      setBit(sig, at, k & 0xffff);
+/**
+ * Takes a text's words in order (`word(from, to)`, e.g. from {@link eachWordIn}) and sets their pairs' bits in a
+ * signature. One is reused for every row (`start` per row): no closure is made per row posted.
+ */
+export class PairWriter {
+  #bytes: Uint8Array = new Uint8Array(0);
+  #sig: Uint32Array = new Uint32Array(0);
+  #at = 0;
+  #pFrom = -1;
+  #pTo = -1;
+
+  /** Begins the signature of a text held in `bytes`, written into `sig[at …]`. */
+  start(bytes: Uint8Array, sig: Uint32Array, at: number): void {
+    this.#bytes = bytes;
+    this.#sig = sig;
+    this.#at = at;
+    this.#pFrom = -1;
+  }
+
+  readonly word = (a: number, z: number): void => {
+    if (this.#pFrom >= 0) {
+      const k = bitsOfKey(this.#bytes, this.#pFrom, this.#pTo, a, z);
+      setBit(this.#sig, this.#at, k >>> 16);
+      setBit(this.#sig, this.#at, k & 0xffff);
     }
-    pFrom = a;
-    pTo = z;
+    this.#pFrom = a;
+    this.#pTo = z;
   };
 }
 
@@ -101,15 +109,18 @@ export function phraseMask(term: string): Uint32Array | null {
 /** Rows per page of signatures (256 KB a page): pages are added as rows are posted, with no copy of the rest. */
 export const PAGE_ROWS = 1 << 12;
 
+/** Where row `r`'s signature starts in its page. */
+export const offsetOf = (r: number): number => (r & (PAGE_ROWS - 1)) * SIG_WORDS;
+
 /** Signatures of rows 0, 1, …, a page of PAGE_ROWS rows at a time. */
 export class PairPages {
   readonly pages: Uint32Array[] = [];
 
-  /** Row `r`'s signature: `[page, offset]` into which a writer writes (pages are added up to `r`'s). */
-  at(r: number): [Uint32Array, number] {
+  /** The page of row `r`'s signature (pages are added up to it); the signature is at {@link offsetOf}(r) there. */
+  pageOf(r: number): Uint32Array {
     const p = r >>> 12;
     while (this.pages.length <= p) this.pages.push(new Uint32Array(PAGE_ROWS * SIG_WORDS));
-    return [this.pages[p], (r & (PAGE_ROWS - 1)) * SIG_WORDS];
+    return this.pages[p];
   }
 
   /**

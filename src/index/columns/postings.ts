@@ -3,7 +3,7 @@
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 
-import { PairPages, pairWriter, phraseMask } from '../pairs.ts';
+import { offsetOf, PairPages, PairWriter, phraseMask } from '../pairs.ts';
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -99,6 +99,7 @@ export class TextPostings {
    * of every row's was allocated and copied whole as rows grew: a 3 ms task at 100k).
    */
   readonly #pairs = new PairPages();
+  readonly #pairWriter = new PairWriter();
   /** Rows below this one are in `#words`. */
   #upTo = 0;
   #tick: NodeJS.Immediate | undefined;
@@ -198,8 +199,8 @@ export class TextPostings {
         const t = held.text;
         const o = t.start(r);
         const slab = t.slab(r);
-        const [page, at] = this.#pairs.at(r);
-        this.#words.addText(r, slab, o, o + t.length(r), pairWriter(slab, page, at));
+        this.#pairWriter.start(slab, this.#pairs.pageOf(r), offsetOf(r));
+        this.#words.addText(r, slab, o, o + t.length(r), this.#pairWriter.word);
       }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;
