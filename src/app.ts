@@ -3,6 +3,7 @@ import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { planOf } from './cache/notify.ts';
 import { applyPlan, OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import { recordChanges } from './changes/stage.ts';
 import { NAMESPACE } from './contract/discovery.ts';
 import type { Deps } from './deps.ts';
 import { describeRoute } from './discovery/describe.ts';
@@ -152,6 +153,7 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
     ...(deps.cache ? [cacheStage(deps.cache)] : []),
     render(deps.log),
     ...(deps.cache ? [invalidate(deps.cache)] : []),
+    ...(deps.recorder ? [recordChanges(deps.recorder)] : []),
     ...(deps.idempotency ? [idempotencyStage(deps.idempotency)] : []),
     parse(FORMATS),
     handle,

@@ -205,6 +205,18 @@ export const configSchema = z.object({
     .min(1, 'must be at least 1 second')
     .default(600),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The changes feed (src/changes/).
+  changesRetentionDays: z.coerce
+    .number({ message: 'must be a number of days' })
+    .min(0.0001, 'must be more than 0 days')
+    .max(3650, 'must be at most 3650 days')
+    .default(30),
+  changesWaitsPerClient: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(4),
 });
 
 export type Config = z.infer<typeof configSchema>;

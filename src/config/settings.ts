@@ -265,4 +265,17 @@ export const settings: Record<keyof Config, SettingDoc> = {
       '`s-maxage` of anonymous answers while `CDN_PURGE` is set: how long the shared cache keeps them between purges',
   },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
+  // The changes feed (src/changes/).
+  changesRetentionDays: {
+    env: 'CHANGES_RETENTION_DAYS',
+    flag: 'changes-retention-days',
+    meaning:
+      'how long the changes feed keeps its entries, deletions included: an older cursor answers 410 and the reader syncs again',
+  },
+  changesWaitsPerClient: {
+    env: 'CHANGES_WAITS_PER_CLIENT',
+    flag: 'changes-waits-per-client',
+    meaning:
+      'long polls and event streams of the changes feed one client address may hold open at once (more answer 429)',
+  },
 };
