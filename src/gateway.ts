@@ -399,6 +399,7 @@ async function prepare(
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
     jsonp: config.jsonpEnabled,
+    changesWaitsPerClient: config.changesWaitsPerClient,
   });
   return { deps, app, caching, allowOrigin };
 }

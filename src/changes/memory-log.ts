@@ -14,6 +14,7 @@ export interface LogContext {
 
 export class MemoryChangeLog implements ChangeStore {
   readonly retentionMs: number;
+  readonly taxonomy: Record<'category' | 'tag', string>;
   readonly #ctx: LogContext;
   readonly #epoch = randomBytes(6).toString('base64url');
   readonly #entries: LoggedChange[] = [];
@@ -28,6 +29,7 @@ export class MemoryChangeLog implements ChangeStore {
   constructor(ctx: LogContext) {
     this.#ctx = ctx;
     this.retentionMs = ctx.retentionMs;
+    this.taxonomy = ctx.taxonomy;
   }
 
   #now(): Date {

@@ -79,6 +79,7 @@ const BLOCK_MS = 2_000;
 
 export class RedisChangeLog implements ChangeStore {
   readonly retentionMs: number;
+  readonly taxonomy: Record<'category' | 'tag', string>;
   readonly #cmd: RedisClient;
   /** A connection of its own for the blocking reads of `follow` (made on first use). */
   readonly #reader: () => RedisClient;
@@ -96,6 +97,7 @@ export class RedisChangeLog implements ChangeStore {
     this.#reader = reader;
     this.#ctx = ctx;
     this.retentionMs = ctx.retentionMs;
+    this.taxonomy = ctx.taxonomy;
     this.key = `${prefix}changes`;
     // `{<prefix>changes}`: the ledger hashes to the stream's slot, so one script touches both on a Cluster.
     this.#meta = `{${this.key}}`;

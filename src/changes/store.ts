@@ -30,6 +30,8 @@ export interface ChangeStore extends ChangeLog {
   seed(kind: ChangeKind, observations: Observation[]): Promise<void>;
   /** How long entries are kept (tombstones included). */
   readonly retentionMs: number;
+  /** The taxonomies of categories and tags (their cache tags name them). */
+  readonly taxonomy: Record<'category' | 'tag', string>;
   close(): Promise<void>;
 }
 
