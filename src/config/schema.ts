@@ -208,7 +208,7 @@ export const configSchema = z.object({
   // The changes feed (src/changes/).
   changesRetentionDays: z.coerce
     .number({ message: 'must be a number of days' })
-    .min(0.0001, 'must be more than 0 days')
+    .min(0.00001, 'must be at least 0.00001 days (about a second)')
     .max(3650, 'must be at most 3650 days')
     .default(30),
   changesWaitsPerClient: z.coerce

@@ -199,8 +199,8 @@ describe('the changes feed across gateways, restarts and downtime', () => {
   });
 
   it('answers 410, saying how to resync, for a cursor older than the retention', async () => {
-    // A deployment of its own that keeps changes for 2 s.
-    const c = await start({ REDIS_PREFIX: `${prefix}short:`, CHANGES_RETENTION_DAYS: '0.000023' });
+    // A deployment of its own that keeps changes for 1.7 s.
+    const c = await start({ REDIS_PREFIX: `${prefix}short:`, CHANGES_RETENTION_DAYS: '0.00002' });
     const old = (await drain(c.url, '0')).next;
     await createEvent(c.url, 'old');
     await new Promise((r) => setTimeout(r, 2500));
