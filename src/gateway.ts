@@ -362,6 +362,7 @@ async function prepare(
     shared,
   );
   deps.updateSemantics = config.updateSemantics;
+  deps.recurrenceMaxCount = config.recurrenceMaxCount;
   deps.changes = changes;
   recorder = new ChangeRecorder({
     changes,

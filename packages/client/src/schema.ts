@@ -381,7 +381,7 @@ export interface components {
             taxonomy?: string;
             /** @description The parent event category id (0 for none). */
             parent?: number;
-            /** @description The term meta, or an empty list. */
+            /** @description The term's public meta (what the site registers for REST), or an empty list; never the gateway's own. */
             meta?: Record<string, never> | unknown[];
             /** @description The term archive URL. */
             url?: string;
@@ -492,13 +492,6 @@ export interface components {
             sticky?: boolean;
             /** @description Featured on the site. */
             featured?: boolean;
-            /**
-             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-             * @enum {string}
-             */
-            event_status?: "scheduled" | "canceled" | "postponed";
-            /** @description Why the event was canceled or postponed, as shown to visitors. */
-            event_status_reason?: string;
             /** @description Category ids, slugs or names. */
             categories?: components["schemas"]["Term"][];
             /** @description Tag ids, slugs or names. */
@@ -509,6 +502,13 @@ export interface components {
             organizer?: components["schemas"]["Organizer"][];
             /** @description Additional fields with a value, or an empty list. */
             custom_fields?: Record<string, never> | unknown[];
+            /**
+             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+             * @enum {string}
+             */
+            event_status?: "scheduled" | "canceled" | "postponed";
+            /** @description Why the event was canceled or postponed, as shown to visitors. */
+            event_status_reason?: string;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -982,7 +982,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1013,7 +1012,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1096,14 +1096,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1150,6 +1142,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1259,7 +1259,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1290,7 +1289,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1372,14 +1372,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1426,6 +1418,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1491,7 +1491,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1522,7 +1521,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1604,14 +1604,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1658,6 +1650,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1767,7 +1767,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1798,7 +1797,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1880,14 +1880,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1934,6 +1926,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2043,7 +2043,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2074,7 +2073,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2154,14 +2154,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2208,6 +2200,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2273,7 +2273,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2304,7 +2303,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2384,14 +2384,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2438,6 +2430,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2547,7 +2547,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2578,7 +2577,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2658,14 +2658,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2712,6 +2704,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
