@@ -1,6 +1,7 @@
 // The changes feed over the mock and the real WordPress: what the gateway's own writes, proxied wp/v2 writes and
 // edits made in WordPress put in the change log, and what `/changes` answers each caller.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChangeAt, createCalendarClient } from '../../packages/client/src/index.ts';
 import type { LoggedChange } from '../../src/changes/types.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
 import { editUpstream, Fixtures, monthOf, token } from './fixtures.ts';
@@ -216,5 +217,35 @@ describe('GET /changes as server-sent events', () => {
     await call(t, 'POST', `/events/${a.id}`, { as: 'admin', body: { title: `sse3 ${tok}` } });
     const resumed = await events({ 'Last-Event-ID': lastId }, (ev) => ev.some((e) => e.data.id === a.id));
     expect(resumed.map((e) => `${e.data.id}:${e.data.action}`)).toEqual([`${a.id}:updated`]);
+  });
+});
+
+describe('the typed client', () => {
+  it('iterates the initial sync, then the changes after a saved cursor, then follows new ones', async () => {
+    const client = createCalendarClient({ baseUrl: t.api });
+    const ev = await fx.event({ title: `cl ${tok}`, start_date: day(9), end_date: day(9, '11:00:00') });
+    const synced: ChangeAt[] = [];
+    for await (const c of client.changes({ limit: 40 })) synced.push(c);
+    expect(synced.filter((c) => c.id === ev.id).map((c) => c.action)).toEqual(['created']);
+    const saved = synced.at(-1)!.cursor;
+    await call(t, 'POST', `/events/${ev.id}`, { as: 'admin', body: { title: `cl2 ${tok}` } });
+    const after: ChangeAt[] = [];
+    for await (const c of client.changes({ since: saved })) after.push(c);
+    expect(after.map((c) => `${c.id}:${c.action}`)).toEqual([`${ev.id}:updated`]);
+    // Following: the iterator waits (long polls) and yields the next change when it is made.
+    const ac = new AbortController();
+    const next = (async () => {
+      for await (const c of client.changes({
+        since: after.at(-1)!.cursor,
+        follow: true,
+        timeout: 20,
+        signal: ac.signal,
+      }))
+        return c;
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const ev2 = await fx.event({ title: `cl3 ${tok}`, start_date: day(9), end_date: day(9, '11:00:00') });
+    expect(await next).toMatchObject({ kind: 'event', id: ev2.id, action: 'created' });
+    ac.abort();
   });
 });
