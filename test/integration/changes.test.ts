@@ -128,6 +128,24 @@ describe('GET /changes', () => {
     expect(mine((await drain(edNext, 'editor')).items, ev.id)).toEqual(['updated', 'updated']);
   });
 
+  it('answers on the language root too, with its records under that root', async () => {
+    const ev = await fx.event({ title: `es ${tok}`, start_date: day(5), end_date: day(5, '11:00:00') });
+    const res = await fetch(`${t.gateway.url}/es/wp-json/calendar/events/v1/changes?limit=500`);
+    expect(res.status).toBe(200);
+    let body = (await res.json()) as FeedBody;
+    const items = [...body.items];
+    while (body.has_more) {
+      const next = await fetch(
+        `${t.gateway.url}/es/wp-json/calendar/events/v1/changes?limit=500&since=${body.next}`,
+      );
+      body = (await next.json()) as FeedBody;
+      items.push(...body.items);
+    }
+    expect(items.find((x) => x.kind === 'event' && x.id === ev.id)?.rest_url).toBe(
+      `${t.gateway.url}/es/wp-json/calendar/events/v1/events/${ev.id}`,
+    );
+  });
+
   it('refuses a cursor that is not one of its own, naming the parameter', async () => {
     const res = await call(t, 'GET', '/changes?since=nonsense!');
     expect(res.status).toBe(400);
