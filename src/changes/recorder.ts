@@ -105,38 +105,61 @@ export class ChangeRecorder {
 
   /** Events the index holds now (after a write, a refetch or a poll); one it no longer holds is deleted. */
   async events(ids: readonly number[]): Promise<void> {
+    await this.#log(this.#events(ids));
+  }
+
+  #events(ids: readonly number[]): Observation[] {
     const indexes = this.#d.indexes.all();
-    if (!indexes.length) return;
-    await this.#log(
-      ids.map((id) => {
-        const held = indexes.map((i) => i.get(id)).find((f) => f !== undefined);
-        return eventObservation(id, held);
-      }),
+    if (!indexes.length) return [];
+    return ids.map((id) =>
+      eventObservation(
+        id,
+        indexes.map((i) => i.get(id)).find((f) => f !== undefined),
+      ),
     );
   }
 
   /** Venues, organizers or terms as WordPress has them now (one read per 100 records, as the service account). */
   async records(kind: ChangeKind, ids: readonly number[]): Promise<void> {
-    if (kind === 'event') return this.events(ids);
+    await this.#log(await this.#observe(kind, ids));
+  }
+
+  async #observe(kind: ChangeKind, ids: readonly number[]): Promise<Observation[]> {
+    if (kind === 'event') return this.#events(ids);
+    const out: Observation[] = [];
     for (let i = 0; i < ids.length; i += 100) {
       const chunk = ids.slice(i, i + 100);
       const now = await this.#read(kind, { include: chunk.join(',') });
-      await this.#log(
-        chunk.map((id) => now.get(id) ?? { kind, id, version: null, order: '', public: false }),
-      );
+      for (const id of chunk) out.push(now.get(id) ?? { kind, id, version: null, order: '', public: false });
     }
+    return out;
   }
 
-  /** The records cache tags name (a write's answer, a notification's plan); failures are logged, never thrown. */
-  async tags(tags: readonly string[]): Promise<void> {
+  /**
+   * The records cache tags name (a write's answer, a notification's plan); failures are logged, never thrown. With
+   * `only`, records of other kinds are looked at only when the log never heard of them: an event write names its
+   * venue, organizers and terms, and only one it created with it is news (no WordPress read for the others).
+   */
+  async tags(tags: readonly string[], only?: ChangeKind): Promise<void> {
     const byKind = recordsOfTags(tags, this.#d.mapping);
-    await Promise.all(
-      [...byKind].map(([kind, ids]) =>
-        this.records(kind, ids).catch((err: unknown) => {
+    const seen = await Promise.all(
+      [...byKind].map(async ([kind, all]) => {
+        try {
+          let ids = all;
+          if (only !== undefined && kind !== only) {
+            const known = await this.#d.changes.states(kind, all);
+            ids = all.filter((_, i) => known[i] === undefined);
+          }
+          return ids.length ? await this.#observe(kind, ids) : [];
+        } catch (err) {
           this.#d.warn({ err: (err as Error)?.message, kind }, 'changes could not be logged');
-        }),
-      ),
+          return [];
+        }
+      }),
     );
+    await this.#log(seen.flat()).catch((err: unknown) => {
+      this.#d.warn({ err: (err as Error)?.message }, 'changes could not be logged');
+    });
   }
 
   /** Every record of a kind as WordPress has it now (statuses the service account may read). */
@@ -198,6 +221,7 @@ export class ChangeRecorder {
    */
   async reconcile(kinds: readonly ChangeKind[] = KINDS): Promise<void> {
     const { changes } = this.#d;
+    const changed: Observation[] = [];
     for (const kind of kinds) {
       const now = await this.#current(kind);
       const live = [...now.values()].filter((o) => o.version !== null);
@@ -205,7 +229,6 @@ export class ChangeRecorder {
         await changes.seed(kind, live);
         continue;
       }
-      const changed: Observation[] = [];
       for (let i = 0; i < live.length; i += 1000) {
         const chunk = live.slice(i, i + 1000);
         const states = await changes.states(
@@ -227,8 +250,9 @@ export class ChangeRecorder {
         }
         cursor = page.next;
       } while (cursor !== '0');
-      await this.#log(changed);
     }
+    // All kinds together, by modified date: commit order across kinds, as far as WordPress tells it.
+    await this.#log(changed);
   }
 }
 
