@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeAt, createCalendarClient } from '../../packages/client/src/index.ts';
 import type { LoggedChange } from '../../src/changes/types.ts';
+import type { Gateway } from '../../src/gateway.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
+import { configureWebhook, notify, peer } from './cache-support.ts';
 import { editUpstream, Fixtures, monthOf, token } from './fixtures.ts';
 
 let t: Target;
@@ -265,5 +267,102 @@ describe('the typed client', () => {
     const ev2 = await fx.event({ title: `cl3 ${tok}`, start_date: day(9), end_date: day(9, '11:00:00') });
     expect(await next).toMatchObject({ kind: 'event', id: ev2.id, action: 'created' });
     ac.abort();
+  });
+});
+
+describe('changes the gateway hears of from WordPress', () => {
+  const SECRET = 'changes-feed-test-secret-0123456789';
+  let g: Gateway;
+  beforeAll(async () => {
+    g = await peer(t, { webhookSecret: SECRET, pollIntervalMs: 0 });
+    if (t.kind === 'wordpress') await configureWebhook(t, `${g.url}/calendar-gateway/v1/notify`, SECRET);
+    await g.deps.changesReconciled;
+  });
+  afterAll(async () => {
+    if (t.kind === 'wordpress') await configureWebhook(t, '', '');
+    await g?.close();
+  });
+  const peerLog = async (from: string, kind: string, id: number) =>
+    (await g.deps.changes!.read(from, 10_000))
+      .filter((c) => c.kind === kind && c.id === id)
+      .map((c) => c.action);
+  const upstream = (path: string, body: unknown) =>
+    fetch(`${t.upstream}${path}`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it("logs what the companion plugin's notifications name: an event and a venue edited in WordPress", async () => {
+    const ev = await fx.event({ title: `nt ${tok}`, start_date: day(10), end_date: day(10, '11:00:00') });
+    const venue = (await (
+      await upstream(`/wp/v2/${t.mapping.venue.restBase}`, { title: `V ${tok}`, status: 'publish' })
+    ).json()) as { id: number };
+    const from = await g.deps.changes!.head();
+    expect(
+      (await upstream(`/wp/v2/${t.mapping.event.restBase}/${ev.id}`, { title: `nt2 ${tok}` })).status,
+    ).toBe(200);
+    expect(
+      (await upstream(`/wp/v2/${t.mapping.venue.restBase}/${venue.id}`, { title: `V2 ${tok}` })).status,
+    ).toBe(200);
+    // The mock runs no PHP: send what the companion plugin sends.
+    if (t.kind === 'mock') {
+      expect(
+        await notify(g.url, SECRET, [
+          { kind: 'post', id: ev.id, type: t.mapping.event.postType, action: 'save' },
+          { kind: 'post', id: venue.id, type: t.mapping.venue.postType, action: 'save' },
+        ]),
+      ).toBe(202);
+    }
+    // This gateway had not seen either before (no poll): each is news to its log, once.
+    expect(
+      await eventually(
+        () => peerLog(from, 'event', ev.id),
+        (x) => x.length > 0,
+        5000,
+      ),
+    ).toEqual(['created']);
+    expect(
+      await eventually(
+        () => peerLog(from, 'venue', venue.id),
+        (x) => x.length > 0,
+        5000,
+      ),
+    ).toEqual(['created']);
+    await fetch(`${t.upstream}/wp/v2/${t.mapping.venue.restBase}/${venue.id}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: t.auth.admin },
+    });
+  });
+
+  it('logs a wp/v2 write proxied through the gateway, without waiting for a poll', async () => {
+    const ev = await fx.event({ title: `px ${tok}`, start_date: day(11), end_date: day(11, '11:00:00') });
+    const from = await g.deps.changes!.head();
+    const res = await fetch(`${g.url}/wp-json/wp/v2/${t.mapping.event.restBase}/${ev.id}`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: `px2 ${tok}` }),
+    });
+    expect(res.status).toBe(200);
+    expect(
+      await eventually(
+        () => peerLog(from, 'event', ev.id),
+        (x) => x.length > 0,
+        5000,
+      ),
+    ).toEqual(['created']);
+    const res2 = await fetch(`${g.url}/wp-json/wp/v2/${t.mapping.event.restBase}/${ev.id}`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'draft' }),
+    });
+    expect(res2.status).toBe(200);
+    expect(
+      await eventually(
+        () => peerLog(from, 'event', ev.id),
+        (x) => x.length > 1,
+        5000,
+      ),
+    ).toEqual(['created', 'updated']);
   });
 });
