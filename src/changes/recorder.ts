@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { IndexRegistry } from '../index/registry.ts';
+import { Periodic } from '../index/schedule.ts';
+import { modifiedAfter } from '../index/sync.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import { type Observation, stateOf } from './ledger.ts';
@@ -18,6 +20,10 @@ interface PostState {
   status: string;
   modified_gmt: string;
   password?: string;
+  title?: unknown;
+  content?: unknown;
+  excerpt?: unknown;
+  meta?: unknown;
 }
 
 interface TermState {
@@ -57,8 +63,23 @@ export function termObservation(kind: ChangeKind, id: number, term: TermState | 
   return { kind, id, version, order: '', public: true };
 }
 
-const eventObservation = (id: number, f: IndexedEvent | undefined): Observation =>
-  postObservation('event', id, f && { status: f.status, modified: f.modifiedGmt, protected: f.protected });
+/** A short digest of what a record shows beyond its stamp: a save within the same second is still a new version. */
+const digest = (v: unknown): string =>
+  createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 10);
+
+const eventObservation = (id: number, f: IndexedEvent | undefined): Observation => {
+  const o = postObservation(
+    'event',
+    id,
+    f && { status: f.status, modified: f.modifiedGmt, protected: f.protected },
+  );
+  // The facets the index holds (dates, venue, terms, flags): not the text, which it keeps only for search.
+  // The same fields in the same order, whether read one by one or from the index's batches (which add the text).
+  if (o.version !== null && f) {
+    o.version += `~${digest([f.slug, f.start, f.end, f.categories, f.tags, f.venue, f.organizers, f.featured, f.hidden, f.parent, f.author, f.date, f.hasExcerpt])}`;
+  }
+  return o;
+};
 
 export interface RecorderDeps {
   changes: ChangeStore;
@@ -86,11 +107,49 @@ export function recordsOfTags(tags: readonly string[], mapping: Mapping): Map<Ch
   return out;
 }
 
+/** How far back each check of what changed reaches before the previous one (saves within the same second). */
+const CHECK_OVERLAP_MS = 10_000;
+
 export class ChangeRecorder {
   readonly #d: RecorderDeps;
+  #timers: Periodic[] = [];
 
   constructor(deps: RecorderDeps) {
     this.#d = deps;
+  }
+
+  /**
+   * What WordPress changed without telling the gateway (no companion plugin), for the kinds the event index does not
+   * follow: venues and organizers by `modified_after` every `pollMs`, and every kind but events (the index reconciles
+   * those) by comparing ids every `reconcileMs` (hard deletes, terms, which have no modified date).
+   */
+  start(
+    pollMs: number,
+    reconcileMs: number,
+    logger: { info(o: object, m: string): void; warn(o: object, m: string): void },
+  ): void {
+    this.stop();
+    let since = Date.now() - CHECK_OVERLAP_MS;
+    const poll = new Periodic(
+      'Change log check',
+      async () => {
+        const started = Date.now();
+        for (const kind of ['venue', 'organizer'] as const) {
+          await this.#log([...(await this.#read(kind, { modified_after: modifiedAfter(since) })).values()]);
+        }
+        since = started - CHECK_OVERLAP_MS;
+      },
+      logger,
+    );
+    const reconcile = new Periodic('Change log reconciliation', () => this.reconcile(KINDS.slice(1)), logger);
+    poll.start(pollMs);
+    reconcile.start(reconcileMs);
+    this.#timers = [poll, reconcile];
+  }
+
+  stop(): void {
+    for (const t of this.#timers) t.stop();
+    this.#timers = [];
   }
 
   /**
@@ -139,8 +198,9 @@ export class ChangeRecorder {
    * The records cache tags name (a write's answer, a notification's plan); failures are logged, never thrown. With
    * `only`, records of other kinds are looked at only when the log never heard of them: an event write names its
    * venue, organizers and terms, and only one it created with it is news (no WordPress read for the others).
+   * `force`: the records of kind `only` were just written (a write through the gateway).
    */
-  async tags(tags: readonly string[], only?: ChangeKind): Promise<void> {
+  async tags(tags: readonly string[], only?: ChangeKind, force = false): Promise<void> {
     const byKind = recordsOfTags(tags, this.#d.mapping);
     const seen = await Promise.all(
       [...byKind].map(async ([kind, all]) => {
@@ -150,7 +210,9 @@ export class ChangeRecorder {
             const known = await this.#d.changes.states(kind, all);
             ids = all.filter((_, i) => known[i] === undefined);
           }
-          return ids.length ? await this.#observe(kind, ids) : [];
+          const seen = ids.length ? await this.#observe(kind, ids) : [];
+          // The written record itself changed, whatever its version says (see Observation.force).
+          return force && kind === only ? seen.map((o) => ({ ...o, force: true })) : seen;
         } catch (err) {
           this.#d.warn({ err: (err as Error)?.message, kind }, 'changes could not be logged');
           return [];
@@ -183,7 +245,7 @@ export class ChangeRecorder {
       query: {
         context: 'edit',
         status: POST_STATUSES,
-        _fields: 'id,status,modified_gmt,password',
+        _fields: 'id,status,modified_gmt,password,title,content,excerpt,meta',
         orderby: 'id',
         order: 'asc',
         ...query,
@@ -191,10 +253,13 @@ export class ChangeRecorder {
       as: 'service',
     });
     for (const p of posts) {
-      out.set(
-        p.id,
-        postObservation(kind, p.id, { status: p.status, modified: p.modified_gmt, protected: !!p.password }),
-      );
+      const o = postObservation(kind, p.id, {
+        status: p.status,
+        modified: p.modified_gmt,
+        protected: !!p.password,
+      });
+      if (o.version !== null) o.version += `~${digest([p.title, p.content, p.excerpt, p.meta])}`;
+      out.set(p.id, o);
     }
     return out;
   }

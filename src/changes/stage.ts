@@ -11,8 +11,10 @@ export const recordChanges =
     await next();
     const r = x.result;
     if (x.method === 'GET' || !r || (r.status ?? 200) >= 300) return;
+    // A retry answered with the first answer wrote nothing.
+    if (r.headers?.['Idempotent-Replayed'] === 'true') return;
     // The record written, and what a nested write made with it (a venue, organizers, terms: those the log never
     // heard of; the others a write links to did not change).
     const kind = kindOfRoute(x.binding.contract.id) as ChangeKind;
-    await recorder.tags([...answerTags(x.binding.contract, true, r.body), ...(r.tags ?? [])], kind);
+    await recorder.tags([...answerTags(x.binding.contract, true, r.body), ...(r.tags ?? [])], kind, true);
   };

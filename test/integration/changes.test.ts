@@ -294,11 +294,11 @@ describe('changes the gateway hears of from WordPress', () => {
     });
 
   it("logs what the companion plugin's notifications name: an event and a venue edited in WordPress", async () => {
+    const from = await g.deps.changes!.head();
     const ev = await fx.event({ title: `nt ${tok}`, start_date: day(10), end_date: day(10, '11:00:00') });
     const venue = (await (
       await upstream(`/wp/v2/${t.mapping.venue.restBase}`, { title: `V ${tok}`, status: 'publish' })
     ).json()) as { id: number };
-    const from = await g.deps.changes!.head();
     expect(
       (await upstream(`/wp/v2/${t.mapping.event.restBase}/${ev.id}`, { title: `nt2 ${tok}` })).status,
     ).toBe(200);
@@ -314,21 +314,22 @@ describe('changes the gateway hears of from WordPress', () => {
         ]),
       ).toBe(202);
     }
-    // This gateway had not seen either before (no poll): each is news to its log, once.
-    expect(
-      await eventually(
-        () => peerLog(from, 'event', ev.id),
+    // This gateway polls nothing: it hears of both from the notifications alone (the real plugin also notifies the
+    // creations, so the renames may follow as updates), each change once.
+    for (const [kind, id] of [
+      ['event', ev.id],
+      ['venue', venue.id],
+    ] as const) {
+      const got = await eventually(
+        () => peerLog(from, kind, id),
         (x) => x.length > 0,
         5000,
-      ),
-    ).toEqual(['created']);
-    expect(
-      await eventually(
-        () => peerLog(from, 'venue', venue.id),
-        (x) => x.length > 0,
-        5000,
-      ),
-    ).toEqual(['created']);
+      );
+      expect(got[0], `${kind} ${got.join(',')}`).toBe('created');
+      expect(got.length <= 2 && got.slice(1).every((a) => a === 'updated'), `${kind} ${got.join(',')}`).toBe(
+        true,
+      );
+    }
     await fetch(`${t.upstream}/wp/v2/${t.mapping.venue.restBase}/${venue.id}?force=true`, {
       method: 'DELETE',
       headers: { Authorization: t.auth.admin },
