@@ -45,6 +45,29 @@ describe('the change log hears of every change once', () => {
     expect(got[0]!.rest_url).toMatch(new RegExp(`/wp-json/calendar/events/v1/events/${ev.id}$`));
   });
 
+  it("logs the gateway's writes of venues, organizers, categories and tags", async () => {
+    const from = await t.gateway.deps.changes!.head();
+    const made: Array<[string, string, number]> = [];
+    for (const [kind, path, body] of [
+      ['venue', '/venues', { venue: `Hall ${tok}` }],
+      ['organizer', '/organizers', { organizer: `Org ${tok}` }],
+      ['category', '/categories', { name: `Cat ${tok}` }],
+      ['tag', '/tags', { name: `Tag ${tok}` }],
+    ] as const) {
+      const res = await call<{ id: number }>(t, 'POST', path, { as: 'admin', body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push([kind, path, res.body.id]);
+      const del = await call(t, 'DELETE', `${path}/${res.body.id}?force=true`, { as: 'admin' });
+      expect(del.status, JSON.stringify(del.body)).toBe(200);
+    }
+    for (const [kind, , id] of made) {
+      expect(
+        (await logged(from, kind, id)).map((c) => c.action),
+        kind,
+      ).toEqual(['created', 'deleted']);
+    }
+  });
+
   it('logs an edit made in WordPress once the index polls it', async () => {
     const ev = await fx.event({ title: `wp ${tok}`, start_date: day(4), end_date: day(4, '11:00:00') });
     const from = await t.gateway.deps.changes!.head();
