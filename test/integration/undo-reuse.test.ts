@@ -306,7 +306,7 @@ describe.each([
     }
     expect(a.status).toBe(400);
     expect(b?.status, JSON.stringify(b?.body)).toBe(201);
-    const id = (b?.body as { id: number }).id;
+    const id = (b?.body as { id: number } | undefined)?.id as number;
     made.push([t.mapping[kind].restBase, id]);
     await settled(ga);
     await settled(gb);
