@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { UrlAliases } from './aliases.ts';
+import { BesideBudget } from './budget.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
@@ -82,6 +83,7 @@ export class ResponseCache {
   readonly #softMs: number;
   /** L1 keys softly invalidated: never fresh (not for `peek`), served while their refill runs for `#softMs`. */
   readonly #soft = new Map<string, SoftMark>();
+  readonly #beside: BesideBudget;
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
   #seq = 0;
@@ -111,8 +113,9 @@ export class ResponseCache {
     this.#purger = opts.purger;
     this.#softMs = Math.max(0, opts.softStaleMs ?? 0);
     const ttl = opts.policy.ttlSeconds * 1000;
+    const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
-      maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
+      maxSize: maxBytes,
       sizeCalculation: (e, key) => e.body.length + key.length + 256,
       ttl: Math.max(1, ttl),
       // Stale entries are kept (bounded by `#expireTooOld`) to serve while revalidating and when the upstream fails.
@@ -122,8 +125,11 @@ export class ResponseCache {
       noDeleteOnFetchRejection: true,
       allowStaleOnFetchAbort: true,
       fetchMethod: (key, _stale, { context, options }) => this.#fill(key, context, options),
+      // What an entry keeps beside its body (gzip, shaped forms) counts in the budget too (src/cache/budget.ts).
+      onInsert: (e, key) => this.#beside.inserted(key, e),
       // On `set` the key stays, re-tagged by #fill; every other reason removes it.
       dispose: (e, key, reason) => {
+        this.#beside.disposed(key, e);
         if (reason === 'set') return;
         this.#tags.remove(key, e.tags);
         this.#soft.delete(key);
@@ -131,6 +137,7 @@ export class ResponseCache {
       // lru-cache uses performance.now() by default; tests move a fake clock.
       perf: { now: () => this.#now() },
     });
+    this.#beside = new BesideBudget(this.#l1 as LRUCache<string, CacheEntry, unknown>, maxBytes);
     if (opts.redis) {
       this.#l2 = new RedisTier(opts.redis, opts.prefix ?? 'cg:');
       this.#l2.listen({
@@ -515,10 +522,11 @@ export class ResponseCache {
   }
 
   /**
-   * Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route), and how many of the
+   * Entries and bytes held in L1, what they keep beside included (for tests, the purge endpoint's answer and the status route), and how many of the
    * entries are softly invalidated (held only until their refill).
    */
   get size(): { entries: number; bytes: number; softStale: number } {
-    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize, softStale: this.#soft.size };
+    const bytes = this.#l1.calculatedSize + this.#beside.bytes;
+    return { entries: this.#l1.size, bytes, softStale: this.#soft.size };
   }
 }
