@@ -81,4 +81,29 @@ describe('the byte budget of the in-process cache', () => {
     expect(cache.peek(key)).toBeUndefined();
     expect(cache.size.bytes).toBe(0);
   });
+
+  it('keeps counting a stale entry served while its refresh runs, then counts the new one alone', async () => {
+    const clock = { t: 1_000_000 };
+    const cache = new ResponseCache({ policy, maxBytes: 8 * 1024 * 1024, now: () => clock.t });
+    const key = 'events.list|en|anonymous|x|page=1';
+    const old = makeEntry(body(), { tags: ['list:event'], now: clock.t });
+    await cache.get(key, async () => ({ entry: old, store: true }));
+    const gz = await gzipped(old);
+    expect(cache.size.bytes).toBe(bodyCost(key, old) + gz);
+    // Past its TTL, inside stale-while-revalidate: the old entry is answered while the refresh runs.
+    clock.t += (policy.ttlSeconds + 1) * 1000;
+    let finish = () => {};
+    const fresh = makeEntry(body(), { tags: ['list:event'], now: clock.t });
+    const got = await cache.get(
+      key,
+      () => new Promise((r) => (finish = () => r({ entry: fresh, store: true }))),
+    );
+    expect(got.entry).toBe(old);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(cache.size.bytes).toBe(bodyCost(key, old) + gz);
+    finish();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(cache.peek(key)).toBe(fresh);
+    expect(cache.size.bytes).toBe(bodyCost(key, fresh));
+  });
 });
