@@ -67,7 +67,7 @@ describe('the byte budget of the in-process cache', () => {
     expect(cache.size.bytes).toBe(real);
   });
 
-  it("counts an entry's shaped forms (_fields, _envelope, _jsonp) and their gzip copies, and forgets dropped ones", async () => {
+  it("counts an entry's shaped forms and their gzip copies, and forgets them with the entry", async () => {
     const cache = new ResponseCache({ policy, maxBytes: 8 * 1024 * 1024 });
     const [[key, entry]] = (await filled(cache, 1)) as [[string, CacheEntry]];
     const before = cache.size.bytes;

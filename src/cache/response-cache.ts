@@ -489,8 +489,8 @@ export class ResponseCache {
   }
 
   /**
-   * Entries and bytes held in L1, what they keep beside included (for tests, the purge endpoint's answer and the status route), and how many of the
-   * entries are softly invalidated (held only until their refill).
+   * Entries and bytes held in L1, what they keep beside their bodies included (for tests, the purge endpoint's answer
+   * and the status route), and how many of the entries are softly invalidated (held only until their refill).
    */
   get size(): { entries: number; bytes: number; softStale: number } {
     const bytes = this.#l1.calculatedSize + this.#beside.bytes;

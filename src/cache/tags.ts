@@ -71,9 +71,10 @@ const intArg = (v: unknown): number | undefined => {
 };
 
 /**
- * What, besides the records it shows, a list of linked records depends on, from its parsed arguments (the cache key's): venue and organizer
- * lists follow events' links only when filtered by them (`has_events`, `only_with_upcoming`); term lists always
- * (each term's `count`, and `hide_empty` on by default). An `event`/`post` filter follows that event.
+ * What, besides the records it shows, a list of linked records depends on, from its parsed arguments (the cache
+ * key's): venue and organizer lists follow events' links only when filtered by them (`has_events`,
+ * `only_with_upcoming`); term lists always (each term's `count`, and `hide_empty` on by default). An `event`/`post`
+ * filter follows that event.
  */
 function linkedListTags(shows: Shows, params: Record<string, unknown>, out: Set<string>): void {
   const kind = shows.kind;
