@@ -106,4 +106,13 @@ describe('the byte budget of the in-process cache', () => {
     expect(cache.peek(key)).toBe(fresh);
     expect(cache.size.bytes).toBe(bodyCost(key, fresh));
   });
+
+  it('counts only the shaped forms an entry still keeps (16 at most), not those it let go', async () => {
+    const cache = new ResponseCache({ policy, maxBytes: 8 * 1024 * 1024 });
+    const [[key, entry]] = (await filled(cache, 1)) as [[string, CacheEntry]];
+    const forms = Array.from({ length: 20 }, (_, i) => shaped(entry, { envelope: true, jsonp: `cb${i}` }));
+    await new Promise((r) => setTimeout(r, 0));
+    const kept = forms.slice(-16).reduce((n, f) => n + f.body.length, 0);
+    expect(cache.size.bytes).toBe(bodyCost(key, entry) + kept);
+  });
 });
