@@ -64,9 +64,15 @@ export type Parsed<A = Record<string, unknown>> =
  * refuses is applied as it is.
  */
 function defaultOf(def: ArgDef): unknown {
+  if (parsedDefaults.has(def)) return parsedDefaults.get(def);
   const r = def.schema.safeParse(def.default);
-  return r.success ? r.data : def.default;
+  const value = r.success ? r.data : def.default;
+  parsedDefaults.set(def, value);
+  return value;
 }
+
+/** Each definition's default as parsed, once: the contract's definitions never change. */
+const parsedDefaults = new WeakMap<ArgDef, unknown>();
 
 /** Unknown parameters are ignored, as WordPress does. */
 export function parseArgs<S extends ArgsShape>(

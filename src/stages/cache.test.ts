@@ -1,12 +1,26 @@
 // The shared cache's key is made of the parsed arguments: what the route does not take cannot split it.
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { cacheKey } from '../cache/key.ts';
+import { ResponseCache } from '../cache/response-cache.ts';
+import type { ArgDef } from '../contract/args.ts';
 import { eventRoutes } from '../contract/events.ts';
+import { READABLE, type RouteContract } from '../contract/route.ts';
 import { FORMATS } from '../formats.ts';
+import { apiRouter } from '../http/adapter.ts';
 import { GLOBAL_PARAMS } from '../http/globals.ts';
+import type { Binding } from '../http/handler.ts';
 import { parseArgs } from '../http/parse-args.ts';
-import { isShareable } from './cache.ts';
+import { createLogger } from '../log.ts';
+import { cacheStage, isShareable } from './cache.ts';
+import { handle } from './handle.ts';
+import { parse } from './parse.ts';
+import { render } from './render.ts';
 
 const shape = eventRoutes.list.args;
 
@@ -96,5 +110,90 @@ describe('isShareable', () => {
     expect(isShareable('GET', true, {}, { password: 'x' })).toBe(false);
     expect(isShareable('GET', false, {}, {})).toBe(false);
     expect(isShareable('POST', true, {}, {})).toBe(false);
+  });
+});
+
+/** A readable route whose one argument records every time its schema runs, and whose handler records its calls. */
+function recorded(seen: string[]): Binding {
+  const when: ArgDef<string> = {
+    type: 'string',
+    description: { en: '', es: '' },
+    schema: z.unknown().transform((v, ctx) => {
+      seen.push('parse');
+      if (v === 'bad') ctx.addIssue({ code: 'custom', message: 'must not be bad.' });
+      return String(v).trim();
+    }),
+  };
+  const contract: RouteContract = {
+    id: 'things.list',
+    pattern: '/things',
+    path: '/things',
+    methods: READABLE,
+    summary: { en: '', es: '' },
+    args: { when },
+  };
+  return {
+    contract,
+    handler: async ({ args }) => {
+      seen.push('handle');
+      return { body: args };
+    },
+  };
+}
+
+describe('the cache stage in the request path', () => {
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const s of servers) s.close();
+  });
+
+  async function serve(seen: string[]): Promise<string> {
+    const log = createLogger('silent');
+    const cache = new ResponseCache({
+      policy: { ttlSeconds: 60, staleWhileRevalidateSeconds: 5, staleIfErrorSeconds: 60 },
+    });
+    const app = express();
+    app.use(
+      '/api',
+      apiRouter([recorded(seen)], {
+        prefix: '/api',
+        defaultLanguage: 'en',
+        home: 'http://site.test',
+        timezone: 'UTC',
+        log,
+        stages: [cacheStage(cache, FORMATS), render(log), parse(FORMATS), handle],
+      }),
+    );
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/things`;
+  }
+
+  it('parses each request once for the key and the handler, and answers other spellings from the entry', async () => {
+    const seen: string[] = [];
+    const url = await serve(seen);
+    const first = await fetch(`${url}?when=now&utm_source=a`);
+    expect(await first.json()).toEqual({ when: 'now' });
+    // One parse serves the cache key and the handler.
+    expect(seen.splice(0)).toEqual(['parse', 'handle']);
+    const other = await fetch(`${url}?fbclid=b&when=%20now%20`);
+    expect(other.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(seen.splice(0)).toEqual(['parse']);
+    // The same URL again through express (a cookie keeps it off the fast path): its key is known, nothing is parsed.
+    const again = await fetch(`${url}?fbclid=b&when=%20now%20`, { headers: { Cookie: '_ga=GA1.2.3' } });
+    expect(again.status).toBe(200);
+    expect(seen.splice(0)).toEqual([]);
+  });
+
+  it('refuses a bad argument with its 400 after one parse, and stores nothing', async () => {
+    const seen: string[] = [];
+    const url = await serve(seen);
+    for (let i = 0; i < 2; i++) {
+      const r = await fetch(`${url}?when=bad&utm_source=${i}`);
+      expect(r.status).toBe(400);
+      expect(r.headers.get('cache-control')).toBe('no-store');
+      expect(seen.splice(0)).toEqual(['parse']);
+    }
   });
 });
