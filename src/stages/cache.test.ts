@@ -120,6 +120,7 @@ function recorded(seen: string[]): Binding {
     description: { en: '', es: '' },
     schema: z.unknown().transform((v, ctx) => {
       seen.push('parse');
+      if (v === 'boom') throw new Error('a parser bug');
       if (v === 'bad') ctx.addIssue({ code: 'custom', message: 'must not be bad.' });
       return String(v).trim();
     }),
@@ -195,5 +196,16 @@ describe('the cache stage in the request path', () => {
       expect(r.headers.get('cache-control')).toBe('no-store');
       expect(seen.splice(0)).toEqual(['parse']);
     }
+  });
+
+  it('answers a parser that throws as the parse stage always did: an error body from render, no stack trace', async () => {
+    const seen: string[] = [];
+    const url = await serve(seen);
+    const r = await fetch(`${url}?when=boom`);
+    expect(r.status).toBe(500);
+    const body = (await r.json()) as { code: string; data: { status: number } };
+    expect(body.data.status).toBe(500);
+    expect(JSON.stringify(body)).not.toContain('parser bug');
+    expect(r.headers.get('cache-control')).toBe('no-store');
   });
 });

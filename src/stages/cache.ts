@@ -7,7 +7,7 @@ import { answerTags } from '../cache/tags.ts';
 import type { Answer } from '../http/answer.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import { GLOBAL_PARAMS } from '../http/globals.ts';
-import type { FormatChecks } from '../http/parse-args.ts';
+import type { FormatChecks, Parsed } from '../http/parse-args.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
 import { parsedOf } from './parse.ts';
 
@@ -59,7 +59,13 @@ export const cacheStage =
     if (stored) return served(x, stored, cache, 'l1', true);
     // Keyed by the arguments the handler will read, parsed once here (src/stages/parse.ts reuses them). Arguments the
     // route refuses are the parse stage's 400, which is never stored.
-    const parsed = parsedOf(x, formats);
+    let parsed: Parsed;
+    try {
+      parsed = parsedOf(x, formats);
+    } catch {
+      // A parser that throws is a bug: the parse stage meets it again inside render, which answers it as an error.
+      return next();
+    }
     if (!parsed.ok || !isShareable(x.method, !x.credentials, x.raw, parsed.args)) return next();
     // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3). Names the route does not take
     // (utm_source, fbclid, a random one) are not arguments, so they neither split the cache nor reach WordPress; nor
