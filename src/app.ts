@@ -149,7 +149,7 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
   return [
     shapeStage(deps.log, jsonp),
     authenticate({ resolve: (ctx) => deps.callers.resolve(ctx), bodies }),
-    ...(deps.cache ? [cacheStage(deps.cache)] : []),
+    ...(deps.cache ? [cacheStage(deps.cache, FORMATS)] : []),
     render(deps.log),
     ...(deps.cache ? [invalidate(deps.cache)] : []),
     ...(deps.idempotency ? [idempotencyStage(deps.idempotency)] : []),

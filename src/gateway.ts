@@ -20,6 +20,7 @@ import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
+import { gracefulClose } from './http/shutdown.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -96,7 +97,7 @@ export async function startGateway(
   // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
   const starting: Starting = { reasons: [...STARTING_REASONS] };
   let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
-  const server = await listen(config, (req, res) => handler(req, res));
+  const { server, closeServer } = await listen(config, (req, res) => handler(req, res));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   opts.onListening?.(url);
@@ -143,24 +144,22 @@ export async function startGateway(
       deps.indexes.stop();
       deps.catalog.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), opts.graceMs ?? 10_000);
-      await closed;
-      clearInterval(idle);
-      clearTimeout(force);
+      await closeServer(opts.graceMs ?? 10_000);
       await caching.close();
     },
   };
 }
 
-function listen(config: Config, handler: RequestListener): Promise<Server> {
-  return new Promise<Server>((resolve, reject) => {
+/** The server, listening, and its graceful close (which follows its connections from the first one). */
+function listen(
+  config: Config,
+  handler: RequestListener,
+): Promise<{ server: Server; closeServer: (graceMs: number) => Promise<void> }> {
+  return new Promise((resolve, reject) => {
     const s = createServer(handler);
+    const closeServer = gracefulClose(s);
     s.keepAliveTimeout = 65_000;
-    s.listen(config.port, config.host, () => resolve(s));
+    s.listen(config.port, config.host, () => resolve({ server: s, closeServer }));
     s.once('error', reject);
   });
 }

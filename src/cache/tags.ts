@@ -71,16 +71,19 @@ const intArg = (v: unknown): number | undefined => {
 };
 
 /**
- * What, besides the records it shows, a list of linked records depends on, from its arguments: venue and organizer
- * lists follow events' links only when filtered by them (`has_events`, `only_with_upcoming`); term lists always
- * (each term's `count`, and `hide_empty` on by default). An `event`/`post` filter follows that event.
+ * What, besides the records it shows, a list of linked records depends on, from its parsed arguments (the cache
+ * key's): venue and organizer lists follow events' links only when filtered by them (`has_events`,
+ * `only_with_upcoming`); term lists always (each term's `count`, and `hide_empty` on by default). An `event`/`post`
+ * filter follows that event.
  */
 function linkedListTags(shows: Shows, params: Record<string, unknown>, out: Set<string>): void {
   const kind = shows.kind;
   if (kind === 'event') return;
   // Categories and tags follow the events' terms of their own taxonomy (src/cache/links.ts).
   if (kind === 'term') out.add(tag.links(shows.list === 'tags' ? 'tag' : 'category'));
-  else if (params.has_events !== undefined || params.only_with_upcoming !== undefined)
+  // `has_events=0` filters by links too (venues with no event); `only_with_upcoming` is parsed with its default,
+  // false, which filters nothing.
+  else if (params.has_events !== undefined || (params.only_with_upcoming ?? false) !== false)
     out.add(tag.links(kind));
   for (const name of ['event', 'post']) {
     const id = intArg(params[name]);
