@@ -1,4 +1,5 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { planOf } from './cache/notify.ts';
@@ -12,6 +13,7 @@ import { siteIndexHandler } from './discovery/site-index.ts';
 import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
+import { audienceOf, credentialsOf } from './http/credentials.ts';
 import type { Stage } from './http/exchange.ts';
 import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
@@ -129,6 +131,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         mapping: deps.mapping,
         apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
       },
+      // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
+      signIn: (req) => signIn(deps, req as express.Request),
     }),
   );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
@@ -156,4 +160,18 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
     parse(FORMATS),
     handle,
   ];
+}
+
+/** Checks a proxied request's credentials as the calendar API's own are checked (cached, throttled). */
+async function signIn(deps: Deps, req: express.Request): Promise<void> {
+  const credentials = credentialsOf(req);
+  if (!credentials) return;
+  await deps.callers.resolve({
+    audience: audienceOf(credentials),
+    credentials,
+    language: deps.mapping.language.default,
+    requestId: String(req.get('x-request-id') ?? randomUUID()),
+    client: req.ip,
+    signal: new AbortController().signal,
+  });
 }

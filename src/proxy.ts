@@ -26,6 +26,11 @@ export interface ProxyOptions {
    * hears back, as a change notification would be, so the calendar API shows the write at once.
    */
   writes?: { mapping: Mapping; apply: (change: Change) => Promise<void> };
+  /**
+   * Checks the credentials a REST request carries before it goes on (src/auth/throttle.ts counts the failures):
+   * rejects with the refusal to answer instead (401, 429), resolves when WordPress may be asked.
+   */
+  signIn?: (req: IncomingMessage) => Promise<void>;
 }
 
 const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
@@ -101,8 +106,38 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
   };
   const common = { target: opts.siteUrl, changeOrigin: true, proxyTimeout: opts.timeoutMs };
   const streamed = createProxyMiddleware<IncomingMessage, ServerResponse>({ ...common, on });
-  const writes = opts.writes;
-  if (!writes) return streamed as unknown as RequestHandler;
+  const plain = streamed as unknown as RequestHandler;
+  return signingIn(opts.signIn, opts.writes ? written(opts.writes, opts.log, on, common, plain) : plain);
+}
+
+/**
+ * Runs `signIn` first for a REST request with credentials (a refusal goes to express's error handler, which answers
+ * it as WordPress would); a page, an anonymous request or a check that could not be made goes on as it is.
+ */
+function signingIn(signIn: ProxyOptions['signIn'], next: RequestHandler): RequestHandler {
+  if (!signIn) return next;
+  return (req, res, after) => {
+    const url = req.url ?? '';
+    if (!REST_PATH.test(url) && !/[?&]rest_route=/.test(url)) return next(req, res, after);
+    signIn(req).then(
+      () => next(req, res, after),
+      (err: unknown) => {
+        const status = (err as { status?: number })?.status;
+        if (status === 401 || status === 403 || status === 429) after(err);
+        else next(req, res, after);
+      },
+    );
+  };
+}
+
+/** With `writes`: the middleware that reads wp/v2 writes' answers to apply them, and streams the rest. */
+function written(
+  writes: NonNullable<ProxyOptions['writes']>,
+  log: Logger,
+  on: NonNullable<Options<IncomingMessage, ServerResponse>['on']>,
+  common: Options<IncomingMessage, ServerResponse>,
+  streamed: RequestHandler,
+): RequestHandler {
   const written = createProxyMiddleware<IncomingMessage, ServerResponse>({
     ...common,
     selfHandleResponse: true,
@@ -113,7 +148,7 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
         // The answer is read here, so it comes uncompressed.
         proxyReq.removeHeader('accept-encoding');
       },
-      proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, opts.log),
+      proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, log),
     },
   });
   const methodOf = (req: IncomingMessage) =>
