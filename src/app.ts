@@ -129,7 +129,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
       writes: {
         mapping: deps.mapping,
-        apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
+        apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
       },
       // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
       signIn: (req) => signIn(deps, req as express.Request),

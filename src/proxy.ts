@@ -4,7 +4,9 @@ import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
 import type { Change } from './cache/notify.ts';
-import { changeOfWrite, effectiveMethod, isMappedWrite } from './cache/proxied-writes.ts';
+import { changesOfBatch } from './cache/proxied-batch.ts';
+import { changeOfWrite, effectiveMethod, isBatch, isMappedWrite } from './cache/proxied-writes.ts';
+import { tooLarge } from './http/errors.ts';
 import { dropUntrustedForwarding } from './http/forwarded.ts';
 import { publicBase } from './http/respond.ts';
 import type { Logger } from './log.ts';
@@ -23,9 +25,10 @@ export interface ProxyOptions {
   log: Logger;
   /**
    * wp/v2 writes to the records the mapping reads: what they changed is applied (index, caches) before the caller
-   * hears back, as a change notification would be, so the calendar API shows the write at once.
+   * hears back, as a change notification would be, so the calendar API shows the write at once. A batch
+   * (`/wp-json/batch/v1`) is applied as its sub-requests' writes sent one by one would be.
    */
-  writes?: { mapping: Mapping; apply: (change: Change) => Promise<void> };
+  writes?: { mapping: Mapping; apply: (changes: Change[]) => Promise<void> };
   /**
    * Checks the credentials a REST request carries before it goes on (src/auth/throttle.ts counts the failures):
    * rejects with the refusal to answer instead (401, 429), resolves when WordPress may be asked.
@@ -54,6 +57,33 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'pr
 
 /** Largest wp/v2 write answer read whole (a record is a few KB; beyond this it streams and is not applied). */
 const MAX_WRITE_ANSWER = 4 << 20;
+
+/** Largest batch body read (25 writes of a few KB by default): beyond it 413, as the calendar API's bodies. */
+const MAX_BATCH_BODY = 4 << 20;
+
+/** The bodies of batches in flight, read before they are sent on: what their sub-requests were. */
+const batchBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/** Reads a request's body whole, or resolves undefined past `max` bytes (the rest is not read). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        req.off('data', onData);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
 
 /**
  * A reverse proxy to the site. The request body must still be unread (no body parser may run before it); the Host
@@ -147,18 +177,50 @@ function written(
         on.proxyReq?.(proxyReq, req, res, {});
         // The answer is read here, so it comes uncompressed.
         proxyReq.removeHeader('accept-encoding');
+        // A batch's body was read already: sent here, and the proxy's pipe of the ended request ends it.
+        const body = batchBodies.get(req);
+        if (body) {
+          proxyReq.setHeader('content-length', body.length);
+          proxyReq.write(body);
+        }
       },
       proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, log),
     },
   });
   const methodOf = (req: IncomingMessage) =>
     effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
-  return ((req, res, next) =>
-    (isMappedWrite(writes.mapping, methodOf(req), req.url) ? written : streamed)(
-      req,
-      res,
-      next,
-    )) as RequestHandler;
+  return ((req, res, next) => {
+    const method = methodOf(req);
+    if (!isBatch(method, req.url ?? '')) {
+      (isMappedWrite(writes.mapping, method, req.url) ? written : streamed)(req, res, next);
+      return;
+    }
+    readBody(req, MAX_BATCH_BODY).then(
+      (body) => {
+        if (!body) return next(tooLarge());
+        batchBodies.set(req, body);
+        written(req, res, next);
+      },
+      (err: unknown) => next(err),
+    );
+  }) as RequestHandler;
+}
+
+/** What a write read whole changed: one record, or each write of a batch. */
+function changesOf(mapping: Mapping, req: IncomingMessage, status: number, body: unknown): Change[] {
+  const url = req.url ?? '';
+  const method = effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']);
+  if (isBatch(method, url)) {
+    let asked: unknown;
+    try {
+      asked = JSON.parse(batchBodies.get(req)?.toString('utf8') ?? '');
+    } catch {
+      // Not JSON: WordPress refused it whole, and nothing ran.
+    }
+    return changesOfBatch(mapping, asked, status, body);
+  }
+  const change = changeOfWrite(mapping, method, url, status, body);
+  return change ? [change] : [];
 }
 
 /** Reads a write's answer, applies what it changed, then passes the answer on unchanged. */
@@ -195,11 +257,10 @@ function relayWrite(
     } catch {
       body = undefined;
     }
-    const method = effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
-    const change = changeOfWrite(writes.mapping, method, req.url ?? '', status, body);
-    const applied = change
-      ? writes.apply(change).catch((err: unknown) => {
-          log.warn({ err: (err as Error)?.message, change }, 'a proxied write could not be applied');
+    const changes = changesOf(writes.mapping, req, status, body);
+    const applied = changes.length
+      ? writes.apply(changes).catch((err: unknown) => {
+          log.warn({ err: (err as Error)?.message, changes }, 'a proxied write could not be applied');
         })
       : Promise.resolve();
     void applied.then(() => {

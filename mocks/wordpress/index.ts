@@ -5,9 +5,10 @@ import { setupServer } from 'msw/node';
 import type { Mapping } from '../../src/mapping/schema.ts';
 import { SITE_TIMEZONE } from '../seed-data.ts';
 import type { SeedSite } from '../seed-types.ts';
+import { serveBatch } from './batch.ts';
 import { authenticate } from './caps.ts';
 import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
-import { deleteMedia, mediaOptions, uploadMedia } from './media-write.ts';
+import { deleteMedia, mediaOptions, updateMedia, uploadMedia } from './media-write.ts';
 import { deletePost, listPosts, type Req, readPost } from './posts.ts';
 import { writePost } from './posts-write.ts';
 import type { Site } from './render.ts';
@@ -94,6 +95,15 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
         gmtOffset: gmtOffset(timezone, store.now()),
       });
     }
+    if (path === '/batch/v1') {
+      if (effective !== 'POST') throw noRoute();
+      return serveBatch(params, request, {
+        root,
+        run: answer,
+        allowsBatch,
+        exists: (p) => baseOf(p) !== undefined,
+      });
+    }
     const parts = path.split('/').filter(Boolean);
     if (parts[0] !== 'wp' || parts[1] !== 'v2') throw noRoute();
     const [, , base, id, extra] = parts;
@@ -115,6 +125,7 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
       if (effective === 'OPTIONS') return mediaOptions();
       if (id === undefined && bytes) return uploadMedia(req, request, bytes);
       if (id !== undefined && effective === 'DELETE') return deleteMedia(req, id);
+      if (id !== undefined && ['POST', 'PUT', 'PATCH'].includes(effective)) return updateMedia(req, id);
       throw noRoute();
     }
 
@@ -144,6 +155,25 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
       }
     }
     throw noRoute();
+  };
+
+  /** The wp/v2 rest_base a path names (`/wp/v2/<base>[/<id>]`), when the site has it. */
+  const baseOf = (p: string): string | undefined => {
+    const m = /^\/wp\/v2\/([\w-]+)(?:\/[\w-]+)?\/?$/.exec(p);
+    const known = [
+      ...model.postTypes.map((t) => t.restBase),
+      ...model.taxonomies.map((t) => t.restBase),
+      'media',
+      'users',
+      'types',
+      'taxonomies',
+    ];
+    return m && known.includes(m[1]!) ? m[1] : undefined;
+  };
+  /** Posts and terms controllers allow batching (allow_batch v1); attachments and users do not. */
+  const allowsBatch = (p: string): boolean => {
+    const base = baseOf(p);
+    return base !== undefined && [...model.postTypes, ...model.taxonomies].some((t) => t.restBase === base);
   };
 
   const origin = new URL(root).origin;

@@ -1,0 +1,200 @@
+// Writes beside the calendar API, through the gateway's proxy: media edits and deletes, and wp/v2 writes sent in a
+// `/wp-json/batch/v1`, show in the calendar API's cached answers within a second, as single post writes do.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WpClient } from '../../src/wp/client.ts';
+import { call, eventually, openTarget, type Target } from '../harness.ts';
+import { type ImageServer, startImageServer } from '../support/image-server.ts';
+import { type EventRecord, Fixtures, type Json, monthOf, token } from './fixtures.ts';
+
+const tok = token();
+const day = monthOf(2033, 7);
+const month = 'start_date=2033-07-01&end_date=2033-07-31&per_page=50';
+let t: Target;
+let fx: Fixtures;
+let srv: ImageServer;
+/** Attachment reads the gateway sent WordPress (`/wp/v2/media`). */
+let mediaReads = 0;
+
+beforeAll(async () => {
+  [t, srv] = await Promise.all([openTarget(), startImageServer()]);
+  fx = new Fixtures(t);
+  const wp = t.gateway.deps.wp as WpClient & { list: WpClient['list'] };
+  const list = wp.list.bind(wp);
+  wp.list = ((o: Parameters<WpClient['list']>[0]) => {
+    if (o.path === '/wp/v2/media') mediaReads++;
+    return list(o);
+  }) as WpClient['list'];
+});
+
+afterAll(async () => {
+  await fx?.cleanup();
+  const left = await fetch(`${t.upstream}/wp/v2/media?search=${tok}&per_page=100&_fields=id`, {
+    headers: { Authorization: t.auth.admin },
+  });
+  for (const m of (await left.json()) as Array<{ id: number }>)
+    await fetch(`${t.upstream}/wp/v2/media/${m.id}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: t.auth.admin },
+    });
+  await Promise.all([t?.close(), srv?.close()]);
+});
+
+/** A request through the gateway's proxy to the site's REST root, as the admin. */
+const proxied = (method: string, path: string, body?: unknown) =>
+  fetch(`${t.gateway.url}/wp-json${path}`, {
+    method,
+    headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+async function eventWithImage(name: string, d: number): Promise<{ event: EventRecord; image: number }> {
+  const res = await call<EventRecord>(t, 'POST', '/events', {
+    as: 'editor',
+    body: {
+      title: `${name} ${tok}`,
+      start_date: day(d),
+      end_date: day(d, '12:00:00'),
+      image: `${srv.url}/img/4x3/${tok}${name.toLowerCase()}.png`,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  fx.ids.push(res.body.id);
+  return { event: res.body, image: (res.body.image as { id: number }).id };
+}
+
+const single = (id: number) => call<Json>(t, 'GET', `/events/${id}`);
+const listed = async (id: number) =>
+  (await call<{ events: Json[] }>(t, 'GET', `/events?${month}`)).body.events.find((e) => e.id === id);
+
+describe('media writes through the proxy', () => {
+  it("drop a deleted image from the event's cached single and list answers within a second", async () => {
+    const a = await eventWithImage('Deleted', 3);
+    const b = await eventWithImage('Kept', 4);
+    // Cached, anonymous answers showing both images (the list is refilled after the creates).
+    await eventually(() => listed(b.event.id), (e) => e !== undefined);
+    for (let i = 0; i < 2; i++) {
+      expect(((await single(a.event.id)).body.image as Json).id).toBe(a.image);
+      expect(((await listed(a.event.id))?.image as Json).id).toBe(a.image);
+      expect(((await listed(b.event.id))?.image as Json).id).toBe(b.image);
+    }
+    const del = await proxied('DELETE', `/wp/v2/media/${a.image}?force=true`);
+    expect(del.status, await del.clone().text()).toBe(200);
+    expect(((await del.json()) as Json).deleted).toBe(true);
+    const one = await eventually(
+      () => single(a.event.id),
+      (r) => r.body.image === false,
+      1000,
+    );
+    expect(one.body.image).toBe(false);
+    const inList = await eventually(
+      () => listed(a.event.id),
+      (e) => e?.image === false,
+      1000,
+    );
+    expect(inList?.image).toBe(false);
+    expect(((await listed(b.event.id))?.image as Json).id).toBe(b.image);
+  });
+
+  it('drop exactly the answers showing an edited image: the next read of its event reads the image again', async () => {
+    const a = await eventWithImage('Edited', 6);
+    const b = await eventWithImage('Other', 7);
+    for (let i = 0; i < 2; i++) {
+      await single(a.event.id);
+      await single(b.event.id);
+    }
+    const before = mediaReads;
+    await single(a.event.id);
+    await single(b.event.id);
+    expect(mediaReads, 'both answers cached').toBe(before);
+    const edited = await proxied('POST', `/wp/v2/media/${a.image}`, {
+      alt_text: `Alt ${tok}`,
+      title: `New ${tok}`,
+    });
+    expect(edited.status, await edited.clone().text()).toBe(200);
+    await eventually(
+      async () => {
+        await single(a.event.id);
+        return mediaReads;
+      },
+      (n) => n > before,
+      1000,
+    );
+    expect(mediaReads).toBeGreaterThan(before);
+    const after = mediaReads;
+    await single(b.event.id);
+    expect(mediaReads, 'the other event stays cached').toBe(after);
+  });
+});
+
+describe('batch/v1 through the proxy', () => {
+  const rest = () => t.mapping.event.restBase;
+
+  it('reaches WordPress and applies each write of the batch to the cached answers at once', async () => {
+    const a = await fx.event({ title: `Batched ${tok}`, start_date: day(10), end_date: day(10, '12:00:00') });
+    const b = await fx.event({
+      title: `Unbatched ${tok}`,
+      start_date: day(11),
+      end_date: day(11, '12:00:00'),
+    });
+    // Cached as they are.
+    for (let i = 0; i < 2; i++) {
+      expect((await single(a.id)).body.title).toBe(`Batched ${tok}`);
+      expect(
+        (
+          await eventually(
+            () => listed(a.id),
+            (e) => e !== undefined,
+          )
+        )?.title,
+      ).toBe(`Batched ${tok}`);
+      expect((await single(b.id)).body.title).toBe(`Unbatched ${tok}`);
+    }
+    const res = await proxied('POST', '/batch/v1', {
+      requests: [
+        { method: 'POST', path: `/wp/v2/${rest()}/${a.id}`, body: { title: `Renamed ${tok}` } },
+        { method: 'PUT', path: `/wp/v2/${rest()}/${b.id}?_locale=user`, body: { status: 'draft' } },
+        { method: 'POST', path: `/wp/v2/${rest()}/999999999`, body: { title: 'nothing' } },
+      ],
+    });
+    const body = (await res.json()) as { responses: Array<{ status: number; body: Json }> };
+    expect(res.status, JSON.stringify(body)).toBe(207);
+    expect(body.responses.map((r) => r.status)).toEqual([200, 200, 404]);
+    expect(body.responses[0]?.body.id).toBe(a.id);
+    const renamed = await eventually(
+      () => single(a.id),
+      (r) => r.body.title === `Renamed ${tok}`,
+      1000,
+    );
+    expect(renamed.body.title).toBe(`Renamed ${tok}`);
+    const inList = await eventually(
+      () => listed(a.id),
+      (e) => e?.title === `Renamed ${tok}`,
+      1000,
+    );
+    expect(inList?.title).toBe(`Renamed ${tok}`);
+    // The draft is gone from anonymous answers at once (a write that hides something is never served stale).
+    expect([401, 403]).toContain((await single(b.id)).status);
+    expect(await listed(b.id)).toBeUndefined();
+  });
+
+  it('applies nothing of a batch whose validation failed, and answers it as WordPress does', async () => {
+    const a = await fx.event({
+      title: `Unvalidated ${tok}`,
+      start_date: day(14),
+      end_date: day(14, '12:00:00'),
+    });
+    const res = await proxied('POST', '/batch/v1', {
+      validation: 'require-all-validate',
+      requests: [
+        { method: 'POST', path: `/wp/v2/${rest()}/${a.id}`, body: { title: `Never ${tok}` } },
+        { method: 'DELETE', path: '/wp/v2/media/1?force=true' },
+      ],
+    });
+    const body = (await res.json()) as { failed?: string; responses: Array<{ body: Json } | null> };
+    expect(res.status, JSON.stringify(body)).toBe(207);
+    expect(body.failed).toBe('validation');
+    expect(body.responses[0]).toBeNull();
+    expect(body.responses[1]?.body.code).toBe('rest_batch_not_allowed');
+    expect((await single(a.id)).body.title).toBe(`Unvalidated ${tok}`);
+  });
+});
