@@ -22,6 +22,7 @@ import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
+import { refreshSite } from './site/refresh.ts';
 import { authenticate } from './stages/authenticate.ts';
 import { cacheStage } from './stages/cache.ts';
 import { handle } from './stages/handle.ts';
@@ -92,7 +93,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         defaultLanguage: root.lang,
         publicUrl: opts.publicUrl,
         home: deps.site.home,
-        timezone: deps.site.timezone,
+        // Read at each request: a change of WordPress's settings updates it (src/site/refresh.ts).
+        get timezone() {
+          return deps.site.timezone;
+        },
         log: deps.log,
         stages,
         jsonp,
@@ -130,6 +134,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       writes: {
         mapping: deps.mapping,
         apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
+        site: () => refreshSite(deps).then(() => {}),
       },
       // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
       signIn: (req) => signIn(deps, req as express.Request),

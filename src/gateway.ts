@@ -30,6 +30,7 @@ import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
 import type { SharedRedis } from './shared-redis.ts';
+import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
@@ -342,6 +343,12 @@ async function prepare(
     // Subscribers ask again as often as a cached answer stays fresh.
     feed: { maxEvents: config.feedMaxEvents, refreshSeconds: config.cacheTtlSeconds },
   };
+  // A purge of everything (an operator's, or one a change of the site's settings made, here or in another instance):
+  // the site's name and time zone are read again, and a change purges once more (src/site/refresh.ts).
+  caching.cache?.onInvalidate((tags) => {
+    if (tags === null)
+      refreshSite(deps).catch((err: unknown) => log.warn({ err }, 'reading the site settings again failed'));
+  });
   if (caching.cache) {
     const records = new RecordCache(config.cacheTtlSeconds * 1000);
     caching.cache.onInvalidate((tags) => records.drop(tags));

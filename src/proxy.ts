@@ -5,7 +5,13 @@ import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
 import type { Change } from './cache/notify.ts';
 import { changesOfBatch } from './cache/proxied-batch.ts';
-import { changeOfWrite, effectiveMethod, isBatch, isMappedWrite } from './cache/proxied-writes.ts';
+import {
+  changeOfWrite,
+  effectiveMethod,
+  isBatch,
+  isMappedWrite,
+  isSettingsWrite,
+} from './cache/proxied-writes.ts';
 import { tooLarge } from './http/errors.ts';
 import { dropUntrustedForwarding } from './http/forwarded.ts';
 import { publicBase } from './http/respond.ts';
@@ -28,7 +34,12 @@ export interface ProxyOptions {
    * hears back, as a change notification would be, so the calendar API shows the write at once. A batch
    * (`/wp-json/batch/v1`) is applied as its sub-requests' writes sent one by one would be.
    */
-  writes?: { mapping: Mapping; apply: (changes: Change[]) => Promise<void> };
+  writes?: {
+    mapping: Mapping;
+    apply: (changes: Change[]) => Promise<void>;
+    /** After a successful write of `/wp/v2/settings`: the site's name and time zone may have changed. */
+    site?: () => Promise<void>;
+  };
   /**
    * Checks the credentials a REST request carries before it goes on (src/auth/throttle.ts counts the failures):
    * rejects with the refusal to answer instead (401, 429), resolves when WordPress may be asked.
@@ -258,11 +269,17 @@ function relayWrite(
       body = undefined;
     }
     const changes = changesOf(writes.mapping, req, status, body);
-    const applied = changes.length
-      ? writes.apply(changes).catch((err: unknown) => {
-          log.warn({ err: (err as Error)?.message, changes }, 'a proxied write could not be applied');
-        })
-      : Promise.resolve();
+    const url = req.url ?? '';
+    const settings =
+      status >= 200 &&
+      status < 300 &&
+      isSettingsWrite(effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']), url);
+    const applied = Promise.all([
+      changes.length ? writes.apply(changes) : undefined,
+      settings ? writes.site?.() : undefined,
+    ]).catch((err: unknown) => {
+      log.warn({ err: (err as Error)?.message, changes }, 'a proxied write could not be applied');
+    });
     void applied.then(() => {
       res.writeHead(status, proxyRes.statusMessage, headers);
       res.end(bytes);

@@ -6,7 +6,7 @@ import type { Mapping } from '../../src/mapping/schema.ts';
 import { SITE_TIMEZONE } from '../seed-data.ts';
 import type { SeedSite } from '../seed-types.ts';
 import { serveBatch } from './batch.ts';
-import { authenticate } from './caps.ts';
+import { authenticate, hasCap } from './caps.ts';
 import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
 import { deleteMedia, mediaOptions, updateMedia, uploadMedia } from './media-write.ts';
 import { deletePost, listPosts, type Req, readPost } from './posts.ts';
@@ -55,7 +55,35 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
   const store = new Store({ timezone, now: opts.now ?? (() => new Date()), model });
   const site: Site = { root, url, store };
 
+  /** The general settings the REST index and `/wp/v2/settings` show (a subset of WordPress's). */
+  const settings = { title: 'Calendar sample site', description: 'Events, venues and organizers' };
+  /** GET or POST /wp/v2/settings: manage_options only; a POST changes the title, tagline and time zone. */
+  const siteSettings = (req: Req, effective: string, isRead: boolean): Response => {
+    if (!hasCap(req.user, 'manage_options')) {
+      throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.user ? 403 : 401);
+    }
+    if (!isRead && !['POST', 'PUT', 'PATCH'].includes(effective)) throw noRoute();
+    const p = req.params;
+    if (!isRead) {
+      if (typeof p.title === 'string') settings.title = p.title;
+      if (typeof p.description === 'string') settings.description = p.description;
+      if (typeof p.timezone === 'string' && p.timezone) store.timezone = p.timezone;
+    }
+    return HttpResponse.json({
+      title: settings.title,
+      description: settings.description,
+      url,
+      timezone: store.timezone,
+      date_format: 'F j, Y',
+      time_format: 'g:i a',
+      start_of_week: 1,
+    });
+  };
+
   const reset = () => {
+    settings.title = 'Calendar sample site';
+    settings.description = 'Events, venues and organizers';
+    store.timezone = timezone;
     store.clear();
     if (opts.seed) loadSeed(store, opts.seed);
     else store.addUser({ login: 'admin', role: 'administrator', email: 'admin@example.test', name: 'admin' });
@@ -90,9 +118,9 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     if (path === '/') {
       if (!isRead) throw noRoute();
       return index(req, {
-        name: 'Calendar sample site',
-        description: 'Events, venues and organizers',
-        gmtOffset: gmtOffset(timezone, store.now()),
+        name: settings.title,
+        description: settings.description,
+        gmtOffset: gmtOffset(store.timezone, store.now()),
       });
     }
     if (path === '/batch/v1') {
@@ -117,6 +145,7 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     )
       throw noRoute();
 
+    if (base === 'settings' && id === undefined) return siteSettings(req, effective, isRead);
     if (base === 'types' && isRead) return types(req, id);
     if (base === 'taxonomies' && isRead) return taxonomies(req, id);
     if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);

@@ -64,7 +64,8 @@ export class Store {
   private nextPost = 1;
   private nextTerm = 1;
   private lastStamp = '';
-  readonly timezone: string;
+  /** The site's time zone option (the settings route changes it, as WordPress's general settings do). */
+  timezone: string;
   readonly now: () => Date;
   readonly model: SiteModel;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadMappingSync } from '../mapping/test-support.ts';
 import { planOf } from './notify.ts';
 import { changesOfBatch } from './proxied-batch.ts';
-import { changeOfWrite, effectiveMethod, isBatch, isMappedWrite } from './proxied-writes.ts';
+import { changeOfWrite, effectiveMethod, isBatch, isMappedWrite, isSettingsWrite } from './proxied-writes.ts';
 
 const tec = loadMappingSync('mappings/tec.json');
 const custom = loadMappingSync('mappings/custom.json');
@@ -157,5 +157,17 @@ describe('batch writes', () => {
     expect(changesOfBatch(tec, undefined, 207, answered)).toEqual([]);
     expect(changesOfBatch(tec, { requests: 'x' }, 207, answered)).toEqual([]);
     expect(changesOfBatch(tec, { requests: [{ path: 'wp/v2/tribe_events/1' }] }, 207, answered)).toEqual([]);
+  });
+});
+
+describe('settings writes', () => {
+  it.each([
+    ['POST', '/wp-json/wp/v2/settings', true],
+    ['PATCH', '/es/wp-json/wp/v2/settings/?_locale=user', true],
+    ['GET', '/wp-json/wp/v2/settings', false],
+    ['POST', '/wp-json/wp/v2/settings/other', false],
+  ])('%s %s → %s', (method, url, want) => {
+    expect(isSettingsWrite(method, url)).toBe(want);
+    expect(isMappedWrite(tec, method, url)).toBe(want);
   });
 });

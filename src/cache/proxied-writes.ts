@@ -13,6 +13,13 @@ const WP_V2_RECORD = /^\/(?:[a-z]{2}\/)?wp-json\/wp\/v2\/([\w-]+)(?:\/(\d+)(\/po
 /** WordPress's batch route (5.6+): its sub-requests' writes are applied one by one (src/cache/proxied-batch.ts). */
 const BATCH = /^\/(?:[a-z]{2}\/)?wp-json\/batch\/v1\/?(?:\?|$)/i;
 
+/** WordPress's general settings (`/wp/v2/settings`): its title and time zone are in the calendar's answers. */
+const SETTINGS = /^\/(?:[a-z]{2}\/)?wp-json\/wp\/v2\/settings\/?(?:\?|$)/i;
+
+/** Whether a request writes the site's settings (src/site/refresh.ts reads them again after it). Pure. */
+export const isSettingsWrite = (method: string, url: string): boolean =>
+  WRITES.has(method) && method !== 'DELETE' && SETTINGS.test(url);
+
 /** Whether a request is a batch of writes: its body must be read to tell what they were. Pure. */
 export const isBatch = (method: string, url: string): boolean => method === 'POST' && BATCH.test(url);
 
@@ -50,7 +57,7 @@ function kindsOf(mapping: Mapping): Map<string, Pick<Change, 'kind' | 'type'>> {
 /** Whether a request may be a write to a mapped record: its answer must then be read before it is passed on. Pure. */
 export function isMappedWrite(mapping: Mapping, method: string, url: string): boolean {
   if (!WRITES.has(method)) return false;
-  if (isBatch(method, url)) return true;
+  if (isBatch(method, url) || isSettingsWrite(method, url)) return true;
   const m = WP_V2_RECORD.exec(url);
   return !!m && kindsOf(mapping).has(m[1]!) && (!m[3] || m[1] === 'media');
 }

@@ -206,3 +206,36 @@ describe('batch/v1 through the proxy', () => {
     expect((await single(a.id)).body.title).toBe(`Unvalidated ${tok}`);
   });
 });
+
+describe('site settings written through the proxy', () => {
+  /** The calendar name of the feed of this file's month (cached after its first read). */
+  const feedName = async () => {
+    const res = await fetch(`${t.api}/events.ics?${month}`);
+    expect(res.status).toBe(200);
+    return /\r\nX-WR-CALNAME:([^\r]*)\r\n/.exec(await res.text())?.[1];
+  };
+  const settings = async (body: Json) => {
+    const res = await proxied('POST', '/wp/v2/settings', body);
+    const answer = (await res.json()) as Json;
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    return answer;
+  };
+
+  it("show the site's new title and time zone at once", async () => {
+    const before = (await (await fetch(`${t.upstream}/`)).json()) as {
+      name: string;
+      timezone_string: string;
+    };
+    const name = await feedName();
+    expect(await feedName()).toBe(name);
+    try {
+      await settings({ title: `Site ${tok}`, timezone: 'Asia/Tokyo' });
+      expect(await feedName()).toBe(`Site ${tok}`);
+      expect(t.gateway.deps.site.timezone).toBe('Asia/Tokyo');
+    } finally {
+      await settings({ title: before.name, timezone: before.timezone_string });
+    }
+    expect(await feedName()).toBe(name);
+    expect(t.gateway.deps.site.timezone).toBe(before.timezone_string);
+  });
+});
