@@ -1,9 +1,11 @@
 // Writes beside the calendar API, through the gateway's proxy: media edits and deletes, and wp/v2 writes sent in a
 // `/wp-json/batch/v1`, show in the calendar API's cached answers within a second, as single post writes do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../src/gateway.ts';
 import type { WpClient } from '../../src/wp/client.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
+import { configureWebhook, get, notify, peer, within } from './cache-support.ts';
 import { type EventRecord, Fixtures, type Json, monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -237,5 +239,36 @@ describe('site settings written through the proxy', () => {
     }
     expect(await feedName()).toBe(name);
     expect(t.gateway.deps.site.timezone).toBe(before.timezone_string);
+  });
+});
+
+describe('media edits made in WordPress', () => {
+  const SECRET = `media-secret-${tok}-0123456789`;
+  let g: Gateway | undefined;
+  afterAll(async () => {
+    if (t?.kind === 'wordpress') await configureWebhook(t, '', '').catch(() => {});
+    await g?.close();
+  });
+
+  it("drop a deleted image from the event's cached answers within 2 s of the companion's notification", async () => {
+    g = await peer(t, { webhookSecret: SECRET, pollIntervalMs: 0 });
+    const gw = g;
+    if (t.kind === 'wordpress') await configureWebhook(t, `${gw.url}/calendar-gateway/v1/notify`, SECRET);
+    const a = await eventWithImage('Admin', 20);
+    const image = async () => (await get(gw.url, `/events/${a.event.id}`)).json.image;
+    expect(imageOf({ image: await image() })).toBe(a.image);
+    expect(imageOf({ image: await image() })).toBe(a.image);
+    // Deleted in WordPress itself, not through the gateway.
+    const res = await fetch(`${t.upstream}/wp/v2/media/${a.image}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: t.auth.admin },
+    });
+    expect(res.status, await res.text()).toBe(200);
+    // The mock runs no PHP: send what the companion plugin sends.
+    if (t.kind === 'mock')
+      expect(
+        await notify(gw.url, SECRET, [{ kind: 'post', id: a.image, type: 'attachment', action: 'delete' }]),
+      ).toBe(202);
+    await within(2000, async () => (await image()) === false);
   });
 });
