@@ -22,7 +22,7 @@ import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
-import { refreshSite } from './site/refresh.ts';
+import { afterUserDelete, refreshSite } from './site/refresh.ts';
 import { authenticate } from './stages/authenticate.ts';
 import { cacheStage } from './stages/cache.ts';
 import { handle } from './stages/handle.ts';
@@ -135,6 +135,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         mapping: deps.mapping,
         apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
         site: () => refreshSite(deps).then(() => {}),
+        userDeleted: (id) => afterUserDelete(deps, id),
       },
       // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
       signIn: (req) => signIn(deps, req as express.Request),

@@ -11,6 +11,7 @@ import {
   isBatch,
   isMappedWrite,
   isSettingsWrite,
+  userDeleteOf,
 } from './cache/proxied-writes.ts';
 import { tooLarge } from './http/errors.ts';
 import { dropUntrustedForwarding } from './http/forwarded.ts';
@@ -39,6 +40,8 @@ export interface ProxyOptions {
     apply: (changes: Change[]) => Promise<void>;
     /** After a successful write of `/wp/v2/settings`: the site's name and time zone may have changed. */
     site?: () => Promise<void>;
+    /** After a user was deleted (`id` unless it was `users/me`): their posts changed hands or went. */
+    userDeleted?: (id: number | undefined) => Promise<void>;
   };
   /**
    * Checks the credentials a REST request carries before it goes on (src/auth/throttle.ts counts the failures):
@@ -270,13 +273,13 @@ function relayWrite(
     }
     const changes = changesOf(writes.mapping, req, status, body);
     const url = req.url ?? '';
-    const settings =
-      status >= 200 &&
-      status < 300 &&
-      isSettingsWrite(effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']), url);
+    const method = effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']);
+    const ok = status >= 200 && status < 300;
+    const user = ok ? userDeleteOf(method, url) : undefined;
     const applied = Promise.all([
       changes.length ? writes.apply(changes) : undefined,
-      settings ? writes.site?.() : undefined,
+      ok && isSettingsWrite(method, url) ? writes.site?.() : undefined,
+      user ? writes.userDeleted?.(user.id) : undefined,
     ]).catch((err: unknown) => {
       log.warn({ err: (err as Error)?.message, changes }, 'a proxied write could not be applied');
     });

@@ -17,6 +17,7 @@ import { loadSeed } from './seed.ts';
 import { index, media, postOptions, taxonomies, types, users, usersMe } from './site-routes.ts';
 import { Store } from './store.ts';
 import { deleteTerm, listTerms, readTerm, termOptions, writeTerm } from './terms.ts';
+import { createUser, deleteUser } from './users-write.ts';
 
 export { SAMPLE_PASSWORD_PROTECTED } from '../seed-data.ts';
 export type { StoredPost, StoredTerm } from './store.ts';
@@ -149,6 +150,9 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     if (base === 'types' && isRead) return types(req, id);
     if (base === 'taxonomies' && isRead) return taxonomies(req, id);
     if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);
+    if (base === 'users' && id === undefined && effective === 'POST') return createUser(req);
+    if (base === 'users' && id !== undefined && /^\d+$/.test(id) && effective === 'DELETE')
+      return deleteUser(req, id);
     if (base === 'media') {
       if (isRead) return media(req, id);
       if (effective === 'OPTIONS') return mediaOptions();

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { loadMappingSync } from '../mapping/test-support.ts';
 import { planOf } from './notify.ts';
 import { changesOfBatch } from './proxied-batch.ts';
-import { changeOfWrite, effectiveMethod, isBatch, isMappedWrite, isSettingsWrite } from './proxied-writes.ts';
+import {
+  changeOfWrite,
+  effectiveMethod,
+  isBatch,
+  isMappedWrite,
+  isSettingsWrite,
+  userDeleteOf,
+} from './proxied-writes.ts';
 
 const tec = loadMappingSync('mappings/tec.json');
 const custom = loadMappingSync('mappings/custom.json');
@@ -169,5 +176,15 @@ describe('settings writes', () => {
   ])('%s %s → %s', (method, url, want) => {
     expect(isSettingsWrite(method, url)).toBe(want);
     expect(isMappedWrite(tec, method, url)).toBe(want);
+  });
+});
+
+describe('user deletes', () => {
+  it('name the deleted user, or none for users/me; any other request is none', () => {
+    expect(userDeleteOf('DELETE', '/wp-json/wp/v2/users/7?force=true&reassign=1')).toEqual({ id: 7 });
+    expect(userDeleteOf('DELETE', '/wp-json/wp/v2/users/me?force=true&reassign=1')).toEqual({});
+    expect(userDeleteOf('POST', '/wp-json/wp/v2/users/7')).toBeUndefined();
+    expect(userDeleteOf('DELETE', '/wp-json/wp/v2/users/7/application-passwords')).toBeUndefined();
+    expect(isMappedWrite(tec, 'DELETE', '/wp-json/wp/v2/users/7?force=true')).toBe(true);
   });
 });

@@ -20,6 +20,19 @@ const SETTINGS = /^\/(?:[a-z]{2}\/)?wp-json\/wp\/v2\/settings\/?(?:\?|$)/i;
 export const isSettingsWrite = (method: string, url: string): boolean =>
   WRITES.has(method) && method !== 'DELETE' && SETTINGS.test(url);
 
+/** `/wp/v2/users/<id>` or `/wp/v2/users/me`. */
+const USER = /^\/(?:[a-z]{2}\/)?wp-json\/wp\/v2\/users\/(\d+|me)\/?(?:\?|$)/i;
+
+/**
+ * A user delete: `{id}` when the path names it, `{}` for `users/me`, undefined for any other request. Records show
+ * their author, and a deleted user's posts change hands or go (src/site/refresh.ts). Pure.
+ */
+export function userDeleteOf(method: string, url: string): { id?: number } | undefined {
+  const m = method === 'DELETE' ? USER.exec(url) : null;
+  if (!m) return undefined;
+  return m[1] === 'me' ? {} : { id: Number(m[1]) };
+}
+
 /** Whether a request is a batch of writes: its body must be read to tell what they were. Pure. */
 export const isBatch = (method: string, url: string): boolean => method === 'POST' && BATCH.test(url);
 
@@ -57,7 +70,7 @@ function kindsOf(mapping: Mapping): Map<string, Pick<Change, 'kind' | 'type'>> {
 /** Whether a request may be a write to a mapped record: its answer must then be read before it is passed on. Pure. */
 export function isMappedWrite(mapping: Mapping, method: string, url: string): boolean {
   if (!WRITES.has(method)) return false;
-  if (isBatch(method, url) || isSettingsWrite(method, url)) return true;
+  if (isBatch(method, url) || isSettingsWrite(method, url) || userDeleteOf(method, url)) return true;
   const m = WP_V2_RECORD.exec(url);
   return !!m && kindsOf(mapping).has(m[1]!) && (!m[3] || m[1] === 'media');
 }

@@ -1,5 +1,6 @@
 // The site settings answers render (its name, its time zone), read again when they may have changed.
 import type { Deps } from '../deps.ts';
+import { ANY_EVENT_STATUSES } from '../index/facets.ts';
 import { siteTimezone } from '../wp/probe.ts';
 
 interface RootIndex {
@@ -27,4 +28,25 @@ export async function refreshSite(deps: Pick<Deps, 'wp' | 'site' | 'cache' | 'lo
   deps.site.timezone = timezone;
   await deps.cache?.purgeAll();
   return true;
+}
+
+/**
+ * A user was deleted through the gateway's proxy: WordPress gave their posts to another user (`reassign`) or deleted
+ * them, in one UPDATE that leaves `modified` as it was, so no poll would see it. Their events are read again into
+ * every index (by the author the index knows), and every cached answer is purged: each record shows its `author`.
+ */
+export async function afterUserDelete(
+  deps: Pick<Deps, 'indexes' | 'cache'>,
+  userId: number | undefined,
+): Promise<void> {
+  if (userId !== undefined) {
+    await Promise.all(
+      deps.indexes.all().map((index) => {
+        const all = index.query({ statuses: ANY_EVENT_STATUSES, page: 1, perPage: Math.max(1, index.size) });
+        const theirs = all.ids.filter((id) => index.get(id)?.author === userId);
+        return theirs.length ? index.refetch(theirs) : undefined;
+      }),
+    );
+  }
+  await deps.cache?.purgeAll();
 }

@@ -272,3 +272,39 @@ describe('media edits made in WordPress', () => {
     await within(2000, async () => (await image()) === false);
   });
 });
+
+describe('a user deleted through the proxy', () => {
+  it('shows their events under the user they were given to, at once', async () => {
+    const me = (await (await proxied('GET', '/wp/v2/users/me')).json()) as { id: number };
+    const made = await fetch(`${t.upstream}/wp/v2/users`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        username: `leaving${tok}`,
+        email: `leaving${tok}@example.test`,
+        password: `Pw-${tok}-0123456789`,
+        roles: ['author'],
+      }),
+    });
+    const user = (await made.json()) as { id: number };
+    expect(made.status, JSON.stringify(user)).toBe(201);
+    const ev = await fx.event({
+      title: `Handed over ${tok}`,
+      start_date: day(24),
+      end_date: day(24, '12:00:00'),
+    });
+    // Given to the user through the proxy (so the gateway's index knows whose it is).
+    expect(
+      (await proxied('POST', `/wp/v2/${t.mapping.event.restBase}/${ev.id}`, { author: user.id })).status,
+    ).toBe(200);
+    await eventually(
+      () => single(ev.id),
+      (r) => r.body.author === String(user.id),
+    );
+    expect((await single(ev.id)).body.author).toBe(String(user.id));
+    const gone = await proxied('DELETE', `/wp/v2/users/${user.id}?force=true&reassign=${me.id}`);
+    expect(gone.status, await gone.clone().text()).toBe(200);
+    expect((await single(ev.id)).body.author).toBe(String(me.id));
+    expect((await listed(ev.id))?.author).toBe(String(me.id));
+  });
+});
