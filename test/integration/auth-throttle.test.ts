@@ -1,8 +1,11 @@
 // Failed sign-ins (Basic, through the calendar API and the proxy) throttled per address and user name, before
 // WordPress is asked; an unknown user name answered as a wrong password; the real user never locked out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../src/gateway.ts';
 import type { WpClient } from '../../src/wp/client.ts';
+import { ensureSharedRedis, SHARED_REDIS, testPrefix } from '../cache/redis-helper.ts';
 import { type CallResult, call, openTarget, type Target } from '../harness.ts';
+import { get, peer } from './cache-support.ts';
 import { expectError, type Json, token } from './fixtures.ts';
 
 let t: Target;
@@ -136,5 +139,60 @@ describe('failed sign-ins', () => {
       expectError(await read(home, basic('contributor', `typo-${i}-${tok}`)), 401, 'incorrect_password');
     t.gateway.deps.callers.clear();
     expect((await read(home, t.auth.contributor)).status).toBe(200);
+  });
+});
+
+describe('failed cookie sign-ins', () => {
+  it('are counted against the login the cookie names, as Basic ones are', async () => {
+    const from = address();
+    const cookie = (n: number) => ({
+      'X-Forwarded-For': from,
+      Cookie: `wordpress_logged_in_${tok}=editor%7C4102444800%7Cforged${n}%7Cdeadbeef`,
+      'X-WP-Nonce': `nonce${n}`,
+    });
+    for (let i = 0; i < 3; i++) {
+      const r = await call(t, 'GET', '/events?per_page=1', { headers: cookie(i) });
+      // WordPress refuses a forged cookie with its nonce (403 rest_cookie_invalid_nonce; the mock knows no cookies).
+      expect([401, 403], JSON.stringify(r.body)).toContain(r.status);
+    }
+    await expectThrottled(call(t, 'GET', '/events?per_page=1', { headers: cookie(9) }));
+    // The same login by Basic from this address: the same count.
+    await expectThrottled(read(from, basic('editor', `wrong-${tok}`)));
+  });
+});
+
+describe('two gateways on one Redis', () => {
+  const run = testPrefix();
+  const peers: Gateway[] = [];
+  afterAll(async () => {
+    await Promise.all(peers.map((g) => g.close()));
+    await run.cleanup();
+  });
+
+  it('share the count of failed sign-ins', async () => {
+    await ensureSharedRedis();
+    const opts = { redisUrl: SHARED_REDIS, redisPrefix: run.prefix, trustProxy: 'loopback' };
+    peers.push(...(await Promise.all([peer(t, opts), peer(t, opts)])));
+    const [a, b] = peers as [Gateway, Gateway];
+    const from = address();
+    const headers = { 'X-Forwarded-For': from, Authorization: basic('author', `wrong-${tok}`) };
+    // The deployment defaults: five failures of one user name from one address, wherever they land.
+    for (let i = 0; i < 5; i++)
+      expect((await get(i % 2 ? a.url : b.url, '/events?per_page=1', headers)).status).toBe(401);
+    for (const g of [a, b]) {
+      const r = await get(g.url, '/events?per_page=1', headers);
+      expect([r.status, r.json.code]).toEqual([429, 'too_many_auth_attempts']);
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // The right password from another address, on either.
+    for (const g of [a, b])
+      expect(
+        (
+          await get(g.url, '/events?per_page=1', {
+            'X-Forwarded-For': address(),
+            Authorization: t.auth.author,
+          })
+        ).status,
+      ).toBe(200);
   });
 });
