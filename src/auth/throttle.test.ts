@@ -111,6 +111,9 @@ describe('failed sign-ins in memory', () => {
 describe('claimedUser', () => {
   it("reads Basic's user name and a logged-in cookie's login, lower-cased", () => {
     expect(claimedUser({ kind: 'basic', header: 'Basic x', user: 'Admin' })).toBe('admin');
+    const long = claimedUser({ kind: 'basic', header: 'Basic x', user: 'A'.repeat(5000) });
+    expect(long).toMatch(/^#[0-9a-f]{64}$/);
+    expect(claimedUser({ kind: 'basic', header: 'Basic x', user: 'a'.repeat(5000) })).toBe(long);
     const cookie = 'a=b; wordpress_logged_in_0123abcd=Editor%7C1999999999%7Ctok%7Chmac; c=d';
     expect(claimedUser({ kind: 'cookie', cookie, nonce: 'n' })).toBe('editor');
     expect(claimedUser({ kind: 'cookie', cookie: 'wordpress_logged_in_x=%E0%A4%A|1', nonce: 'n' })).toBe(

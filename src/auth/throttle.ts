@@ -1,4 +1,5 @@
 // Throttles failed sign-ins (Basic and cookie) per address and per user name, before WordPress is asked.
+import { createHash } from 'node:crypto';
 import type { Credentials } from '../context.ts';
 import { tooManyAuthAttempts } from '../http/errors.ts';
 import type { SharedRedis } from '../shared-redis.ts';
@@ -34,7 +35,7 @@ export interface AuthAttempt {
  * unknown name is counted exactly as a known one, so the throttle never tells them apart.
  */
 export function claimedUser(c: Credentials): string {
-  if (c.kind === 'basic') return c.user.trim().toLowerCase();
+  if (c.kind === 'basic') return keyed(c.user);
   const m = /(?:^|;\s*)wordpress_logged_in_[^=]*=([^;]*)/.exec(c.cookie);
   let value = m?.[1] ?? '';
   try {
@@ -42,7 +43,13 @@ export function claimedUser(c: Credentials): string {
   } catch {
     // A malformed escape: the name as it came.
   }
-  return (value.split('|')[0] ?? '').trim().toLowerCase();
+  return keyed(value.split('|')[0] ?? '');
+}
+
+/** A name as counters key it: trimmed, lower-cased, and hashed past 100 characters (a key is never a header's size). */
+function keyed(name: string): string {
+  const n = name.trim().toLowerCase();
+  return n.length > 100 ? `#${createHash('sha256').update(n).digest('hex')}` : n;
 }
 
 /**
