@@ -74,6 +74,20 @@ describe('failed sign-ins', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
+  it("cost WordPress no more than the limit: the finding's 500 wrong passwords in bursts of 5", async () => {
+    const from = address();
+    const before = asked;
+    const statuses = new Map<number, number>();
+    for (let burst = 0; burst < 100; burst++) {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => read(from, basic('admin', `burst-${burst}-${i}-${tok}`))),
+      );
+      for (const r of answers) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 401: 3, 429: 497 });
+    expect(asked - before).toBe(3);
+  });
+
   it('answer an unknown user name exactly as a wrong password, and throttle it the same', async () => {
     const known: Array<[number, unknown]> = [];
     const unknown: Array<[number, unknown]> = [];
