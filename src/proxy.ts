@@ -194,6 +194,8 @@ function written(
         // A batch's body was read already: sent here, and the proxy's pipe of the ended request ends it.
         const body = batchBodies.get(req);
         if (body) {
+          // Whole now, whatever framing it came in.
+          proxyReq.removeHeader('transfer-encoding');
           proxyReq.setHeader('content-length', body.length);
           proxyReq.write(body);
         }

@@ -308,3 +308,37 @@ describe('a user deleted through the proxy', () => {
     expect((await listed(ev.id))?.author).toBe(String(me.id));
   });
 });
+
+describe('batch/v1 framing', () => {
+  it('passes a chunked batch on whole, and refuses one past 4 MB with 413', async () => {
+    const a = await fx.event({ title: `Chunked ${tok}`, start_date: day(26), end_date: day(26, '12:00:00') });
+    const body = JSON.stringify({
+      requests: [
+        {
+          method: 'POST',
+          path: `/wp/v2/${t.mapping.event.restBase}/${a.id}`,
+          body: { title: `Rechunked ${tok}` },
+        },
+      ],
+    });
+    const stream = new ReadableStream({
+      start(c) {
+        const bytes = new TextEncoder().encode(body);
+        c.enqueue(bytes.slice(0, 10));
+        c.enqueue(bytes.slice(10));
+        c.close();
+      },
+    });
+    const res = await fetch(`${t.gateway.url}/wp-json/batch/v1`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status, await res.clone().text()).toBe(207);
+    expect((await single(a.id)).body.title).toBe(`Rechunked ${tok}`);
+    const big = await proxied('POST', '/batch/v1', { requests: [], pad: 'x'.repeat(5 << 20) });
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as Json).code).toBe('rest_request_too_large');
+  });
+});
