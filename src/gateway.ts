@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { AuthThrottle } from './auth/throttle.ts';
 import { fastServe } from './cache/fast-path.ts';
 import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
@@ -29,6 +30,8 @@ import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
+import type { SharedRedis } from './shared-redis.ts';
+import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
@@ -84,6 +87,22 @@ export interface StartOptions {
   /** How long `close()` lets requests in flight finish. Default 10 s. */
   graceMs?: number;
 }
+
+/** How long an address that signed in as a user is known for that user (src/auth/throttle.ts). */
+const KNOWN_ADDRESS_MS = 30 * 24 * 3600 * 1000;
+
+/** The failed sign-ins' throttle, shared by every instance through Redis when configured. */
+const authThrottle = (config: Config, shared: SharedRedis | undefined): AuthThrottle =>
+  new AuthThrottle(
+    {
+      perAddress: config.authFailuresPerAddress,
+      perUserAddress: config.authFailuresPerUserAddress,
+      perUser: config.authFailuresPerUser,
+      windowMs: config.authFailureWindowSeconds * 1000,
+      knownMs: KNOWN_ADDRESS_MS,
+    },
+    shared,
+  );
 
 /** How often each instance looks for undo steps left to retry. */
 const UNDO_SWEEP_MS = 5_000;
@@ -302,12 +321,14 @@ async function prepare(
   if (config.pollIntervalMs > 0) catalog.start(config.pollIntervalMs);
   // Another instance wrote or was notified: re-read what it names.
   caching.cache?.onRemoteInvalidate((tags) => catalog.invalidateTags(tags));
+  const link = caching.redis;
+  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   const deps: Deps = {
     mapping,
     wp,
     site,
     indexes,
-    callers: new CallerResolver(wp),
+    callers: new CallerResolver(wp, undefined, authThrottle(config, shared)),
     terms: new TermCache(wp),
     catalog,
     log,
@@ -321,13 +342,17 @@ async function prepare(
     // Subscribers ask again as often as a cached answer stays fresh.
     feed: { maxEvents: config.feedMaxEvents, refreshSeconds: config.cacheTtlSeconds },
   };
+  // A purge of everything (an operator's, or one a change of the site's settings made, here or in another instance):
+  // the site's name and time zone are read again, and a change purges once more (src/site/refresh.ts).
+  caching.cache?.onInvalidate((tags) => {
+    if (tags === null)
+      refreshSite(deps).catch((err: unknown) => log.warn({ err }, 'reading the site settings again failed'));
+  });
   if (caching.cache) {
     const records = new RecordCache(config.cacheTtlSeconds * 1000);
     caching.cache.onInvalidate((tags) => records.drop(tags));
     deps.records = records;
   }
-  const link = caching.redis;
-  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
