@@ -21,6 +21,7 @@ import type { SiteFacts } from '../wp/probe.ts';
 import { WRITE_META, WRITE_QUERY } from '../wp/probe.ts';
 import type { TermCache } from '../wp/terms.ts';
 import type { WpPost } from '../wp/types.ts';
+import { putBack, type UndoRestore } from './restore.ts';
 
 export interface UndoStep {
   restBase: string;
@@ -72,6 +73,8 @@ interface Entry {
   uses?: UndoStep[];
   /** What this undo is about to delete: a write that would link to it backs off. */
   removing?: UndoStep[];
+  /** Records the write changed, and how to put each back (src/write/restore.ts). */
+  restores?: UndoRestore[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
   due: number;
 }
@@ -247,6 +250,8 @@ export class Undo {
   readonly uses: UndoStep[] = [];
   /** What its rollback is about to delete: see {@link rollback}. */
   readonly removing: UndoStep[] = [];
+  /** Records the write changed (not made): put back by a rollback before anything made is removed. */
+  readonly restores: UndoRestore[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
   readonly #stamped: boolean;
@@ -261,6 +266,7 @@ export class Undo {
       this.probes.push(...e.probes);
       this.target = e.target;
       this.gone.push(...(e.gone ?? []));
+      this.restores.push(...(e.restores ?? []));
     }
   }
 
@@ -302,7 +308,7 @@ export class Undo {
 
   /** Nothing made, nothing being made: nothing to undo. */
   get empty(): boolean {
-    return !this.posts.length && !this.terms.length && !this.probes.length;
+    return !this.posts.length && !this.terms.length && !this.probes.length && !this.restores.length;
   }
 
   /** Nothing to keep in the journal: nothing to undo, claimed or being removed. */
@@ -335,8 +341,8 @@ export class Undo {
     // Nothing noted: nothing to keep alive either.
     j.live(this, due === undefined && !this.#idle);
     if (this.#idle) return j.drop(this.#id);
-    const { posts, terms, probes, target, gone, uses, removing } = this;
-    const entry = { posts, terms, probes, target, gone, uses, removing };
+    const { posts, terms, probes, target, gone, uses, removing, restores } = this;
+    const entry = { posts, terms, probes, target, gone, uses, removing, restores };
     await j.put(this.#id, { ...entry, due: due ?? Date.now() + j.leaseMs });
     // Left for a later sweep: at its due time, not once a claim taken now runs out.
     if (due !== undefined) await j.release(this.#id);
@@ -475,6 +481,8 @@ async function inUse(deps: UndoDeps, undo: Undo, removedEvents: Set<number>): Pr
 export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext): Promise<void> {
   // Refused before anything was made (most failures): nothing to look at.
   if (undo.empty) return undo.done();
+  // What it changed goes back first; WordPress not answering leaves the rest for the sweep too.
+  if (!(await putBack(deps, undo, ctx))) return undo.save(Date.now() + 5_000);
   const left: UndoProbe[] = [];
   const known = new Set([...undo.posts, ...undo.terms].map(stepKey));
   for (const p of undo.probes.splice(0)) {

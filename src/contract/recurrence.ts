@@ -1,0 +1,39 @@
+// The write arguments of recurring events: `recurrence` on a create or update, `scope` on an update or delete.
+import { z } from 'zod';
+import type { ArgDef } from './args.ts';
+
+/** What /doc says `recurrence` takes: the API's object (a `text` read back may be sent with it) or the rule text. */
+const RULE_OBJECT = {
+  type: 'object',
+  properties: {
+    rrule: { type: 'string', example: 'FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z' },
+    rdate: { type: 'array', items: { type: 'string' } },
+    exdate: { type: 'array', items: { type: 'string' } },
+    text: { type: 'string' },
+  },
+  required: ['rrule'],
+};
+
+export const recurrenceArg: ArgDef<unknown> = {
+  type: 'object',
+  in: 'body',
+  description: {
+    en: "Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence.",
+    es: 'Convierte el evento en una serie. La regla como `{rrule, rdate, exdate}` (una RRULE de RFC 5545 sin `RRULE:`, FREQ de DAILY a YEARLY; RDATE y EXDATE como horas locales `YYYYMMDDTHHMMSS` de la zona horaria del evento, o fechas `YYYYMMDD`) o como su texto (líneas `RRULE:…`, `RDATE:…`, `EXDATE:…`). El inicio del evento es la primera ocurrencia.',
+  },
+  accepts: { anyOf: [RULE_OBJECT, { type: 'string' }, { type: 'null' }] },
+  // Checked by the handler, which knows the event's start and time zone (src/recurrence/values.ts).
+  schema: z.unknown(),
+};
+
+export const SCOPES = ['this', 'following', 'all'] as const;
+
+export const scopeArg: ArgDef<(typeof SCOPES)[number]> = {
+  type: 'string',
+  description: {
+    en: 'Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.',
+    es: 'Qué ocurrencias de una serie cambia la escritura: `this` (esta), `following` (esta y las siguientes) o `all` (todas). Por defecto: `all` con el id de una serie, `this` con el id de una ocurrencia. Se ignora en un evento que no se repite.',
+  },
+  enum: SCOPES,
+  schema: z.enum(SCOPES, { error: 'scope must be one of this, following, all.' }),
+};
