@@ -39,7 +39,7 @@ async function overrides(series: number): Promise<Array<Record<string, unknown>>
   );
   const posts = (await res.json()) as WpPost[];
   return posts
-    .map((p) => ({ id: p.id, status: p.status, ...readRecord(t.mapping, 'event', p) }))
+    .map((p) => ({ ...readRecord(t.mapping, 'event', p), id: p.id, status: p.status }))
     .filter((p) => p.series_parent === series);
 }
 
