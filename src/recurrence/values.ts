@@ -112,6 +112,9 @@ export function copyBody(deps: Pick<Deps, 'mapping'>, post: WpPost): Record<stri
   const v = readRecord(deps.mapping, 'event', post) as Values;
   for (const k of Object.keys(v)) if (NOT_COPIED.has(k)) delete v[k];
   const body = writeRecord(deps.mapping, 'event', v);
+  // A null deletes a row; a new post has none, and WordPress refuses to delete what an integer key does not hold.
+  const meta = body.meta as Record<string, unknown> | undefined;
+  if (meta) body.meta = Object.fromEntries(Object.entries(meta).filter(([, x]) => x !== null));
   for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags])
     if (tax) body[tax.restBase] = (post[tax.restBase] as number[] | undefined) ?? [];
   return body;
