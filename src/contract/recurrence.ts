@@ -1,6 +1,7 @@
 // The write arguments of recurring events: `recurrence` on a create or update, `scope` on an update or delete.
 import { z } from 'zod';
 import type { ArgDef } from './args.ts';
+import type { Arg } from './records/fields.ts';
 
 /** What /doc says `recurrence` takes: the API's object (a `text` read back may be sent with it) or the rule text. */
 const RULE_OBJECT = {
@@ -14,16 +15,21 @@ const RULE_OBJECT = {
   required: ['rrule'],
 };
 
-export const recurrenceArg: ArgDef<unknown> = {
+/**
+ * The `recurrence` write argument, for the `recurrence` field of the event record (its description is the field's).
+ * Checked by the handler, which knows the event's start and time zone (src/recurrence/values.ts).
+ */
+export const recurrenceArg: Arg<unknown> = {
   type: 'object',
   in: 'body',
-  description: {
-    en: "Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence.",
-    es: 'Convierte el evento en una serie. La regla como `{rrule, rdate, exdate}` (una RRULE de RFC 5545 sin `RRULE:`, FREQ de DAILY a YEARLY; RDATE y EXDATE como horas locales `YYYYMMDDTHHMMSS` de la zona horaria del evento, o fechas `YYYYMMDD`) o como su texto (líneas `RRULE:…`, `RDATE:…`, `EXDATE:…`). El inicio del evento es la primera ocurrencia.',
-  },
   accepts: { anyOf: [RULE_OBJECT, { type: 'string' }, { type: 'null' }] },
-  // Checked by the handler, which knows the event's start and time zone (src/recurrence/values.ts).
   schema: z.unknown(),
+};
+
+/** What the argument is, where it is documented apart from the field (the write routes until the field has it). */
+export const RECURRENCE_ABOUT = {
+  en: "Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence.",
+  es: 'Convierte el evento en una serie. La regla como `{rrule, rdate, exdate}` (una RRULE de RFC 5545 sin `RRULE:`, FREQ de DAILY a YEARLY; RDATE y EXDATE como horas locales `YYYYMMDDTHHMMSS` de la zona horaria del evento, o fechas `YYYYMMDD`) o como su texto (líneas `RRULE:…`, `RDATE:…`, `EXDATE:…`). El inicio del evento es la primera ocurrencia.',
 };
 
 export const SCOPES = ['this', 'following', 'all'] as const;

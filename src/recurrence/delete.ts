@@ -6,7 +6,6 @@ import type { SiteInfo } from '../serialize/index.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { newUndo, undoing } from '../write/undo.ts';
-import { answerMany, type Kit } from './answer.ts';
 import { changeEvent, trashEvent } from './journal.ts';
 import { occursAt } from './occurs.ts';
 import { storedValueAt } from './rule-dates.ts';
@@ -14,6 +13,7 @@ import { endBefore } from './split.ts';
 import { linksOf, msOfUtcWall, overridesOf } from './store.ts';
 import type { Scope, Target } from './target.ts';
 import { ruleBody } from './values.ts';
+import { answerMany, type Kit } from './write-answer.ts';
 
 type Occurrence = Target & { kind: 'series' | 'occurrence' };
 

@@ -6,12 +6,12 @@ import { ApiError, eventNotFound, forbidden } from '../http/errors.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import type { Caller } from '../wp/caller.ts';
 import type { WpPost } from '../wp/types.ts';
-import type { answerMany, Kit } from './answer.ts';
 import { deleteScoped } from './delete.ts';
 import { isOccurrenceId } from './ids.ts';
 import { mapsRecurrence } from './store.ts';
 import { scopeOf, targetOf } from './target.ts';
 import { updateScoped } from './update.ts';
+import type { answerMany, Kit } from './write-answer.ts';
 
 type Answer = Awaited<ReturnType<typeof answerMany>>;
 

@@ -13,12 +13,12 @@ import { refusal } from '../wp/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { flat, norm } from '../write/restore.ts';
 import { createPost, newUndo, undoing } from '../write/undo.ts';
-import { answerMany, type Kit } from './answer.ts';
 import { changeEvent } from './journal.ts';
 import { continueFrom, endBefore, shiftDates, shiftedMs } from './split.ts';
 import { linksOf, msOfUtcWall, overridesOf, seriesStartOf, utcWall } from './store.ts';
 import type { Scope, Series, Target } from './target.ts';
 import { copyBody, mergeBodies, occurrenceDates, ruleBody, wallShift, withBody } from './values.ts';
+import { answerMany, type Kit } from './write-answer.ts';
 
 type Args = Record<string, unknown> & { recurrence?: unknown };
 type Occurrence = Target & { kind: 'series' | 'occurrence' };
