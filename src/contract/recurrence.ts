@@ -23,7 +23,22 @@ export const recurrenceArg: Arg<unknown> = {
   type: 'object',
   in: 'body',
   accepts: { anyOf: [RULE_OBJECT, { type: 'string' }, { type: 'null' }] },
-  schema: z.unknown(),
+  // The shape only; what the rule says is checked by the handler.
+  schema: z.union(
+    [
+      z.string(),
+      z.null(),
+      z
+        .object({
+          rrule: z.string(),
+          rdate: z.array(z.string()).optional(),
+          exdate: z.array(z.string()).optional(),
+          text: z.string().optional(),
+        })
+        .loose(),
+    ],
+    { error: 'recurrence must be an object {rrule, rdate, exdate} (lists of dates) or the rule text.' },
+  ),
 };
 
 /** What the argument is, where it is documented apart from the field (the write routes until the field has it). */

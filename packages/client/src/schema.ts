@@ -1138,6 +1138,14 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
                 };
             };
         };
@@ -1414,6 +1422,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1646,6 +1667,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1684,6 +1718,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -1922,6 +1958,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2196,6 +2245,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2426,6 +2488,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2464,6 +2539,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -2700,6 +2777,19 @@ export interface operations {
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    recurrence?: {
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | string | null;
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
