@@ -1,6 +1,6 @@
 // The stored values of a series write: the rule sent, an occurrence's own dates, and a new post copying a series.
 import { DateTime } from 'luxon';
-import { fromUtc, normaliseEventDates } from '../dates/index.ts';
+import { fromUtc, normaliseEventDates, toUtc } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
@@ -73,9 +73,10 @@ export function occurrenceDates(
     ).days;
     endWall = `${DateTime.fromSQL(startWall.slice(0, 10)).plus({ days }).toFormat('yyyy-MM-dd')} 23:59:59`;
   } else {
-    const length =
-      Date.parse(`${String(v.utc_end_date).replace(' ', 'T')}Z`) -
-      Date.parse(`${String(v.utc_start_date).replace(' ', 'T')}Z`);
+    // From the local dates (a mapping need not store the UTC copies).
+    const utc = (wall: FieldValue | undefined) =>
+      Date.parse(`${toUtc(String(wall), s.timezone).replace(' ', 'T')}Z`);
+    const length = utc(v.end_date) - utc(v.start_date);
     endWall = fromUtc(utcWall(ms + (Number.isFinite(length) ? length : 0)), s.timezone);
   }
   const res = normaliseEventDates(

@@ -139,11 +139,9 @@ describe('updating one occurrence (scope this)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [o] = await overrides(s.id);
     fx.ids.push(Number(o!.id));
-    expect(o).toMatchObject({
-      start_date: '2036-11-04 19:00:00',
-      end_date: '2036-11-04 21:00:00',
-      utc_start_date: '2036-11-05 00:00:00',
-    });
+    expect(o).toMatchObject({ start_date: '2036-11-04 19:00:00', end_date: '2036-11-04 21:00:00' });
+    // Where the mapping keeps the UTC copy (TEC's), it is the original start.
+    if (t.mapping.event.fields.utc_start_date) expect(o!.utc_start_date).toBe('2036-11-05 00:00:00');
   });
 
   it('answers 404 for an occurrence id the series has no occurrence at, and 400 for a rule on one occurrence', async () => {
