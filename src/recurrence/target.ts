@@ -2,7 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { readEventPost } from '../events/read.ts';
-import { ApiError, eventNotFound, invalidParams } from '../http/errors.ts';
+import { ApiError, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { identityOf, isOccurrenceId } from './ids.ts';
 import { firstMs, occursAt } from './occurs.ts';
@@ -36,6 +36,8 @@ async function readForWrite(deps: Deps, ctx: RequestContext, postId: number, id:
     return await readEventPost(deps, ctx, postId, { context: 'edit' });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404 && postId !== id) throw eventNotFound(id);
+    // As an update or delete of the event itself answers: the caller may not edit it.
+    if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
     throw err;
   }
 }
