@@ -203,6 +203,25 @@ describe('this and the following occurrences (scope following)', () => {
     for (const o of moved) fx.ids.push(Number(o.id));
   });
 
+  it('starts the new series at another time when the update moves it, its dates and overrides with it', async () => {
+    const s = await fx.event(weekly('Shift', { rrule: 'FREQ=WEEKLY', exdate: ['20361111T190000'] }));
+    await send('POST', `/events/${occ(s.id, '2036-11-19 00:00:00')}`, { title: `Late ${tok}` });
+    const res = await send('POST', `/events/${occ(s.id, '2036-10-28 23:00:00')}?scope=following`, {
+      start_date: '2036-10-28 18:30:00',
+      end_date: '2036-10-28 20:30:00',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    fx.ids.push(res.body.id);
+    expect((await stored(s.id)).v.recurrence).toBe('RRULE:FREQ=WEEKLY;UNTIL=20361028T225959Z');
+    expect((await stored(res.body.id)).v).toMatchObject({
+      start_date: '2036-10-28 18:30:00',
+      recurrence: 'RRULE:FREQ=WEEKLY\nEXDATE:20361111T183000',
+    });
+    const moved = await overrides(res.body.id);
+    for (const o of moved) fx.ids.push(Number(o.id));
+    expect(moved).toMatchObject([{ title: `Late ${tok}`, recurrence_id: '2036-11-18 23:30:00' }]);
+  });
+
   it('on delete, ends the series and trashes the later overrides', async () => {
     const s = await fx.event(weekly('Stop', { rrule: 'FREQ=WEEKLY' }));
     await send('POST', `/events/${occ(s.id, '2036-11-19 00:00:00')}`, { title: `Late ${tok}` });
@@ -228,6 +247,31 @@ describe('the whole series (scope all)', () => {
     const byStart = Object.fromEntries((await overrides(s.id)).map((o) => [o.recurrence_id, o]));
     expect(byStart['2036-10-14 23:00:00']).toMatchObject({ title: `Own title ${tok}`, cost: '15' });
     expect(byStart['2036-10-21 23:00:00']).toMatchObject({ title: `Renamed ${tok}`, cost: '12' });
+  });
+
+  it("moves the rule's dates and the overrides' original starts with the series' start", async () => {
+    const s = await fx.event(weekly('Later', { rrule: 'FREQ=WEEKLY;COUNT=8', exdate: ['20361028T190000'] }));
+    await send('POST', `/events/${occ(s.id, '2036-10-14 23:00:00')}`, { title: `Kept dates ${tok}` });
+    await send('POST', `/events/${occ(s.id, '2036-10-21 23:00:00')}`, {
+      start_date: '2036-10-22 18:00:00',
+      end_date: '2036-10-22 19:00:00',
+    });
+    const res = await send('POST', `/events/${s.id}`, {
+      start_date: '2036-10-07 20:00:00',
+      end_date: '2036-10-07 22:00:00',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await stored(s.id)).v).toMatchObject({
+      start_date: '2036-10-07 20:00:00',
+      recurrence: 'RRULE:FREQ=WEEKLY;COUNT=8\nEXDATE:20361028T200000',
+    });
+    const byStart = Object.fromEntries((await overrides(s.id)).map((o) => [o.recurrence_id, o]));
+    // An hour later in UTC too; the override that kept its dates moves with the series, the moved one stays.
+    expect(byStart['2036-10-15 00:00:00']).toMatchObject({
+      start_date: '2036-10-14 20:00:00',
+      end_date: '2036-10-14 22:00:00',
+    });
+    expect(byStart['2036-10-22 00:00:00']).toMatchObject({ start_date: '2036-10-22 18:00:00' });
   });
 
   it('on delete, trashes the series and its overrides', async () => {
