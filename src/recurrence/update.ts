@@ -254,6 +254,8 @@ export async function updateScoped(
   }
   if (scope === 'following') return { answer: await split(kit, deps, ctx, site, caller, t, a, body) };
   const overrides = await overridesOf(deps, ctx, t.series.post.id);
-  if (!overrides.length) return { post: t.series.post };
+  // Moving the start moves the rule's dates: that is this write's, even without overrides.
+  const moves = ['start_date', 'end_date', 'all_day', 'timezone'].some((k) => a[k] !== undefined);
+  if (!overrides.length && !(moves && a.recurrence === undefined)) return { post: t.series.post };
   return { answer: await updateAll(kit, deps, ctx, site, caller, t.series, overrides, a, body) };
 }

@@ -141,7 +141,12 @@ const anyTrash = (req: IncomingMessage) =>
  * Runs `write` with the WordPress call `match` held: once it arrives, PHP is killed and the call is cut. The write
  * fails; once WordPress serves again, the stored events must be back as they were.
  */
-async function killedMidWrite(write: () => Promise<Response>, match: (req: IncomingMessage) => boolean) {
+async function killedMidWrite(
+  write: () => Promise<Response>,
+  match: (req: IncomingMessage) => boolean,
+  /** Let the held call reach WordPress, and kill PHP while it runs (it may land or not): its answer is lost. */
+  running = false,
+) {
   const before = await stored();
   const held = proxy.hold(match);
   const answer = write();
@@ -152,8 +157,14 @@ async function killedMidWrite(write: () => Promise<Response>, match: (req: Incom
       'held',
       proxy.seen.slice(seen).filter((c) => !c.startsWith('GET')),
     );
-  crashPhp();
-  held.cut();
+  if (running) {
+    held.release();
+    await sleep(40);
+    crashPhp();
+  } else {
+    crashPhp();
+    held.cut();
+  }
   const res = await answer;
   const body = (await res.json()) as { code?: string; data?: { status?: number } };
   expect([502, 503, 504], JSON.stringify(body)).toContain(res.status);
@@ -215,5 +226,27 @@ describe('a series write with WordPress killed mid-write leaves the series as it
   it('delete all: the series going to the trash, after its overrides', async () => {
     const s = await series('DelAll');
     await killedMidWrite(() => api('DELETE', `/events/${s.id}`), writeOf('DELETE', s.id));
+  }, 120_000);
+
+  it('delete all: WordPress killed while an override goes to the trash (its answer lost)', async () => {
+    const s = await series('DelAllLost');
+    let trashes = 0;
+    await killedMidWrite(
+      () => api('DELETE', `/events/${s.id}`),
+      (req) => anyTrash(req) && ++trashes === 2,
+      true,
+    );
+  }, 120_000);
+
+  it('update following: WordPress killed while the override moves to the new series (its answer lost)', async () => {
+    const s = await series('UpdLost');
+    await killedMidWrite(
+      () => api('POST', `/events/${s.occ('2037-10-27 23:00:00')}?scope=following`, { title: `Later ${tok}` }),
+      (req) =>
+        methodOf(req) === 'POST' &&
+        new RegExp(`/wp/v2/${EVENTS}/\\d+`).test(req.url ?? '') &&
+        !(req.url ?? '').includes(`/${s.id}?`),
+      true,
+    );
   }, 120_000);
 });

@@ -274,6 +274,16 @@ describe('the whole series (scope all)', () => {
     expect(byStart['2036-10-22 00:00:00']).toMatchObject({ start_date: '2036-10-22 18:00:00' });
   });
 
+  it("moves the rule's dates with the start of a series without overrides too", async () => {
+    const s = await fx.event(weekly('Plain', { rrule: 'FREQ=DAILY', rdate: ['20361009T100000'] }));
+    const res = await send('POST', `/events/${s.id}`, {
+      start_date: '2036-10-07 19:30:00',
+      end_date: '2036-10-07 21:30:00',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await stored(s.id)).v.recurrence).toBe('RRULE:FREQ=DAILY\nRDATE:20361009T103000');
+  });
+
   it('on delete, trashes the series and its overrides', async () => {
     const s = await fx.event(weekly('Bin'));
     await send('POST', `/events/${occ(s.id, '2036-10-14 23:00:00')}`, { title: `Own ${tok}` });
