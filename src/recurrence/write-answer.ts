@@ -3,14 +3,33 @@ import { linkTags } from '../cache/links.ts';
 import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import type { claimedValues, respond } from '../events/write.ts';
 import type { SiteInfo } from '../serialize/index.ts';
+import type { Caller } from '../wp/caller.ts';
 import type { WpPost } from '../wp/types.ts';
+import type { Undo } from '../write/undo.ts';
 
-/** The event write's own steps, passed in by src/events/write.ts (which calls into this folder). */
+/**
+ * The event write's own steps, passed in by src/events/write.ts (which calls into this folder): the stored values of
+ * what was sent, read against `current` (its `claimedValues`), and the answer of a written event (its `respond`).
+ */
 export interface Kit {
-  values: typeof claimedValues;
-  respond: typeof respond;
+  values(
+    deps: Deps,
+    ctx: RequestContext,
+    caller: Caller,
+    a: never,
+    body: Record<string, unknown>,
+    current: WpPost | undefined,
+    undo: Undo,
+  ): Promise<Record<string, unknown>>;
+  respond(
+    deps: Deps,
+    ctx: RequestContext,
+    site: SiteInfo,
+    post: WpPost,
+    status: number,
+    created?: boolean,
+  ): Promise<{ status: number; body: unknown; tags: string[]; soft: boolean }>;
 }
 
 /**

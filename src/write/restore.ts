@@ -8,16 +8,9 @@
 import type { RequestContext } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { WpPost } from '../wp/types.ts';
-import type { Undo, UndoDeps } from './undo.ts';
+import type { Undo, UndoDeps, UndoRestore } from './journal.ts';
 
-export interface UndoRestore {
-  restBase: string;
-  id: number;
-  /** What the write set: wp/v2 body keys (`meta` by key). `status: 'trash'` for a move to the trash. */
-  wrote: Record<string, unknown>;
-  /** The wp/v2 body that puts back what `wrote` changed. */
-  put: Record<string, unknown>;
-}
+export type { UndoRestore } from './journal.ts';
 
 /** A wp/v2 value as compared: `{raw}` texts by their raw text, booleans and numbers as meta text, lists item by item. */
 export function norm(v: unknown): string {
