@@ -22,7 +22,7 @@ const RULE_OBJECT = {
 export const recurrenceArg: Arg<unknown> = {
   type: 'object',
   in: 'body',
-  accepts: { anyOf: [RULE_OBJECT, { type: 'string' }, { type: 'null' }] },
+  accepts: { anyOf: [{ ...RULE_OBJECT, nullable: true }, { type: 'string' }] },
   // The shape only; what the rule says is checked by the handler.
   schema: z.union(
     [

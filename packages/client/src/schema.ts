@@ -1139,13 +1139,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                 };
             };
         };
@@ -1423,13 +1423,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -1668,13 +1668,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -1959,13 +1959,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2246,13 +2246,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2489,13 +2489,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2778,13 +2778,13 @@ export interface operations {
                      */
                     multilang_language?: "en" | "es";
                     /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
-                    recurrence?: {
+                    recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
                         rdate?: string[];
                         exdate?: string[];
                         text?: string;
-                    } | string | null;
+                    } | null) | string;
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
