@@ -72,7 +72,7 @@ export async function deleteScoped(
             touched.push(await trashEvent(deps, ctx, undo, o));
         return answerMany(kit, deps, ctx, site, ended, touched, 200);
       }
-      // The overrides first, the series last: until its own step, readers see the series as it was.
+      // The series last: a failure before it leaves a series whose trashed overrides the rollback gives back.
       for (const o of all) touched.push(await trashEvent(deps, ctx, undo, o));
       const gone = await trashEvent(deps, ctx, undo, series.post);
       return answerMany(kit, deps, ctx, site, gone, touched, 200);

@@ -1,5 +1,6 @@
 // What an update or delete addresses: a one-off, a series, or one occurrence of a series (by its id or its override's).
 import type { RequestContext } from '../context.ts';
+import { SCOPES } from '../contract/recurrence.ts';
 import type { Deps } from '../deps.ts';
 import { readEventPost } from '../events/read.ts';
 import { ApiError, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
@@ -9,7 +10,6 @@ import { firstMs, occursAt } from './occurs.ts';
 import type { Rule, SeriesStart } from './rule.ts';
 import { linksOf, msOfUtcWall, overridesOf, seriesStartOf, storedRule, utcWall } from './store.ts';
 
-export const SCOPES = ['this', 'following', 'all'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface Series {
