@@ -265,4 +265,11 @@ export const settings: Record<keyof Config, SettingDoc> = {
       '`s-maxage` of anonymous answers while `CDN_PURGE` is set: how long the shared cache keeps them between purges',
   },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
+  // Recurring events (recur-write).
+  recurrenceMaxCount: {
+    env: 'RECURRENCE_MAX_COUNT',
+    flag: 'recurrence-max-count',
+    meaning:
+      "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
+  },
 };

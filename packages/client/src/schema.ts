@@ -364,7 +364,7 @@ export interface components {
             taxonomy?: string;
             /** @description The parent event category id (0 for none). */
             parent?: number;
-            /** @description The term meta, or an empty list. */
+            /** @description The term's public meta (what the site registers for REST), or an empty list; never the gateway's own. */
             meta?: Record<string, never> | unknown[];
             /** @description The term archive URL. */
             url?: string;
@@ -475,13 +475,6 @@ export interface components {
             sticky?: boolean;
             /** @description Featured on the site. */
             featured?: boolean;
-            /**
-             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-             * @enum {string}
-             */
-            event_status?: "scheduled" | "canceled" | "postponed";
-            /** @description Why the event was canceled or postponed, as shown to visitors. */
-            event_status_reason?: string;
             /** @description Category ids, slugs or names. */
             categories?: components["schemas"]["Term"][];
             /** @description Tag ids, slugs or names. */
@@ -492,6 +485,13 @@ export interface components {
             organizer?: components["schemas"]["Organizer"][];
             /** @description Additional fields with a value, or an empty list. */
             custom_fields?: Record<string, never> | unknown[];
+            /**
+             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+             * @enum {string}
+             */
+            event_status?: "scheduled" | "canceled" | "postponed";
+            /** @description Why the event was canceled or postponed, as shown to visitors. */
+            event_status_reason?: string;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -965,7 +965,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -996,7 +995,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1079,14 +1079,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1133,6 +1125,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1242,7 +1242,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1273,7 +1272,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1355,14 +1355,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1409,6 +1401,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1474,7 +1474,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1505,7 +1504,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1587,14 +1587,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1641,6 +1633,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1750,7 +1750,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1781,7 +1780,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1863,14 +1863,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1917,6 +1909,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2026,7 +2026,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2057,7 +2056,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2137,14 +2137,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2191,6 +2183,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2256,7 +2256,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2287,7 +2286,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2367,14 +2367,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2421,6 +2413,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2530,7 +2530,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2561,7 +2560,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2641,14 +2641,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2695,6 +2687,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
