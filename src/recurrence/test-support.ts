@@ -159,6 +159,16 @@ export function synchronised(rule: StoredRule, times: SeriesTimes): SeriesTimes 
   }
   if (!first) return undefined;
   const wall = first.toPlainDateTime().toString().replace('T', ' ').slice(0, 19);
+  // The writers refuse an UNTIL before the start (ical.js then has no occurrence at all, not even DTSTART).
+  const until = /UNTIL=(\d{8})(?:T(\d{6})Z)?/.exec(rule.rrule);
+  if (until) {
+    const [, d, t] = until;
+    const untilKey = t ? `${d}T${t}` : d;
+    const startKey = t
+      ? first.toInstant().toString().replace(/[-:]/g, '').slice(0, 15)
+      : wall.slice(0, 10).replace(/-/g, '');
+    if (untilKey < startKey) return undefined;
+  }
   return {
     ...times,
     start: times.allDay ? `${wall.slice(0, 10)} 00:00:00` : `${wall}${':00'.slice(wall.length - 16)}`,
