@@ -199,5 +199,17 @@ describe('a series in the feed', () => {
     expect(override).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
     expect(text).toContain('RECURRENCE-ID;VALUE=DATE:20261212\r\n');
     expect(text).not.toContain('X-CALENDAR-GATEWAY');
+    // Alone, as its own .ics: that occurrence only, with its RECURRENCE-ID, no rule.
+    const alone = await renderCalendar(
+      [
+        record(7, ny, at('2026-11-18 20:00:00', ny.timezone), at('2026-11-18 22:00:00', ny.timezone), {
+          original_start_utc: '2026-11-18 00:00:00',
+        }),
+      ],
+      info,
+    );
+    expect(alone).toContain('UID:event-41@example.test\r\n');
+    expect(alone).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
+    expect(alone.slice(alone.indexOf('BEGIN:VEVENT'))).not.toContain('RRULE');
   });
 });

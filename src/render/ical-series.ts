@@ -84,6 +84,7 @@ export function seriesPartsOf(e: Json, written: WrittenTimes, masters: Masters):
     const zone = master?.zone ?? String(e.timezone || 'UTC');
     return { uidOf: seriesId, recurrenceDay: at.setZone(zone).toFormat('yyyyMMdd') };
   }
-  const zone = master?.written.timezone;
+  // Alone (its own .ics), an override's zone stands for its master's: a series' overrides keep its zone.
+  const zone = master ? master.written.timezone : written.timezone;
   return { uidOf: seriesId, recurrenceId: zone ? at.setZone(zone) : at };
 }
