@@ -4,7 +4,7 @@
 // Env: BENCH_RULES (2000), BENCH_SEED (31), BENCH_SHAPES (`product`: the writers' and the panel's shapes; `any`:
 // every part of the canonical subset combined at random).
 import fc from 'fast-check';
-import { Expander, type SeriesTimes, type StoredRule } from '../src/recurrence/expand.ts';
+import { Expander, readRuleText, type SeriesTimes, type StoredRule } from '../src/recurrence/expand.ts';
 import { expandWithIcalJs, seriesArb, seriesCalendar, synchronised } from '../src/recurrence/test-support.ts';
 import { median } from './lib.ts';
 
@@ -103,3 +103,20 @@ console.log(
 );
 for (const x of refused) console.log(`  refused: ${x}`);
 for (const x of examples) console.log(JSON.stringify(x).slice(0, 600));
+
+// What an index would pay: weekly series without an end (started over two years, five zones), 24 months each.
+const WEEKLY = Number(process.env.BENCH_WEEKLY ?? 2000);
+const ZONES = ['America/New_York', 'Europe/Madrid', 'Asia/Kolkata', 'Australia/Lord_Howe', 'UTC'];
+const DAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+const w0 = performance.now();
+let occurrences = 0;
+for (let i = 0; i < WEEKLY; i++) {
+  const d = new Date(Date.UTC(2024, 0, 1) + (i % 700) * DAY);
+  const start = `${d.toISOString().slice(0, 10)} ${String(8 + (i % 12)).padStart(2, '0')}:00:00`;
+  const rule = readRuleText(`RRULE:FREQ=WEEKLY;BYDAY=${DAYS[d.getUTCDay()]}`);
+  const e = rule && Expander.of(rule, { start, timezone: ZONES[i % ZONES.length] as string, allDay: false });
+  occurrences += e ? e.between(Date.UTC(2026, 10, 29), Date.UTC(2028, 10, 29)).length : 0;
+}
+console.log(
+  `${WEEKLY} weekly series without an end, 24 months each: ${occurrences} occurrences, ${((performance.now() - w0) / WEEKLY).toFixed(3)} ms per series`,
+);
