@@ -129,5 +129,6 @@ describe('Expander', () => {
       ),
       { numRuns: Number(process.env.RECURRENCE_RUNS ?? 100) },
     );
-  });
+    // CPU-bound (two expansions a run): seconds alone, several times that on a loaded two-core machine.
+  }, 180_000);
 });

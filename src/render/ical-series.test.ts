@@ -147,7 +147,8 @@ describe('a series in the feed', () => {
       }),
       { numRuns: Number(process.env.RECURRENCE_RUNS ?? 60) },
     );
-  });
+    // CPU-bound (two expansions a run): seconds alone, several times that on a loaded two-core machine.
+  }, 180_000);
 
   it('writes an override with its series’ UID and a RECURRENCE-ID in the master’s zone, an all-day one as a date', async () => {
     const ny: SeriesTimes = { start: '2026-10-27 19:00:00', timezone: 'America/New_York', allDay: false };
