@@ -3,6 +3,7 @@
 // series once with its rule and the override as a RECURRENCE-ID VEVENT, which ical.js expands to the model's
 // occurrences at the same instants. Runs against the mock and the real WordPress.
 import ICAL from 'ical.js';
+import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Expander, readRuleText } from '../../src/recurrence/expand.ts';
 import { msOfUtcWall, occurrencesOf } from '../../src/recurrence/occurrences.ts';
@@ -135,6 +136,25 @@ describe('recurring events read back', () => {
     expect(got).not.toContain('2035-11-14T00:00:00.000Z');
     expect(got).not.toContain('2035-11-07T00:00:00.000Z');
     expect(got).toHaveLength(7);
+    // node-ical reads the same feed: one series with its rule, the override among its recurrences.
+    const parsed = Object.values(ical.sync.parseICS(text)) as Array<Json & { recurrences?: Json }>;
+    const master = parsed.find(
+      (c) => c.type === 'VEVENT' && c.uid === `event-${series.id}@${new URL(String(series.url)).host}`,
+    );
+    expect(master?.rrule).toBeDefined();
+    expect(new Set(Object.values(master?.recurrences ?? {})).size).toBe(1);
+  });
+
+  it('answers an override’s own .ics as that occurrence alone, with its series’ UID and RECURRENCE-ID', async () => {
+    const res = await fetch(`${t.gateway.url}${NS}/events/${override.id}.ics`);
+    const text = await res.text();
+    expect(res.status, text).toBe(200);
+    const vevent = text.slice(text.indexOf('BEGIN:VEVENT'));
+    expect(vevent).toContain(`UID:event-${series.id}@`);
+    expect(vevent).toContain('RECURRENCE-ID;TZID=America/New_York:20351106T190000\r\n');
+    expect(vevent).toContain('DTSTART;TZID=America/New_York:20351107T200000\r\n');
+    expect(vevent).not.toContain('RRULE');
+    expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(1);
   });
 
   it('keeps a draft override from the public: the feed has the series’ own occurrence there', async () => {
