@@ -109,7 +109,8 @@ const built = new Map<string, Expander | null>();
 const CHUNK_MS = 366 * 86_400_000;
 /** A zone's offset is within ±14 h (and a DST gap is under a day): the floating window is widened by a day. */
 const DAY_MS = 86_400_000;
-const BUILT_MAX = 50_000;
+/** Expanders kept (each holds its rule and what the library memoised): enough for the series a site shows. */
+const BUILT_MAX = 5_000;
 
 /** A series' occurrences, read lazily: only the window asked for is ever expanded. */
 export class Expander {
