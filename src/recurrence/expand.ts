@@ -262,7 +262,10 @@ function placed(floatMs: number, tzid: string): OccurrenceStart | undefined {
 const OFFSETS = new Map<string, Map<number, number | null>>();
 function dayOffset(day: number, tzid: string): number | null {
   let days = OFFSETS.get(tzid);
-  if (!days) OFFSETS.set(tzid, (days = new Map()));
+  if (!days) {
+    days = new Map();
+    OFFSETS.set(tzid, days);
+  }
   let hit = days.get(day);
   if (hit === undefined) {
     hit = null;

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import { plainText } from '../text/plain.ts';
+import { displayText, oneLine } from '../text/display.ts';
 import { DAY_ID, type Masters, mastersOf, seriesPartsOf, withDateIds } from './ical-series.ts';
 
 type Json = Record<string, unknown>;
@@ -59,7 +59,8 @@ function vtimezoneOf(zone: string): string | undefined {
 /** TEXT as RFC 5545 §3.3.11 escapes it, for the calendar name (ical-generator writes it as given). */
 const escapeText = (s: string): string => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
 
-const text = (v: unknown): string => (typeof v === 'string' ? plainText(v).replace(/\s+/g, ' ').trim() : '');
+/** A title, a name, an address part: HTML as one line of text. */
+const text = (v: unknown): string => (typeof v === 'string' ? oneLine(v) : '');
 const utcOf = (wall: unknown): DateTime | undefined => wallIn(wall, 'utc');
 
 /** The venue as LOCATION (its name and address on one line) and GEO when it has coordinates. */
@@ -129,7 +130,8 @@ function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>, 
   const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
   const location = locationOf(e.venue);
   const organizer = organizerOf(e.organizer);
-  const description = text(e.description);
+  // Paragraphs and line breaks stay: ical-generator writes them as TEXT's escaped `\n`.
+  const description = typeof e.description === 'string' ? displayText(e.description) : '';
   cal.createEvent({
     // An override shares its series' UID; its RECURRENCE-ID says which occurrence it replaces.
     id: `event-${series?.uidOf ?? e.id}@${host}`,
