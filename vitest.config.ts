@@ -23,6 +23,7 @@ const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 const customPart = [
   'test/integration/events-read.test.ts',
   'test/integration/events-write.test.ts',
+  'test/integration/recurrence-read.test.ts',
   'test/integration/recurrence-write.test.ts',
 ];
 

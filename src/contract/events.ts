@@ -3,7 +3,7 @@ import { type ArgDef, nonEmptyString, nonNegativeInt } from './args.ts';
 import { idPath, language, slugPath } from './common.ts';
 import { listEventsArgs } from './event-list.ts';
 import { eventRecord, writeArgsOf } from './records.ts';
-import { RECURRENCE_ABOUT, recurrenceArg, scopeArg } from './recurrence.ts';
+import { scopeArg } from './recurrence.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
 
 export { POST_STATUSES } from './common.ts';
@@ -25,7 +25,6 @@ const slugArg = slugPath({ en: 'The event slug.', es: 'El slug del evento.' });
 export const eventWriteArgs = (create: boolean) => ({
   ...writeArgsOf(eventRecord, create),
   multilang_language: language,
-  recurrence: { ...recurrenceArg, description: RECURRENCE_ABOUT },
 });
 
 /** Every route but the list answers (or wrote) one event. */

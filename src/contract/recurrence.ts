@@ -41,12 +41,6 @@ export const recurrenceArg: Arg<unknown> = {
   ),
 };
 
-/** What the argument is, where it is documented apart from the field (the write routes until the field has it). */
-export const RECURRENCE_ABOUT = {
-  en: "Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence.",
-  es: 'Convierte el evento en una serie. La regla como `{rrule, rdate, exdate}` (una RRULE de RFC 5545 sin `RRULE:`, FREQ de DAILY a YEARLY; RDATE y EXDATE como horas locales `YYYYMMDDTHHMMSS` de la zona horaria del evento, o fechas `YYYYMMDD`) o como su texto (líneas `RRULE:…`, `RDATE:…`, `EXDATE:…`). El inicio del evento es la primera ocurrencia.',
-};
-
 export const SCOPES = ['this', 'following', 'all'] as const;
 
 export const scopeArg: ArgDef<(typeof SCOPES)[number]> = {

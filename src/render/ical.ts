@@ -8,7 +8,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import { plainText } from '../text/plain.ts';
+import { displayText, oneLine } from '../text/display.ts';
+import { DAY_ID, type Masters, mastersOf, seriesPartsOf, withDateIds } from './ical-series.ts';
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +59,8 @@ function vtimezoneOf(zone: string): string | undefined {
 /** TEXT as RFC 5545 §3.3.11 escapes it, for the calendar name (ical-generator writes it as given). */
 const escapeText = (s: string): string => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
 
-const text = (v: unknown): string => (typeof v === 'string' ? plainText(v).replace(/\s+/g, ' ').trim() : '');
+/** A title, a name, an address part: HTML as one line of text. */
+const text = (v: unknown): string => (typeof v === 'string' ? oneLine(v) : '');
 const utcOf = (wall: unknown): DateTime | undefined => wallIn(wall, 'utc');
 
 /** The venue as LOCATION (its name and address on one line) and GEO when it has coordinates. */
@@ -120,16 +122,22 @@ function calendarOf(info?: CalendarInfo): ICalCalendar {
 }
 
 /** Adds one event's VEVENT; notes the zone its times are in. False for an event without a readable start. */
-function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>): void {
+function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>, masters: Masters): void {
   const times = timesOf(e);
   if (!times) return;
+  const series = seriesPartsOf(e, times, masters);
   if (times.timezone) zones.add(times.timezone);
   const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
   const location = locationOf(e.venue);
   const organizer = organizerOf(e.organizer);
-  const description = text(e.description);
+  // Paragraphs and line breaks stay: ical-generator writes them as TEXT's escaped `\n`.
+  const description = typeof e.description === 'string' ? displayText(e.description) : '';
   cal.createEvent({
-    id: `event-${e.id}@${host}`,
+    // An override shares its series' UID; its RECURRENCE-ID says which occurrence it replaces.
+    id: `event-${series?.uidOf ?? e.id}@${host}`,
+    ...(series?.repeating && { repeating: series.repeating }),
+    ...(series?.recurrenceId && { recurrenceId: series.recurrenceId }),
+    ...(series?.recurrenceDay && { x: { [DAY_ID]: series.recurrenceDay } }),
     sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),
     stamp: modified,
     start: times.start,
@@ -170,12 +178,13 @@ export async function renderCalendar(
 ): Promise<string> {
   const head = calendarOf(info).toString();
   const zones = new Set<string>();
+  const masters = mastersOf(events, timesOf);
   const parts: string[] = [];
   for (let i = 0; i < events.length; i += slice) {
     if (i) await nextTurn();
     const cal = calendarOf();
-    for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones);
-    parts.push(componentsOf(cal.toString()));
+    for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones, masters);
+    parts.push(withDateIds(componentsOf(cal.toString())));
   }
   const timezones = [...zones].map((z) => `${(vtimezoneOf(z) ?? '').replace(/\r?\n/g, '\r\n').trim()}\r\n`);
   return `${head.slice(0, head.lastIndexOf('END:VCALENDAR'))}${timezones.join('')}${parts.join('')}END:VCALENDAR\r\n`;

@@ -365,7 +365,9 @@ export interface components {
             /** @description The parent event category id (0 for none). */
             parent?: number;
             /** @description The term's public meta (what the site registers for REST), or an empty list; never the gateway's own. */
-            meta?: Record<string, never> | unknown[];
+            meta?: {
+                [key: string]: unknown;
+            } | unknown[];
             /** @description The term archive URL. */
             url?: string;
             /** @description This term, its list and its parent in the API. */
@@ -492,6 +494,19 @@ export interface components {
             event_status?: "scheduled" | "canceled" | "postponed";
             /** @description Why the event was canceled or postponed, as shown to visitors. */
             event_status_reason?: string;
+            /** @description Whether the event is a series or one of its occurrences. */
+            is_recurring?: boolean;
+            /** @description The series' post id (its own id on the series itself), or null for an event that does not repeat. */
+            series_id?: number | null;
+            /** @description The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat. */
+            original_start_utc?: string | null;
+            /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+            recurrence?: {
+                rrule?: string;
+                rdate?: string[];
+                exdate?: string[];
+                text?: string;
+            } | null;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -1133,12 +1148,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -1146,6 +1156,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                 };
             };
         };
@@ -1417,12 +1432,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -1430,6 +1440,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -1662,12 +1677,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -1675,6 +1685,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -1953,12 +1968,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -1966,6 +1976,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2240,12 +2255,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -2253,6 +2263,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2483,12 +2498,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -2496,6 +2506,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
@@ -2772,12 +2787,7 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
-                    /**
-                     * @description The content language.
-                     * @enum {string}
-                     */
-                    multilang_language?: "en" | "es";
-                    /** @description Makes the event a series. The rule as `{rrule, rdate, exdate}` (an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY; RDATE and EXDATE as local times `YYYYMMDDTHHMMSS` of the event's time zone, or dates `YYYYMMDD`) or as its text (`RRULE:…`, `RDATE:…`, `EXDATE:…` lines). The event's start is the first occurrence. */
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
                     recurrence?: ({
                         /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
                         rrule: string;
@@ -2785,6 +2795,11 @@ export interface operations {
                         exdate?: string[];
                         text?: string;
                     } | null) | string;
+                    /**
+                     * @description The content language.
+                     * @enum {string}
+                     */
+                    multilang_language?: "en" | "es";
                     /**
                      * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
                      * @enum {string}
