@@ -26,6 +26,18 @@ export interface UndoProbe {
   lostAt?: number;
 }
 
+/** A lost create not found by the time it could still land: looked for now and then until `until` (ms since epoch). */
+export interface LateProbe extends UndoProbe {
+  until: number;
+}
+
+/**
+ * How long a create that did not land within `landsWithin` is still looked for (WordPress may finish a request long
+ * after the gateway stopped waiting: a PHP worker stuck on a lock, a slow upload), and how often.
+ */
+export const LATE_WATCH_MS = 60 * 60_000;
+export const LATE_CHECK_MS = 60_000;
+
 /** The meta a create sends: the write's token, or nothing where the site does not register it. */
 export type Stamp = Record<string, string>;
 
@@ -51,6 +63,8 @@ export interface Entry {
   uses?: UndoStep[];
   /** What this undo is about to delete: a write that would link to it backs off. */
   removing?: UndoStep[];
+  /** Lost creates past the time they could land, still looked for (see {@link LATE_WATCH_MS}). */
+  late?: LateProbe[];
   /** Records the write changed, and how to put each back (src/write/restore.ts). */
   restores?: UndoRestore[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
@@ -249,6 +263,8 @@ export class Undo {
   readonly uses: UndoStep[] = [];
   /** What its rollback is about to delete: see {@link rollback}. */
   readonly removing: UndoStep[] = [];
+  /** Lost creates looked for now and then after they could have landed: see {@link LATE_WATCH_MS}. */
+  readonly late: LateProbe[] = [];
   /** Records the write changed (not made): put back by a rollback before anything made is removed. */
   readonly restores: UndoRestore[] = [];
   readonly #id: string;
@@ -265,6 +281,7 @@ export class Undo {
       this.probes.push(...e.probes);
       this.target = e.target;
       this.gone.push(...(e.gone ?? []));
+      this.late.push(...(e.late ?? []));
       this.restores.push(...(e.restores ?? []));
     }
   }
@@ -307,7 +324,13 @@ export class Undo {
 
   /** Nothing made, nothing being made: nothing to undo. */
   get empty(): boolean {
-    return !this.posts.length && !this.terms.length && !this.probes.length && !this.restores.length;
+    return (
+      !this.posts.length &&
+      !this.terms.length &&
+      !this.probes.length &&
+      !this.late.length &&
+      !this.restores.length
+    );
   }
 
   /** Nothing to keep in the journal: nothing to undo, claimed or being removed. */
@@ -340,8 +363,18 @@ export class Undo {
     // Nothing noted: nothing to keep alive either.
     j.live(this, due === undefined && !this.#idle);
     if (this.#idle) return j.drop(this.#id);
-    const { posts, terms, probes, target, gone, uses, removing, restores } = this;
-    const entry = { posts, terms, probes, target, gone, uses, removing, restores };
+    const { posts, terms, probes, target, gone, uses, removing, late, restores } = this;
+    const entry = {
+      posts,
+      terms,
+      probes,
+      target,
+      gone,
+      uses,
+      removing,
+      ...(late.length ? { late } : {}),
+      ...(restores.length ? { restores } : {}),
+    };
     await j.put(this.#id, { ...entry, due: due ?? Date.now() + j.leaseMs });
     // Left for a later sweep: at its due time, not once a claim taken now runs out.
     if (due !== undefined) await j.release(this.#id);
