@@ -10,6 +10,7 @@ import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
 import type { PasswordGuesses } from './passwords/guesses.ts';
 import type { IdempotencyStore } from './stages/idempotency.ts';
+import type { Webhooks } from './webhooks/service.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -48,4 +49,6 @@ export interface Deps {
   updateSemantics?: 'merge' | 'replace';
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
+  /** Outbound webhooks: subscriptions, fan-out of the change log, deliveries (absent in tests that build their own Deps). */
+  webhooks?: Webhooks;
 }

@@ -29,6 +29,8 @@ import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
+import { registerWebhookMetrics } from './webhooks/metrics.ts';
+import { Webhooks } from './webhooks/service.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
@@ -132,6 +134,7 @@ export async function startGateway(
       });
   };
   sweepNow();
+  deps.webhooks?.start();
   const sweeper = setInterval(sweepNow, UNDO_SWEEP_MS);
   sweeper.unref();
   return {
@@ -140,6 +143,7 @@ export async function startGateway(
     url,
     close: async () => {
       clearInterval(sweeper);
+      await deps.webhooks?.stop();
       deps.indexes.stop();
       deps.catalog.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
@@ -344,6 +348,16 @@ async function prepare(
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
+  // Outbound webhooks (src/webhooks/): subscriptions and queue in Redis when configured, else this process's memory.
+  deps.webhooks = new Webhooks({
+    redis: shared,
+    log,
+    allowPrivate: config.webhookAllowPrivateTargets,
+    retryScale: config.webhookRetryScale,
+    leaseMs: config.webhookLeaseSeconds * 1000,
+    concurrency: config.webhookConcurrency,
+  });
+  registerWebhookMetrics(metrics.registry, deps.webhooks);
   caching.freshness?.attach(indexes);
   starting.reasons = [NOT_BUILT];
   try {

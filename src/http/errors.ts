@@ -233,3 +233,15 @@ export const badNotification = (reason: string, status: number): ApiError =>
 
 export const replayedNotification = (): ApiError =>
   new ApiError('gateway_replayed', 'This notification was already received.', 409);
+
+// ---- outbound webhooks (src/webhooks/) ----
+
+export const webhookNotFound = (): ApiError =>
+  new ApiError('gateway_webhook_not_found', 'No webhook subscription has this id.', 404);
+
+export const webhookMessageNotFound = (): ApiError =>
+  new ApiError(
+    'gateway_webhook_message_not_found',
+    'This subscription has no message with this id (delivered and failed messages are kept 7 days).',
+    404,
+  );
