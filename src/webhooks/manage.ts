@@ -44,11 +44,13 @@ const patchBody = z.strictObject({
 });
 
 /** A body's problems, one per parameter, as WordPress's rest_invalid_param names them. */
-function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
+function parsed<T>(schema: z.ZodType<T>, body: unknown, allowPrivate: boolean): T {
   const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const params: Record<string, string> = {};
-  for (const issue of r.error.issues) {
+  const url = (body as { url?: unknown } | null)?.url;
+  const urlWrong = typeof url === 'string' ? urlProblem(url, allowPrivate) : null;
+  if (r.success && !urlWrong) return r.data;
+  const params: Record<string, string> = urlWrong ? { url: urlWrong } : {};
+  for (const issue of r.success ? [] : r.error.issues) {
     if (issue.code === 'unrecognized_keys')
       for (const key of issue.keys) params[key] = `${key} is not a subscription field`;
     else {
@@ -70,12 +72,9 @@ export class WebhookAdmin {
     this.#now = webhooks.options.now ?? Date.now;
   }
 
-  /** The URL as saved: its form, and (unless private targets are allowed) where it resolves now. */
+  /** Where the URL resolves now (unless private targets are allowed); its form was checked with the body. */
   async #checkUrl(url: string): Promise<void> {
-    const allow = this.#w.options.allowPrivate;
-    const problem = urlProblem(url, allow);
-    if (problem) throw invalidParams({ url: problem });
-    if (allow) return;
+    if (this.#w.options.allowPrivate) return;
     // Checked again at every connection: this only turns away what is already wrong.
     await checkedAddresses(new URL(url).hostname, this.#resolve).catch((err: Error) => {
       throw invalidParams({ url: `url cannot be used: ${err.message}` });
@@ -89,7 +88,7 @@ export class WebhookAdmin {
   }
 
   async create(body: unknown) {
-    const b = parsed(createBody, body);
+    const b = parsed(createBody, body, this.#w.options.allowPrivate);
     await this.#checkUrl(b.url);
     const s: Subscription = {
       id: `wh_${randomUUID().replaceAll('-', '')}`,
@@ -118,7 +117,7 @@ export class WebhookAdmin {
   }
 
   async update(id: string, body: unknown) {
-    const b = parsed(patchBody, body);
+    const b = parsed(patchBody, body, this.#w.options.allowPrivate);
     const s = await this.#find(id);
     if (b.url !== undefined) await this.#checkUrl(b.url);
     const next: Subscription = {
