@@ -129,11 +129,16 @@ export function instance(over: Partial<WebhookOptions> = {}): Webhooks {
   return w;
 }
 
-export async function until<T>(what: string, probe: () => T | Promise<T>, ms = 20_000): Promise<T> {
+/** Resolves with the probe's first truthy answer. */
+export async function until<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  ms = 20_000,
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
-    if (v) return v;
+    if (v) return v as Exclude<T, false | 0 | '' | null | undefined>;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
