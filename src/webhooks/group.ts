@@ -14,7 +14,7 @@ export function changeOfEntry([cursor, fields]: Entry): LoggedChange | null {
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
   const id = Number(f.id);
   if (!f.kind || !f.action || !Number.isFinite(id)) return null;
-  return {
+  const change: LoggedChange = {
     cursor,
     kind: f.kind as ChangeKind,
     id,
@@ -24,6 +24,8 @@ export function changeOfEntry([cursor, fields]: Entry): LoggedChange | null {
     tags: f.tags ? f.tags.split(',') : [],
     public: f.public === '1',
   };
+  if (f.was_public !== undefined) change.was_public = f.was_public === '1';
+  return change;
 }
 
 export class GroupReader {

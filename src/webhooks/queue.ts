@@ -39,11 +39,6 @@ export interface DeliveryQueue {
   prune(nowMs: number): Promise<void>;
   logAttempt(sub: string, attempt: Attempt): Promise<void>;
   attempts(sub: string): Promise<Attempt[]>;
-  /**
-   * Records whether public readers see `key` (`kind:id`) now; answers whether they did before. A record leaving
-   * their view is a deletion to public subscriptions; one they never saw is none of their business.
-   */
-  publicly(key: string, visible: boolean): Promise<boolean>;
 }
 
 export class MemoryQueue implements DeliveryQueue {
@@ -52,7 +47,6 @@ export class MemoryQueue implements DeliveryQueue {
     { m: Message; due: number | null; lease: string | null; done: number | null }
   >();
   readonly #logs = new Map<string, Attempt[]>();
-  readonly #public = new Set<string>();
 
   async enqueue(messages: Message[], dueMs: number): Promise<number> {
     let added = 0;
@@ -133,12 +127,5 @@ export class MemoryQueue implements DeliveryQueue {
 
   async attempts(sub: string): Promise<Attempt[]> {
     return [...(this.#logs.get(sub) ?? [])];
-  }
-
-  async publicly(key: string, visible: boolean): Promise<boolean> {
-    const was = this.#public.has(key);
-    if (visible) this.#public.add(key);
-    else this.#public.delete(key);
-    return was;
   }
 }

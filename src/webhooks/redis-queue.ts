@@ -16,7 +16,6 @@ export const webhookKeys = (prefix: string) => {
     born: `${p}born`,
     leases: `${p}leases`,
     finished: `${p}finished`,
-    public: `${p}public`,
     log: (sub: string) => `${p}log:${sub}`,
   };
 };
@@ -171,15 +170,5 @@ export class RedisQueue implements DeliveryQueue {
   async attempts(sub: string): Promise<Attempt[]> {
     const items = await this.#r.cmd.lrange(this.#k.log(sub), 0, LOG_LENGTH - 1);
     return items.map((t) => JSON.parse(t) as Attempt);
-  }
-
-  async publicly(key: string, visible: boolean): Promise<boolean> {
-    const k = this.#k.public;
-    const [[, was]] = (await this.#r.cmd
-      .multi()
-      .sismember(k, key)
-      [visible ? 'sadd' : 'srem'](k, key)
-      .exec()) as [[unknown, number], unknown];
-    return was === 1;
   }
 }

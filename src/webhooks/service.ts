@@ -140,8 +140,8 @@ export class Webhooks {
     const now = this.#now();
     const messages: Message[] = [];
     for (const c of changes) {
-      // Kept for every change, so that a subscription made later knows what the public saw.
-      const was = await this.queue.publicly(`${c.kind}:${c.id}`, c.public && c.action !== 'deleted');
+      // The log says whether the public saw the record before (src/changes/types.ts: absent means as `public`).
+      const was = c.was_public ?? c.public;
       for (const s of subs) messages.push(...messageFor(c, s, was, now));
     }
     const added = await this.queue.enqueue(messages, now);

@@ -81,11 +81,25 @@ describe('webhooks on Redis', () => {
     const w = make();
     const r = track(await receiver());
     const sub = await new WebhookAdmin(w).create({ url: r.url, types: ['event.deleted', 'event.updated'] });
-    await appendToStream(redis.cmd as never, prefix, change(21));
-    await appendToStream(redis.cmd as never, prefix, change(21, { public: false }));
+    const inside = track(await receiver());
+    await new WebhookAdmin(w).create({ url: inside.url, types: ['*'], private: true });
+    await appendToStream(redis.cmd as never, prefix, change(21, { was_public: true }));
+    await appendToStream(redis.cmd as never, prefix, change(21, { public: false, was_public: true }));
+    // Never public: a public subscription does not learn of it.
+    await appendToStream(redis.cmd as never, prefix, change(22, { public: false, was_public: false }));
     await until('two deliveries', () => r.deliveries.length === 2);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.deliveries).toHaveLength(2);
     const types = r.deliveries.map((_, i) => (verified(sub.secret, r, i) as { type: string }).type);
     expect(types.sort()).toEqual(['event.deleted', 'event.updated']);
+    // A private subscription hears every change as it was made, drafts included.
+    await until('three private deliveries', () => inside.deliveries.length === 3);
+    const inner = inside.deliveries.map((d) => JSON.parse(d.body) as { type: string; data: { id: number } });
+    expect(inner.map((p) => `${p.type} ${p.data.id}`).sort()).toEqual([
+      'event.updated 21',
+      'event.updated 21',
+      'event.updated 22',
+    ]);
   });
 
   it('retries a receiver failing 3 times, then delivers exactly once more', async () => {

@@ -77,7 +77,11 @@ export class TestLog implements ChangeLog {
 }
 
 /** Appends a change to `<prefix>changes` with the fields as strings, as the Redis change log does. */
-export async function appendToStream(r: Redis, prefix: string, c: Change): Promise<string> {
+export async function appendToStream(
+  r: Redis,
+  prefix: string,
+  c: Change & { was_public?: boolean },
+): Promise<string> {
   const id = await r.xadd(
     `${prefix}changes`,
     '*',
@@ -95,11 +99,12 @@ export async function appendToStream(r: Redis, prefix: string, c: Change): Promi
     c.tags.join(','),
     'public',
     c.public ? '1' : '0',
+    ...(c.was_public === undefined ? [] : ['was_public', c.was_public ? '1' : '0']),
   );
   return id as string;
 }
 
-export const change = (id: number, over: Partial<Change> = {}): Change => ({
+export const change = (id: number, over: Partial<LoggedChange> = {}): Change & { was_public?: boolean } => ({
   kind: 'event',
   id,
   action: 'updated',
