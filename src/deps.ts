@@ -47,6 +47,8 @@ export interface Deps {
   passwordGuesses?: PasswordGuesses;
   /** How an update treats omitted fields (UPDATE_SEMANTICS): `merge` (kept, the default) or `replace` (as TEC). */
   updateSemantics?: 'merge' | 'replace';
+  /** RECURRENCE_MAX_COUNT: a series' largest COUNT and longest RDATE/EXDATE list (1000 when unset). */
+  recurrenceMaxCount?: number;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
   /** Outbound webhooks: subscriptions, fan-out of the change log, deliveries (absent in tests that build their own Deps). */

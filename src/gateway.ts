@@ -345,6 +345,7 @@ async function prepare(
     shared,
   );
   deps.updateSemantics = config.updateSemantics;
+  deps.recurrenceMaxCount = config.recurrenceMaxCount;
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);

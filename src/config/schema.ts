@@ -205,6 +205,12 @@ export const configSchema = z.object({
     .min(1, 'must be at least 1 second')
     .default(600),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Recurring events (recur-write): how many occurrences a rule may name.
+  recurrenceMaxCount: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(1000),
   // ---- outbound webhooks (src/webhooks/) ----
   webhookAllowPrivateTargets: z.stringbool({ error: 'must be true or false' }).default(false),
   webhookRetryScale: z.coerce

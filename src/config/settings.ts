@@ -265,6 +265,13 @@ export const settings: Record<keyof Config, SettingDoc> = {
       '`s-maxage` of anonymous answers while `CDN_PURGE` is set: how long the shared cache keeps them between purges',
   },
   logLevel: { env: 'LOG_LEVEL', flag: 'log-level', meaning: 'pino level' },
+  // Recurring events (recur-write).
+  recurrenceMaxCount: {
+    env: 'RECURRENCE_MAX_COUNT',
+    flag: 'recurrence-max-count',
+    meaning:
+      "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
+  },
   // ---- outbound webhooks (src/webhooks/) ----
   webhookAllowPrivateTargets: {
     env: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
@@ -276,7 +283,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'WEBHOOK_RETRY_SCALE',
     flag: 'webhook-retry-scale',
     meaning:
-      'multiplies the webhook retry schedule (5 s … 24 h) and the 5 days after which a failing endpoint is disabled; below 1 only for tests and demos',
+      'multiplies the webhook retry schedule (5 s … 24 h) and the 5 days after which a failing endpoint is disabled; less than 1 only for tests and demos',
   },
   webhookLeaseSeconds: {
     env: 'WEBHOOK_LEASE_SECONDS',

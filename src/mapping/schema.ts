@@ -121,6 +121,11 @@ export const eventFields = z
     currency_symbol: fo,
     currency_code: fo,
     currency_position: fo,
+    // Recurrence (RECURRENCE.md): the rule text on a series, and an override's or a split series' links.
+    recurrence: fo,
+    series_parent: fo,
+    recurrence_id: fo,
+    series_previous: fo,
   })
   .strict();
 
