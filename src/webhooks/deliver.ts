@@ -34,6 +34,7 @@ export class Deliverer {
   #again = false;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  #unreachable = false;
   readonly #running = new Set<Promise<void>>();
 
   constructor(o: DelivererOptions) {
@@ -68,8 +69,17 @@ export class Deliverer {
     }
     this.#ticking = true;
     this.#tick()
-      .catch((err: unknown) =>
-        this.#o.log.warn({ err: (err as Error)?.message }, 'webhook queue unreachable'),
+      .then(
+        () => {
+          if (this.#unreachable) this.#o.log.info('webhook queue reachable again');
+          this.#unreachable = false;
+        },
+        (err: unknown) => {
+          // Once per outage: the poll tries again every few hundred milliseconds.
+          if (!this.#unreachable)
+            this.#o.log.warn({ err: (err as Error)?.message }, 'webhook queue unreachable');
+          this.#unreachable = true;
+        },
       )
       .finally(() => {
         this.#ticking = false;

@@ -46,6 +46,7 @@ export class Webhooks {
   #chain: Promise<void> = Promise.resolve();
   #pumping = false;
   #pumpAgain = false;
+  #failing = false;
 
   constructor(o: WebhookOptions) {
     this.options = o;
@@ -120,6 +121,7 @@ export class Webhooks {
           await this.fanout(changes);
         });
       } while (this.#pumpAgain);
+      this.#failing = false;
     })()
       .catch((err: unknown) => this.#failed(err))
       .finally(() => {
@@ -128,9 +130,12 @@ export class Webhooks {
   }
 
   #failed(err: unknown): void {
+    // Once per outage: the group read comes back to what it could not fan out (unacknowledged) on the next poll.
+    if (this.#failing) return;
+    this.#failing = true;
     this.options.log.warn(
       { err: (err as Error)?.message },
-      'webhook fan-out failed; retried on the next change',
+      'webhook fan-out failed; retried on the next poll',
     );
   }
 
