@@ -2,6 +2,8 @@
 
 import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
+import type { ChangeRecorder } from './changes/recorder.ts';
+import type { ChangeStore } from './changes/store.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { LinkedCatalog } from './linked/catalog.ts';
 import type { Logger } from './log.ts';
@@ -51,6 +53,12 @@ export interface Deps {
   recurrenceMaxCount?: number;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
+  /** The change log (src/changes/): the changes feed reads it, the webhooks follow it. */
+  changes?: ChangeStore;
+  /** Logs what the gateway learns of a change into `changes` (absent in tests that build their own Deps). */
+  recorder?: ChangeRecorder;
+  /** The start-up reconciliation of the change log with WordPress (tests wait for it). */
+  changesReconciled?: Promise<void>;
   /** Outbound webhooks: subscriptions, fan-out of the change log, deliveries (absent in tests that build their own Deps). */
   webhooks?: Webhooks;
 }

@@ -15,6 +15,8 @@ import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
 import { tag } from './cache/tags.ts';
+import { ChangeRecorder } from './changes/recorder.ts';
+import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -105,7 +107,7 @@ export async function startGateway(
   let ready: Awaited<ReturnType<typeof prepare>>;
   try {
     ready = await retrying(
-      () => prepare(config, mapping, log, opts, starting),
+      () => prepare(config, mapping, log, opts, starting, url),
       log,
       redactUrl(config.upstreamUrl),
       opts.retry === true,
@@ -155,6 +157,7 @@ export async function startGateway(
       await closed;
       clearInterval(idle);
       clearTimeout(force);
+      await deps.changes?.close();
       await caching.close();
     },
   };
@@ -242,6 +245,7 @@ async function prepare(
   log: Logger,
   opts: StartOptions,
   starting: Starting,
+  selfUrl: string,
 ) {
   const found = await discoverRestRoot(config.upstreamUrl, config.upstreamTimeoutMs).catch((err: unknown) => {
     throw upstreamUnavailable(err, (err as Error)?.name === 'TimeoutError');
@@ -286,9 +290,23 @@ async function prepare(
     );
   }
   const caching = createCacheLayer(config, log);
+  const changes = createChangeLog(
+    {
+      retentionDays: config.changesRetentionDays,
+      prefix: config.redisPrefix,
+      apiRoot: `${(config.publicUrl ?? selfUrl).replace(/\/$/, '')}/wp-json/calendar/events/v1`,
+      mapping,
+    },
+    caching.redis,
+  );
+  let recorder: ChangeRecorder | undefined;
   const indexes = new IndexRegistry({
     snapshots: caching.snapshots,
-    onChange: caching.onIndexChange,
+    onChange: (language, ids, links, soft) => {
+      caching.onIndexChange(language, ids, links, soft);
+      // Polls, refetches and reconciliations found these changed in WordPress: the change log hears of them too.
+      recorder?.events(ids).catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
+    },
     client: wp,
     mapping,
     pollMs: config.pollIntervalMs > 0 ? config.pollIntervalMs : false,
@@ -301,6 +319,9 @@ async function prepare(
     {
       onChange: (kind, ids) => {
         caching.cache?.invalidate([tag.list(kind), ...ids.map((id) => `${kind}:${id}`)]).catch(() => {});
+        recorder
+          ?.records(kind, ids)
+          .catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
       },
     },
   );
@@ -346,12 +367,22 @@ async function prepare(
   );
   deps.updateSemantics = config.updateSemantics;
   deps.recurrenceMaxCount = config.recurrenceMaxCount;
+  deps.changes = changes;
+  recorder = new ChangeRecorder({
+    changes,
+    wp,
+    mapping,
+    indexes,
+    warn: (o, m) => log.warn(o, m),
+  });
+  deps.recorder = recorder;
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
   // Outbound webhooks (src/webhooks/): subscriptions and queue in Redis when configured, else this process's memory.
   deps.webhooks = new Webhooks({
     redis: shared,
+    changes,
     log,
     allowPrivate: config.webhookAllowPrivateTargets,
     retryScale: config.webhookRetryScale,
@@ -367,9 +398,14 @@ async function prepare(
     // A retry starts from scratch: nothing of this attempt (timers, Redis connections) may outlive it.
     indexes.stop();
     catalog.stop();
+    await changes.close();
     await caching.close();
     throw err;
   }
+  // What changed or went while no gateway ran is logged once the index is built (not waited for: the port answers).
+  deps.changesReconciled = recorder.reconcile().catch((err: unknown) => {
+    log.warn({ err: (err as Error)?.message }, 'the change log could not be reconciled with WordPress');
+  });
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
     allowOrigin,
@@ -379,6 +415,7 @@ async function prepare(
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
     jsonp: config.jsonpEnabled,
+    changesWaitsPerClient: config.changesWaitsPerClient,
   });
   return { deps, app, caching, allowOrigin };
 }

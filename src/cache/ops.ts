@@ -57,6 +57,8 @@ export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
     // Even when WordPress could not be asked, drop what is cached: the next read retries upstream.
     if (deps.cache) await deps.cache.invalidate(plan.tags);
   }
+  // The change log, once the index holds what WordPress has now (src/changes/recorder.ts; it never throws).
+  await deps.recorder?.tags(plan.tags);
 }
 
 /** A scraper's `Authorization: Bearer <token>`, compared in constant time. */

@@ -211,6 +211,18 @@ export const configSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(1000),
+  // The changes feed (src/changes/).
+  changesRetentionDays: z.coerce
+    .number({ message: 'must be a number of days' })
+    .min(0.00001, 'must be at least 0.00001 days (about a second)')
+    .max(3650, 'must be at most 3650 days')
+    .default(30),
+  changesWaitsPerClient: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(4),
   // ---- outbound webhooks (src/webhooks/) ----
   webhookAllowPrivateTargets: z.stringbool({ error: 'must be true or false' }).default(false),
   webhookRetryScale: z.coerce

@@ -272,6 +272,19 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
   },
+  // The changes feed (src/changes/).
+  changesRetentionDays: {
+    env: 'CHANGES_RETENTION_DAYS',
+    flag: 'changes-retention-days',
+    meaning:
+      'how long the changes feed keeps its entries, deletions included: an older cursor answers 410 and the reader syncs again',
+  },
+  changesWaitsPerClient: {
+    env: 'CHANGES_WAITS_PER_CLIENT',
+    flag: 'changes-waits-per-client',
+    meaning:
+      'long polls and event streams of the changes feed one client address may hold open at once (more answer 429)',
+  },
   // ---- outbound webhooks (src/webhooks/) ----
   webhookAllowPrivateTargets: {
     env: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',

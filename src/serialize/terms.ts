@@ -1,6 +1,7 @@
 // TEC's term objects: embedded in events (WP_Term fields + urls) and the /categories, /tags list form.
 import { categoryRecord, tagRecord } from '../contract/records.ts';
 import type { WpTerm } from '../wp/types.ts';
+import { publicMeta } from './meta.ts';
 import { assemble } from './protect.ts';
 import type { Json, SiteInfo } from './types.ts';
 
@@ -42,7 +43,6 @@ export function serializeTerm(term: WpTerm, kind: 'categories' | 'tags', o: Term
       urls,
     };
   }
-  const meta = term.meta;
   return assemble(
     kind === 'categories' ? categoryRecord : tagRecord,
     {
@@ -53,7 +53,7 @@ export function serializeTerm(term: WpTerm, kind: 'categories' | 'tags', o: Term
       slug: term.slug,
       taxonomy,
       parent,
-      meta: meta && !Array.isArray(meta) && Object.keys(meta).length > 0 ? meta : [],
+      meta: publicMeta(term.meta),
       url: term.link,
       urls,
     },

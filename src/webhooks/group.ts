@@ -1,32 +1,13 @@
 // The change log's Redis Stream read through a consumer group: every change is fanned out by one instance; one
 // whose instance died before acknowledging it is claimed by another once it has been idle for a lease.
-import type { ChangeAction, ChangeKind, LoggedChange } from '../changes/types.ts';
+import { entryOf } from '../changes/redis-log.ts';
+import type { LoggedChange } from '../changes/types.ts';
 import type { SharedRedis } from '../shared-redis.ts';
 
 export const GROUP = 'webhooks';
 const BATCH = 100;
 
 type Entry = [id: string, fields: string[]];
-
-/** One stream entry as a change (the fields of src/changes/types.ts, as strings); null when it is not one. */
-export function changeOfEntry([cursor, fields]: Entry): LoggedChange | null {
-  const f: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-  const id = Number(f.id);
-  if (!f.kind || !f.action || !Number.isFinite(id)) return null;
-  const change: LoggedChange = {
-    cursor,
-    kind: f.kind as ChangeKind,
-    id,
-    action: f.action as ChangeAction,
-    modified_utc: f.modified_utc ?? '',
-    rest_url: f.rest_url ?? '',
-    tags: f.tags ? f.tags.split(',') : [],
-    public: f.public === '1',
-  };
-  if (f.was_public !== undefined) change.was_public = f.was_public === '1';
-  return change;
-}
 
 export class GroupReader {
   readonly #r: SharedRedis;
@@ -89,10 +70,7 @@ export class GroupReader {
 
   async #handle(entries: Entry[], handle: (changes: LoggedChange[]) => Promise<void>): Promise<void> {
     // An entry trimmed away while pending comes back without fields: acknowledged, nothing to send.
-    const changes = entries
-      .filter((e) => e[1])
-      .map(changeOfEntry)
-      .filter((c): c is LoggedChange => c !== null);
+    const changes = entries.filter(([, fields]) => fields?.length).map(([id, fields]) => entryOf(id, fields));
     if (changes.length) await handle(changes);
     await this.#r.cmd.xack(this.key, GROUP, ...entries.map((e) => e[0]));
   }

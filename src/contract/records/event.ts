@@ -29,6 +29,7 @@ import {
   url,
 } from './fields.ts';
 import { exampleOf, organizerRecord, venueRecord } from './linked.ts';
+import { tecRecord } from './tec-order.ts';
 
 /** A cost: one value, or several (a range), each a text or a number. */
 const costValue: z.ZodType<unknown> = z
@@ -88,11 +89,15 @@ const linkedArg = (component: 'VenueInput' | 'OrganizerInput', example: unknown)
   example,
 });
 
-export const eventRecord = {
+/**
+ * The event: TEC's fields in its order, then what the gateway adds (after `custom_fields`, before `json_ld` in single
+ * reads). A new field of ours goes in `additions`; `tecRecord` refuses one of TEC's keys there or out of its order.
+ */
+export const eventRecord = tecRecord({
   kind: 'event',
   component: 'Event',
   dropEmpty: false,
-  fields: [
+  tec: [
     id(EVENT),
     ...globalIds,
     ...postHead,
@@ -207,27 +212,6 @@ export const eventRecord = {
     eventFlag('hide_from_listings', 'Hide the event from listings.', 'Ocultar el evento de los listados.'),
     eventFlag('sticky', 'Sticky in calendar views.', 'Fijo en las vistas del calendario.'),
     eventFlag('featured', 'Featured on the site.', 'Destacado en el sitio.'),
-    field({
-      key: 'event_status',
-      about: {
-        en: "Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).",
-        es: 'Si el evento se celebra como estaba previsto: scheduled, canceled o postponed (el estado de TEC).',
-      },
-      type: { type: 'string', enum: EVENT_STATUSES },
-      stored: true,
-      arg: { ...eventStatusArg, example: 'scheduled' },
-    }),
-    field({
-      key: 'event_status_reason',
-      about: {
-        en: 'Why the event was canceled or postponed, as shown to visitors.',
-        es: 'Por qué se canceló o aplazó el evento, tal como se muestra a los visitantes.',
-      },
-      type: s,
-      blank: '',
-      stored: true,
-      arg: clearable,
-    }),
     terms('categories', 'Category ids, slugs or names.', 'Ids, slugs o nombres de categorías.', ['jazz']),
     terms('tags', 'Tag ids, slugs or names.', 'Ids, slugs o nombres de etiquetas.', ['live', 'evening']),
     field({
@@ -265,4 +249,27 @@ export const eventRecord = {
     }),
     jsonLd('Event'),
   ],
-} as const satisfies RecordDescriptor;
+  additions: [
+    field({
+      key: 'event_status',
+      about: {
+        en: "Whether the event takes place as planned: scheduled, canceled or postponed (TEC's event status).",
+        es: 'Si el evento se celebra como estaba previsto: scheduled, canceled o postponed (el estado de TEC).',
+      },
+      type: { type: 'string', enum: EVENT_STATUSES },
+      stored: true,
+      arg: { ...eventStatusArg, example: 'scheduled' },
+    }),
+    field({
+      key: 'event_status_reason',
+      about: {
+        en: 'Why the event was canceled or postponed, as shown to visitors.',
+        es: 'Por qué se canceló o aplazó el evento, tal como se muestra a los visitantes.',
+      },
+      type: s,
+      blank: '',
+      stored: true,
+      arg: clearable,
+    }),
+  ],
+}) satisfies RecordDescriptor;

@@ -72,6 +72,8 @@ export interface RecordDescriptor<F extends readonly FieldDef[] = readonly Field
   fields: F;
   /** PHP's `array_filter` over the record (venues and organizers): empty values are left out. */
   dropEmpty: boolean;
+  /** The keys the gateway adds to TEC's shape, all after TEC's own (built by `tecRecord`, records/tec-order.ts). */
+  added: readonly string[];
 }
 
 export const s = { type: 'string' };

@@ -21,6 +21,7 @@ import {
   VENUE,
   website,
 } from './fields.ts';
+import { tecRecord } from './tec-order.ts';
 
 /** What a venue and an organizer start with: post fields, the name, texts and image (no excerpt or slug to write). */
 const linkedHead = <const K extends string>(
@@ -38,20 +39,29 @@ const linkedHead = <const K extends string>(
     image(`The ${n.en} image`, `La imagen del ${n.es}`),
   ] as const;
 
-/** A venue or organizer record: the common head, its own fields, and the global ids last; empty values dropped. */
-const linkedRecord = <const K extends 'venue' | 'organizer', const F extends readonly FieldDef[]>(
+/**
+ * A venue or organizer record: the common head, its own fields, and the global ids last (TEC's, in its order), then
+ * `additions`, the gateway's own fields (after every TEC key); empty values dropped.
+ */
+const linkedRecord = <
+  const K extends 'venue' | 'organizer',
+  const F extends readonly FieldDef[],
+  const A extends readonly FieldDef[] = readonly [],
+>(
   kind: K,
   component: string,
   n: Noun,
   example: { name: string; description: string },
   own: F,
+  additions?: A,
 ) =>
-  ({
+  tecRecord({
     kind,
     component,
     dropEmpty: true,
-    fields: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
-  }) as const satisfies RecordDescriptor;
+    tec: [...linkedHead(kind, n, example), ...own, ...globalIds] as const,
+    additions,
+  }) satisfies RecordDescriptor;
 
 export const venueRecord = linkedRecord(
   'venue',

@@ -2,6 +2,7 @@
 
 import { ACCEPTS, positiveInt } from '../args.ts';
 import { field, type JsonSchema, type Noun, named, type RecordDescriptor, s, text } from './fields.ts';
+import { tecRecord } from './tec-order.ts';
 
 type TermKind = 'categories' | 'tags';
 const TERM: Record<TermKind, Noun> = {
@@ -57,9 +58,14 @@ function termDescriptor<const K extends TermKind>(kind: K) {
     arg: { type: 'integer', in: 'body', accepts: ACCEPTS.id, schema: positiveInt },
   });
   const tail = [
-    termField('meta', 'The term meta, or an empty list.', 'Los metadatos del término, o una lista vacía.', {
-      oneOf: [{ type: 'object' }, { type: 'array', items: {} }],
-    }),
+    termField(
+      'meta',
+      "The term's public meta (what the site registers for REST), or an empty list; never the gateway's own.",
+      'Los metadatos públicos del término (los que el sitio registra para REST), o una lista vacía; nunca los de la pasarela.',
+      {
+        oneOf: [{ type: 'object' }, { type: 'array', items: {} }],
+      },
+    ),
     termField('url', 'The term archive URL.', 'La URL del archivo del término.'),
     termField(
       'urls',
@@ -72,7 +78,7 @@ function termDescriptor<const K extends TermKind>(kind: K) {
     ),
   ] as const;
   const fields = kind === 'categories' ? [...head, parent, ...tail] : [...head, ...tail];
-  return { kind, component: 'Term', dropEmpty: false, fields } as const satisfies RecordDescriptor;
+  return tecRecord({ kind, component: 'Term', dropEmpty: false, tec: fields }) satisfies RecordDescriptor;
 }
 
 export const categoryRecord = termDescriptor('categories');
