@@ -87,6 +87,7 @@ export class Webhooks {
         this.#chain = this.#chain
           .then(async () => {
             await this.fanout([c]);
+            this.#failing = false;
           })
           .catch((err: unknown) => this.#failed(err));
       });

@@ -140,6 +140,30 @@ describe('webhooks on Redis', () => {
     expect(r.deliveries).toHaveLength(1);
   });
 
+  it('disables an endpoint that failed for 5 days (compressed), and says so', async () => {
+    // 5 days × 1e-6 ≈ 0.43 s of failures; each message gives up sooner (3 days × 1e-6), so changes keep coming.
+    const w = make({ retryScale: 1e-6 });
+    const r = track(await receiver((_n, res) => res.writeHead(500).end()));
+    const admin = new WebhookAdmin(w);
+    const sub = await admin.create({ url: r.url, types: ['*'] });
+    for (let i = 0; !(await admin.get(sub.id)).disabled_reason && i < 100; i++) {
+      await appendToStream(redis.cmd as never, prefix, change(300 + i));
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const after = await admin.get(sub.id);
+    expect(after).toMatchObject({
+      enabled: false,
+      disabled_reason: expect.stringMatching(/failed since .* \(5 days\)/),
+    });
+    expect(Date.now() - Date.parse(after.failing_since!)).toBeGreaterThanOrEqual(432);
+    // Turned back on by an administrator: its failures start again from nothing.
+    expect(await admin.update(sub.id, { enabled: true })).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      failing_since: null,
+    });
+  });
+
   it('counts a redirect as a failure and never follows it', async () => {
     const w = make();
     const target = track(await receiver());
