@@ -151,6 +151,27 @@ describe('the demo without Redis', () => {
       });
       expect(made.status).toBe(201);
       const { secret } = (await made.json()) as { secret: string };
+      // Refusals in WordPress's words: who first (nothing is parsed for a stranger), then each failing field named.
+      const post = (authorization: string | undefined, body: string) =>
+        fetch(`${gw.url}/calendar-gateway/v1/webhooks`, {
+          method: 'POST',
+          headers: { ...(authorization ? { authorization } : {}), 'content-type': 'application/json' },
+          body,
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+      expect(await post(undefined, '{bad')).toMatchObject({ status: 401, body: { code: 'rest_forbidden' } });
+      expect(await post(ADMIN, '{bad')).toMatchObject({ status: 400, body: { code: 'rest_invalid_json' } });
+      expect(await post(ADMIN, JSON.stringify({ url: 'ftp://x', types: [], extra: 1 }))).toMatchObject({
+        status: 400,
+        body: {
+          code: 'rest_invalid_param',
+          data: { params: { url: expect.any(String), types: expect.any(String), extra: expect.any(String) } },
+        },
+      });
+      const missing = await fetch(`${gw.url}/calendar-gateway/v1/webhooks/wh_none`, {
+        headers: { authorization: ADMIN },
+      });
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toMatchObject({ code: 'gateway_webhook_not_found' });
       const created = await fetch(`${gw.url}/wp-json/calendar/events/v1/events`, {
         method: 'POST',
         headers: { authorization: editorAuth, 'content-type': 'application/json' },
