@@ -6,8 +6,15 @@ import { ANY_EVENT_STATUSES } from '../index/facets.ts';
 import { readRecord } from '../mapping/codec.ts';
 import { WRITE_META, WRITE_QUERY } from '../wp/probe.ts';
 import type { WpPost } from '../wp/types.ts';
-import { stepKey, type UndoProbe, type UndoStep } from './journal.ts';
-import { landsWithin, stamps, type Undo, type UndoDeps } from './undo.ts';
+import {
+  landsWithin,
+  stamps,
+  stepKey,
+  type Undo,
+  type UndoDeps,
+  type UndoProbe,
+  type UndoStep,
+} from './journal.ts';
 
 /** Whether a record as wp/v2 shows it in the edit context carries `token`. */
 const carries = (r: { meta?: unknown }, token: string): boolean =>
