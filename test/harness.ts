@@ -42,6 +42,8 @@ export async function openTarget(
     trustProxy?: string;
     updateSemantics?: 'merge' | 'replace';
     jsonpEnabled?: 'true' | 'false';
+    /** Webhook receivers of the tests listen on loopback. */
+    webhookAllowPrivateTargets?: 'true';
   } = {},
 ): Promise<Target> {
   const target = inject('target');
@@ -115,6 +117,7 @@ export async function openTarget(
     jsonpEnabled: overrides.jsonpEnabled,
     // The image-URL tests serve their images from a loopback server.
     imageAllowPrivateHosts: 'true',
+    webhookAllowPrivateTargets: overrides.webhookAllowPrivateTargets,
     logLevel: 'silent',
   });
   const gateway = await startGateway({ ...config, upstreamUrl }, { quiet: true });
