@@ -50,7 +50,7 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(Number(values.port), '127.0.0.1', async () => {
-  const url = `http://localhost:${(server.address() as AddressInfo).port}/webhook`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
   const made = await fetch(api, {
     method: 'POST',
     headers: { authorization: auth, 'content-type': 'application/json' },

@@ -1,6 +1,7 @@
 // Gateways as `npm start` runs them (demo mode) on one Redis: a subscription made through the ops API, a gateway
 // SIGKILLed while its receiver holds the request, and a change written while no gateway runs: another gateway
 // delivers both, the first under the same webhook-id, once the dead one's lease has ended.
+import { spawn } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
@@ -194,6 +195,44 @@ describe('the demo without Redis', () => {
           .find((p) => p.data.id === id),
       );
       expect(payload).toMatchObject({ type: 'event.created', data: { kind: 'event', id } });
+      // `npm run webhooks:receive` as a newcomer runs it against the demo: it subscribes and prints what comes.
+      const recv = spawn(process.execPath, ['bin/webhooks-receive.ts', '--gateway', gw.url], {
+        env: { ...process.env, DEMO_PASSWORD: PASSWORD },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      recv.stdout!.on('data', (d) => {
+        out += String(d);
+      });
+      recv.stderr!.on('data', (d) => {
+        out += String(d);
+      });
+      try {
+        await until('the receiver subscribed', () => out.includes('Receiving on'));
+        const again = await fetch(`${gw.url}/wp-json/calendar/events/v1/events`, {
+          method: 'POST',
+          headers: { authorization: editorAuth, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: 'Receiver',
+            status: 'publish',
+            start_date: '2030-03-02 10:00:00',
+            end_date: '2030-03-02 11:00:00',
+          }),
+        });
+        const made = (await again.json()) as { id: number };
+        await until('the receiver printed it', () =>
+          new RegExp(`event\\.created +id ${made.id} +signature ok`).test(out),
+        );
+      } finally {
+        const gone = new Promise((r) => recv.once('exit', r));
+        recv.kill('SIGINT');
+        await gone;
+      }
+      // Ctrl-C unsubscribed it: only the test's own subscription is left.
+      const left = (await (
+        await fetch(`${gw.url}/calendar-gateway/v1/webhooks`, { headers: { authorization: ADMIN } })
+      ).json()) as unknown[];
+      expect(left).toHaveLength(1);
     } finally {
       await gw.stop();
       await r.close();
