@@ -216,6 +216,16 @@ export const looseBool = z.unknown().transform((v, ctx) => {
   return TRUE.has(s) || s.length > 0;
 });
 
+/** The longest string `def` takes: its own bound, else its format's, a path's (a slug) or any text's. */
+export const maxLengthOf = (def: ArgDef): number =>
+  def.maxLength ?? (def.format ? MAX_CHARS[def.format] : def.in === 'path' ? MAX_CHARS.slug : MAX_CHARS.text);
+
+/**
+ * The shortest string `def` takes: 1 when its schema refuses the empty string (a title, a search, a date), else 0.
+ * Read from the schema itself, so /doc says what the parser does.
+ */
+export const minLengthOf = (def: ArgDef): number => (def.schema.safeParse('').success ? 0 : 1);
+
 /** A non-empty string (TEC rejects `search=` and empty titles). */
 export const nonEmptyString = z.unknown().transform((v, ctx) => {
   // TEC's `is_string`: a JSON number is refused (query and form values always arrive as strings).

@@ -1,5 +1,5 @@
 // GET /doc: an OpenAPI 3.0.0 document shaped like TEC's, generated from the same contract that validates requests.
-import type { ArgDef } from '../contract/args.ts';
+import { type ArgDef, maxLengthOf, minLengthOf } from '../contract/args.ts';
 import { linkedWriteArgs } from '../contract/linked.ts';
 import type { Method, RouteContract } from '../contract/route.ts';
 import { resolveListDates } from '../dates/window.ts';
@@ -28,6 +28,22 @@ function appliedDefault(name: string, env: DescribeEnv): string | undefined {
 }
 
 /**
+ * The parser's length bounds on every string the schema takes: the longest on each, alone or in a list; the
+ * shortest on a value that is itself a string (a list's empty items are dropped, not refused). A nested venue or
+ * organizer (a `$ref`) is parsed and bounded by its own arguments.
+ */
+function withLengthBounds(s: Json, min: number, max: number): void {
+  if (s.$ref !== undefined) return;
+  if (s.type === 'string' && s.enum === undefined) {
+    if (min > 0) s.minLength = min;
+    s.maxLength = max;
+  }
+  if (s.items && typeof s.items === 'object') withLengthBounds(s.items as Json, 0, max);
+  for (const branch of [s.anyOf, s.oneOf])
+    if (Array.isArray(branch)) for (const b of branch as Json[]) withLengthBounds(b, min, max);
+}
+
+/**
  * A property or parameter schema: what the argument accepts when it is wider than its type (ids or slugs, numbers
  * as text, nested objects), else its type, items and enum; and its default.
  */
@@ -35,6 +51,7 @@ function argSchema(def: ArgDef, env: DescribeEnv, applied?: string): Json {
   const s: Json = def.accepts ? structuredClone(def.accepts) : { type: def.type };
   if (!def.accepts && def.type === 'array') s.items = { type: def.items ?? 'string' };
   if (!def.accepts && def.enum) s.enum = [...def.enum];
+  withLengthBounds(s, minLengthOf(def), maxLengthOf(def));
   const value = applied ?? shownDefault(def, env);
   if (value !== undefined) s.default = value;
   if (def.in === 'body' && def.example !== undefined) s.example = structuredClone(def.example);

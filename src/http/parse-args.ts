@@ -8,7 +8,7 @@ import {
   type ArgsOf,
   type ArgsShape,
   INVALID,
-  MAX_CHARS,
+  maxLengthOf,
   WHY,
 } from '../contract/args.ts';
 
@@ -28,9 +28,8 @@ export function withName(name: string, message: string): string {
   return message.startsWith(name) || /^[A-Z]/.test(message) ? message : `${name} ${message}`;
 }
 
-/** The longest string `def` takes: its own bound, else its format's, a path's (a slug) or any text's. */
-export const maxLengthOf = (def: ArgDef): number =>
-  def.maxLength ?? (def.format ? MAX_CHARS[def.format] : def.in === 'path' ? MAX_CHARS.slug : MAX_CHARS.text);
+// The bound lives with the contract (/doc shows it as maxLength); the parser checks it.
+export { maxLengthOf };
 
 /** Whether a value, or a string in a list of them, is longer than `max` (objects are parsed, and bounded, apart). */
 const tooLong = (value: unknown, max: number): boolean =>

@@ -1,6 +1,7 @@
 // The iCalendar renderer, read back by an independent parser (ical.js) and checked against RFC 5545's line rules.
 import fc from 'fast-check';
 import ICAL from 'ical.js';
+import nodeIcal from 'node-ical';
 import { describe, expect, it } from 'vitest';
 import { type CalendarInfo, renderCalendar } from './ical.ts';
 
@@ -51,13 +52,30 @@ describe('renderCalendar', () => {
   it('escapes TEXT and carries the title, plain description, URL, place, organizer and categories', async () => {
     const v = one(await renderCalendar([event()], info));
     expect(v.getFirstPropertyValue('summary')).toBe('Trio “Live”; 2, 3 \\ 4');
-    expect(v.getFirstPropertyValue('description')).toBe('First. Second & last.');
+    expect(v.getFirstPropertyValue('description')).toBe('First.\n\nSecond & last.');
     expect(v.getFirstPropertyValue('url')).toBe('https://example.com/event/trio/');
     expect(v.getFirstPropertyValue('location')).toBe('Roof Garden, 1 High St, Lisbon');
     expect(v.getFirstPropertyValue('geo')).toEqual([38.7, -9.14]);
     const org = v.getFirstProperty('organizer');
     expect([org?.getParameter('cn'), org?.getFirstValue()]).toEqual(['Ana', 'mailto:ana@example.com']);
     expect(v.getAllProperties('categories').flatMap((p) => p.getValues())).toEqual(['Jazz', 'Live & loud']);
+  });
+
+  it.each([
+    ['<p>First line.<br />\nSecond line.</p>', 'First line.\nSecond line.'],
+    ['<p>One.</p>\n\n<p>Two.</p>', 'One.\n\nTwo.'],
+    [
+      '<!-- wp:list --><ul><li>Bring a chair</li><li>Caf&eacute; open</li></ul><!-- /wp:list -->',
+      '- Bring a chair\n- Café open',
+    ],
+  ])('keeps the line breaks of %j in DESCRIPTION, read back by ical.js and node-ical', async (html, want) => {
+    const ics = await renderCalendar([event({ description: html })], info);
+    // TEXT's escaped line break on the wire, never a space or a raw newline.
+    const line = ics.split('\r\n').find((l) => l.startsWith('DESCRIPTION:'));
+    expect(line).toBe(`DESCRIPTION:${want.replace(/\n/g, '\\n')}`);
+    expect(one(ics).getFirstPropertyValue('description')).toBe(want);
+    const parsed = Object.values(nodeIcal.sync.parseICS(ics)).find((c) => c?.type === 'VEVENT');
+    expect(parsed && 'description' in parsed ? String(parsed.description) : undefined).toBe(want);
   });
 
   it('sends times in the event zone with a VTIMEZONE that puts them at the right instant', async () => {

@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import { plainText } from '../text/plain.ts';
+import { displayText, oneLine } from '../text/display.ts';
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +58,8 @@ function vtimezoneOf(zone: string): string | undefined {
 /** TEXT as RFC 5545 §3.3.11 escapes it, for the calendar name (ical-generator writes it as given). */
 const escapeText = (s: string): string => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n');
 
-const text = (v: unknown): string => (typeof v === 'string' ? plainText(v).replace(/\s+/g, ' ').trim() : '');
+/** A title, a name, an address part: HTML as one line of text. */
+const text = (v: unknown): string => (typeof v === 'string' ? oneLine(v) : '');
 const utcOf = (wall: unknown): DateTime | undefined => wallIn(wall, 'utc');
 
 /** The venue as LOCATION (its name and address on one line) and GEO when it has coordinates. */
@@ -127,7 +128,8 @@ function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>):
   const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
   const location = locationOf(e.venue);
   const organizer = organizerOf(e.organizer);
-  const description = text(e.description);
+  // Paragraphs and line breaks stay: ical-generator writes them as TEXT's escaped `\n`.
+  const description = typeof e.description === 'string' ? displayText(e.description) : '';
   cal.createEvent({
     id: `event-${e.id}@${host}`,
     sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),

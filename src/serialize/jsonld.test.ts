@@ -29,4 +29,14 @@ describe('the JSON-LD of an event', () => {
     );
     expect(jsonLdEvent(event({}), 'Europe/Lisbon')).not.toHaveProperty('eventAttendanceMode');
   });
+
+  it('describes the event as text with its paragraphs and line breaks, entities decoded (excerpt first)', () => {
+    const html = '<p>First line.<br />\nSecond line.</p>\n<p>Caf&eacute;.</p>';
+    expect(jsonLdEvent(event({ description: html }), 'Europe/Lisbon').description).toBe(
+      'First line.\nSecond line.\n\nCafé.',
+    );
+    expect(
+      jsonLdEvent(event({ description: html, excerpt: '<p>Short.</p>' }), 'Europe/Lisbon').description,
+    ).toBe('Short.');
+  });
 });

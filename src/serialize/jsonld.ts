@@ -1,14 +1,8 @@
 // schema.org JSON-LD as TEC attaches it in single context (§2.7): Event, Place (venue), Person (organizer).
 import { DateTime } from 'luxon';
 import { zoneOf } from '../dates/zones.ts';
+import { displayText } from '../text/display.ts';
 import type { Json } from './types.ts';
-
-/** TEC strips tags and collapses whitespace for JSON-LD descriptions. */
-export const plainText = (html: string): string =>
-  html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 const imageUrl = (image: unknown): string | undefined =>
   image && typeof image === 'object' && typeof (image as Json).url === 'string'
@@ -32,7 +26,8 @@ const base = (type: string, r: Json, nameKey: string): Json =>
     '@context': 'http://schema.org',
     '@type': type,
     name: r[nameKey],
-    description: plainText(String(r.excerpt || r.description || '')),
+    // Text, as schema.org's `description` is: tags out, entities decoded, paragraphs and line breaks kept.
+    description: displayText(String(r.excerpt || r.description || '')),
     image: imageUrl(r.image),
     url: r.url,
   });

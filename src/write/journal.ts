@@ -26,6 +26,18 @@ export interface UndoProbe {
   lostAt?: number;
 }
 
+/** A lost create not found by the time it could still land: looked for now and then until `until` (ms since epoch). */
+export interface LateProbe extends UndoProbe {
+  until: number;
+}
+
+/**
+ * How long a create that did not land within `landsWithin` is still looked for (WordPress may finish a request long
+ * after the gateway stopped waiting: a PHP worker stuck on a lock, a slow upload), and how often.
+ */
+export const LATE_WATCH_MS = 60 * 60_000;
+export const LATE_CHECK_MS = 60_000;
+
 /** The meta a create sends: the write's token, or nothing where the site does not register it. */
 export type Stamp = Record<string, string>;
 
@@ -41,6 +53,8 @@ export interface Entry {
   uses?: UndoStep[];
   /** What this undo is about to delete: a write that would link to it backs off. */
   removing?: UndoStep[];
+  /** Lost creates past the time they could land, still looked for (see {@link LATE_WATCH_MS}). */
+  late?: LateProbe[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
   due: number;
 }
@@ -237,6 +251,8 @@ export class Undo {
   readonly uses: UndoStep[] = [];
   /** What its rollback is about to delete: see {@link rollback}. */
   readonly removing: UndoStep[] = [];
+  /** Lost creates looked for now and then after they could have landed: see {@link LATE_WATCH_MS}. */
+  readonly late: LateProbe[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
   readonly #stamped: boolean;
@@ -251,6 +267,7 @@ export class Undo {
       this.probes.push(...e.probes);
       this.target = e.target;
       this.gone.push(...(e.gone ?? []));
+      this.late.push(...(e.late ?? []));
     }
   }
 
@@ -292,7 +309,7 @@ export class Undo {
 
   /** Nothing made, nothing being made: nothing to undo. */
   get empty(): boolean {
-    return !this.posts.length && !this.terms.length && !this.probes.length;
+    return !this.posts.length && !this.terms.length && !this.probes.length && !this.late.length;
   }
 
   /** Nothing to keep in the journal: nothing to undo, claimed or being removed. */
@@ -325,8 +342,8 @@ export class Undo {
     // Nothing noted: nothing to keep alive either.
     j.live(this, due === undefined && !this.#idle);
     if (this.#idle) return j.drop(this.#id);
-    const { posts, terms, probes, target, gone, uses, removing } = this;
-    const entry = { posts, terms, probes, target, gone, uses, removing };
+    const { posts, terms, probes, target, gone, uses, removing, late } = this;
+    const entry = { posts, terms, probes, target, gone, uses, removing, ...(late.length ? { late } : {}) };
     await j.put(this.#id, { ...entry, due: due ?? Date.now() + j.leaseMs });
     // Left for a later sweep: at its due time, not once a claim taken now runs out.
     if (due !== undefined) await j.release(this.#id);

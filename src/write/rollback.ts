@@ -7,6 +7,8 @@ import { readRecord } from '../mapping/codec.ts';
 import { WRITE_META, WRITE_QUERY } from '../wp/probe.ts';
 import type { WpPost } from '../wp/types.ts';
 import {
+  LATE_CHECK_MS,
+  LATE_WATCH_MS,
   landsWithin,
   stamps,
   stepKey,
@@ -158,11 +160,15 @@ export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext)
       }
       // Not there yet, but WordPress may still be carrying it out: looked for again.
       if (!ids.length && Date.now() < (p.lostAt ?? 0) + landsWithin(deps)) left.push(p);
+      // Past that, a create WordPress was still carrying out may land yet: watched for, apart from the rest.
+      else if (!ids.length && p.lostAt !== undefined)
+        undo.late.push({ restBase: p.restBase, lostAt: p.lostAt, until: Date.now() + LATE_WATCH_MS });
     } catch {
       left.push(p);
     }
   }
   undo.probes.push(...left);
+  await lookForLate(deps, undo, known);
   if (undo.probes.length) {
     // A create that lands later may link what is here (an event its venue): nothing is removed or let go until
     // every lost create is found or can no longer land; the sweep takes it up again.
@@ -270,6 +276,37 @@ export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext)
   if (touched.terms) deps.terms.invalidate();
   // Removed venues or organizers must not be offered as duplicates by a catalog read after the rollback.
   if (touched.posts) for (const kind of ['venue', 'organizer'] as const) deps.catalog.invalidate(kind);
-  // What is left is tried again by the next sweep.
-  await undo.save(Date.now() + 5_000);
+  // What is left is tried again by the next sweep; lost creates alone are looked for less often.
+  await undo.save(Date.now() + (undo.posts.length || undo.terms.length ? 5_000 : LATE_CHECK_MS));
+}
+
+/**
+ * Looks again for the lost creates past the time they could land: what one made after all becomes a step of the
+ * rollback (removed with the same proof as the rest); one still not found when its watch ends is left to the operator.
+ */
+async function lookForLate(deps: UndoDeps, undo: Undo, known: Set<string>): Promise<void> {
+  const watched = undo.late.splice(0);
+  for (const p of watched) {
+    let ids: number[];
+    try {
+      ids = await found(deps, undo.token, p);
+    } catch {
+      undo.late.push(p);
+      continue;
+    }
+    for (const id of ids) {
+      const step = { restBase: p.restBase, id };
+      if (known.has(stepKey(step))) continue;
+      known.add(stepKey(step));
+      (isTerms(deps, p.restBase) ? undo.terms : undo.posts).push(step);
+      deps.log.warn({ ...step, write: undo.token }, 'a create of a failed write landed late: it is removed');
+    }
+    if (ids.length) continue;
+    if (Date.now() < p.until) undo.late.push(p);
+    else
+      deps.log.error(
+        { restBase: p.restBase, write: undo.token, lostAt: new Date(p.lostAt ?? 0).toISOString() },
+        `a create of a failed write was never seen: if it lands, its record carries ${WRITE_META}=${undo.token}; left for the operator`,
+      );
+  }
 }

@@ -141,13 +141,43 @@ describe('rollback of a create whose answer was lost', () => {
     expect(undo.empty).toBe(true);
   });
 
-  it('stops looking once a lost create can no longer land', async () => {
+  it('goes on with the rest once a lost create can no longer land, and watches for it apart', async () => {
+    const undo = new Undo();
+    await undo.create('posts', 'tribe_venue', made(4));
+    await expect(undo.create('posts', 'tribe_events', lost)).rejects.toThrow();
+    (undo.probes[0] as { lostAt?: number }).lostAt = Date.now() - 60_000;
+    const records: Record<string, Row[]> = { tribe_venue: [{ id: 4, meta: { [WRITE_META]: undo.token } }] };
+    const { deps, deleted, warned } = fakeDeps(records, { callerMayDelete: true });
+    await rollback(deps, undo, caller);
+    // The venue goes now; the event, past the time it could land, is watched for instead of forgotten.
+    expect(deleted).toEqual(['tribe_venue/4']);
+    expect(undo.probes).toEqual([]);
+    expect(undo.late).toMatchObject([{ restBase: 'tribe_events' }]);
+    expect(undo.empty).toBe(false);
+    // WordPress finishes the create long after: the next sweep's rollback finds it by its token and removes it.
+    records.tribe_events = [{ id: 9, meta: { [WRITE_META]: undo.token } }];
+    await rollback(deps, undo);
+    expect(deleted).toEqual(['tribe_venue/4', 'tribe_events/9']);
+    expect(warned.join()).toContain('landed late');
+    expect(undo.empty).toBe(true);
+  });
+
+  it('leaves a create never seen to the operator when its watch ends, naming its token', async () => {
     const undo = new Undo();
     await expect(undo.create('posts', 'tribe_events', lost)).rejects.toThrow();
     (undo.probes[0] as { lostAt?: number }).lostAt = Date.now() - 60_000;
     const { deps, deleted } = fakeDeps({});
+    const errors: string[] = [];
+    (deps.log as unknown as { error: unknown }).error = (_: unknown, msg: string) => errors.push(msg);
     await rollback(deps, undo, caller);
+    expect(undo.late).toHaveLength(1);
+    expect(errors).toEqual([]);
+    undo.late[0]!.until = Date.now() - 1;
+    await rollback(deps, undo);
     expect(deleted).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(undo.token);
+    expect(errors[0]).toContain('left for the operator');
     expect(undo.empty).toBe(true);
   });
 

@@ -110,6 +110,33 @@ beforeAll(async () => {
     await record('admin _envelope', 'GET', withQuery(path, '_envelope=1'), 'admin');
   }
 
+  // The namespace index, /doc and the feeds, to an admin.
+  for (const path of ['', '/doc', `/events.ics?${WINDOW}`, `/events/${event.id}.ics`])
+    await record('admin', 'GET', path, 'admin');
+  // Served from the cache: the same lists again.
+  for (const path of reads.filter((p) => !/\/\d+|by-slug/.test(p)))
+    await record('anonymous again', 'GET', path);
+  // Writes by callers who may not manage terms: a contributor's event with a new venue, organizer and tag name (the
+  // companion plugin keeps the token out of what they may not edit), an author's refused term create.
+  const drafted = await create(
+    'events',
+    {
+      title: `Draft ${tok}`,
+      start_date: day(6),
+      end_date: day(6, '11:00'),
+      venue: { venue: `Draft hall ${tok}` },
+      organizer: [{ organizer: `Draft org ${tok}` }],
+      tags: [`drafttag${tok}`],
+    },
+    'contributor',
+  );
+  const draftVenue = drafted.venue as Json;
+  if (draftVenue?.id) cleanup.push(['venues', String(draftVenue.id)]);
+  for (const o of (drafted.organizer as Json[]) ?? []) cleanup.push(['organizers', String(o.id)]);
+  for (const tg of (drafted.tags as Json[]) ?? []) cleanup.push(['tags', String(tg.id)]);
+  await record('author refused', 'POST', '/tags', 'author', { name: `Refused ${tok}` });
+  await record('contributor reads', 'GET', `/events/${drafted.id}?context=edit`, 'contributor');
+
   // Updates, then deletes of throwaway records (answers as they were), by an admin and an editor.
   await record('admin updates', 'POST', `/categories/${cat.id}`, 'admin', { description: 'Changed.' });
   await record('editor updates', 'POST', `/tags/${tag.id}`, 'editor', { description: 'Changed.' });

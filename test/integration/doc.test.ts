@@ -1,6 +1,7 @@
 // GET /doc: a valid OpenAPI 3.0 document in TEC's shape that lists every route and parameter of the spec.
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CHARS } from '../../src/contract/args.ts';
 import { call, openTarget, type Target } from '../harness.ts';
 import type { Json } from './fixtures.ts';
 import { PASSWORD_ON_SECONDARY, SPEC } from './spec-routes.ts';
@@ -174,8 +175,11 @@ describe('the document', () => {
       description: expect.any(String),
       schema: {
         anyOf: [
-          { type: 'array', items: { type: 'string' } },
-          { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+          { type: 'array', items: { type: 'string', maxLength: MAX_CHARS.text } },
+          {
+            type: 'array',
+            items: { anyOf: [{ type: 'integer' }, { type: 'string', maxLength: MAX_CHARS.text }] },
+          },
         ],
       },
       required: false,
@@ -185,6 +189,19 @@ describe('the document', () => {
     const page = params.find((p) => p.name === 'page');
     expect(page).toMatchObject({ in: 'query', schema: { type: 'integer', default: 1 }, required: false });
     expect(page).not.toHaveProperty('style');
+  });
+
+  it("shows the parser's length bounds: a search 1 to 500 characters, a title at least 1, a slug at most 200", async () => {
+    const param = (path: string, name: string) =>
+      doc.paths[path]?.get?.parameters?.find((p) => p.name === name)?.schema as Json;
+    expect(param('/events', 'search')).toMatchObject({ type: 'string', minLength: 1, maxLength: 500 });
+    expect(param('/events/by-slug/{slug}', 'slug')).toMatchObject({ maxLength: 200 });
+    const title = doc.paths['/events']?.post?.requestBody?.content['application/json']?.schema.properties
+      .title as Json;
+    expect(JSON.stringify(title)).toContain('"minLength":1');
+    // A search one character too long is refused as /doc says it is.
+    const res = await call(t, 'GET', `/events?search=${'a'.repeat(501)}`);
+    expect(res.status).toBe(400);
   });
 
   it('does not document the event password on the primary root', () => {

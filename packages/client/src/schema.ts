@@ -382,7 +382,9 @@ export interface components {
             /** @description The parent event category id (0 for none). */
             parent?: number;
             /** @description The term's public meta (what the site registers for REST), or an empty list; never the gateway's own. */
-            meta?: Record<string, never> | unknown[];
+            meta?: {
+                [key: string]: unknown;
+            } | unknown[];
             /** @description The term archive URL. */
             url?: string;
             /** @description This term, its list and its parent in the API. */

@@ -63,7 +63,10 @@ function termDescriptor<const K extends TermKind>(kind: K) {
       "The term's public meta (what the site registers for REST), or an empty list; never the gateway's own.",
       'Los metadatos públicos del término (los que el sitio registra para REST), o una lista vacía; nunca los de la pasarela.',
       {
-        oneOf: [{ type: 'object' }, { type: 'array', items: {} }],
+        oneOf: [
+          { type: 'object', additionalProperties: true },
+          { type: 'array', items: {}, maxItems: 0 },
+        ],
       },
     ),
     termField('url', 'The term archive URL.', 'La URL del archivo del término.'),
