@@ -79,7 +79,8 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   ];
 
   const waits = new Waits(opts.changesWaitsPerClient ?? 4);
-  const bindings = [...allBindings(deps), ...changesBindings(deps, waits)];
+  // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).
+  const bindings = [...allBindings(deps), ...(deps.changes ? changesBindings(deps, waits) : [])];
   const roots: Root[] = [{ rest: '/wp-json', lang: deps.mapping.language.default, secondary: false }];
   if (opts.secondaryLanguage && opts.secondaryLanguage !== deps.mapping.language.default) {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });

@@ -148,6 +148,7 @@ export async function startGateway(
       await deps.webhooks?.stop();
       deps.indexes.stop();
       deps.catalog.stop();
+      deps.recorder?.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
@@ -406,6 +407,7 @@ async function prepare(
   deps.changesReconciled = recorder.reconcile().catch((err: unknown) => {
     log.warn({ err: (err as Error)?.message }, 'the change log could not be reconciled with WordPress');
   });
+  if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
     allowOrigin,

@@ -15,6 +15,12 @@ export interface Observation {
   order: string;
   /** Whether an anonymous reader may see it now (published, no password); false when gone. */
   public: boolean;
+  /**
+   * A write through the gateway saw it change: logged even when its version reads the same (WordPress's modified
+   * date has one-second resolution, so two saves within a second can carry the same version). The sources that hear
+   * of that write again (the plugin's notification, a poll) are not forced, and find it logged.
+   */
+  force?: boolean;
 }
 
 /** What a record's ledger entry holds: `<version or ->|<order>|<1 or 0>`. */
@@ -32,7 +38,7 @@ export interface Decision {
  * Whether an observation is a change to log, given the ledger's entry (`undefined`: never logged). The Redis log runs
  * the same rules in one script (src/changes/redis-log.ts); `test/cache/changes-log.test.ts` holds them to agree.
  * - A gone record is deleted once; a record never logged is logged deleted too (a reader may hold it from a sync).
- * - The same version is no change. A read older than the entry (by `order`) is stale and dropped; so is one no newer
+ * - The same version is no change, unless a write through the gateway says it is (`force`). A read older than the entry (by `order`) is stale and dropped; so is one no newer
  *   than a deletion (a poll that read the record just before it was deleted).
  */
 export function decide(prev: string | undefined, o: Observation): Decision | null {
@@ -43,7 +49,7 @@ export function decide(prev: string | undefined, o: Observation): Decision | nul
     const order = o.order || po;
     return { action: 'deleted', wasPublic: wasLive && pp === '1', state: `-|${order}|0` };
   }
-  if (pv === o.version) return null;
+  if (pv === o.version && !o.force) return null;
   if (pv !== undefined && o.order !== '' && po !== '') {
     if (pv === '-' ? o.order <= po : o.order < po) return null;
   }

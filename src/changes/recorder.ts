@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { IndexRegistry } from '../index/registry.ts';
+import { Periodic } from '../index/schedule.ts';
+import { modifiedAfter } from '../index/sync.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import { type Observation, stateOf } from './ledger.ts';
@@ -18,6 +20,10 @@ interface PostState {
   status: string;
   modified_gmt: string;
   password?: string;
+  title?: unknown;
+  content?: unknown;
+  excerpt?: unknown;
+  meta?: unknown;
 }
 
 interface TermState {
@@ -57,8 +63,23 @@ export function termObservation(kind: ChangeKind, id: number, term: TermState | 
   return { kind, id, version, order: '', public: true };
 }
 
-const eventObservation = (id: number, f: IndexedEvent | undefined): Observation =>
-  postObservation('event', id, f && { status: f.status, modified: f.modifiedGmt, protected: f.protected });
+/** A short digest of what a record shows beyond its stamp: a save within the same second is still a new version. */
+const digest = (v: unknown): string =>
+  createHash('sha256').update(JSON.stringify(v)).digest('base64url').slice(0, 10);
+
+const eventObservation = (id: number, f: IndexedEvent | undefined): Observation => {
+  const o = postObservation(
+    'event',
+    id,
+    f && { status: f.status, modified: f.modifiedGmt, protected: f.protected },
+  );
+  // The facets the index holds (dates, venue, terms, flags): not the text, which it keeps only for search.
+  // The same fields in the same order, whether read one by one or from the index's batches (which add the text).
+  if (o.version !== null && f) {
+    o.version += `~${digest([f.slug, f.start, f.end, f.categories, f.tags, f.venue, f.organizers, f.featured, f.hidden, f.parent, f.author, f.date, f.hasExcerpt])}`;
+  }
+  return o;
+};
 
 export interface RecorderDeps {
   changes: ChangeStore;
@@ -86,11 +107,49 @@ export function recordsOfTags(tags: readonly string[], mapping: Mapping): Map<Ch
   return out;
 }
 
+/** How far back each check of what changed reaches before the previous one (saves within the same second). */
+const CHECK_OVERLAP_MS = 10_000;
+
 export class ChangeRecorder {
   readonly #d: RecorderDeps;
+  #timers: Periodic[] = [];
 
   constructor(deps: RecorderDeps) {
     this.#d = deps;
+  }
+
+  /**
+   * What WordPress changed without telling the gateway (no companion plugin), for the kinds the event index does not
+   * follow: venues and organizers by `modified_after` every `pollMs`, and every kind but events (the index reconciles
+   * those) by comparing ids every `reconcileMs` (hard deletes, terms, which have no modified date).
+   */
+  start(
+    pollMs: number,
+    reconcileMs: number,
+    logger: { info(o: object, m: string): void; warn(o: object, m: string): void },
+  ): void {
+    this.stop();
+    let since = Date.now() - CHECK_OVERLAP_MS;
+    const poll = new Periodic(
+      'Change log check',
+      async () => {
+        const started = Date.now();
+        for (const kind of ['venue', 'organizer'] as const) {
+          await this.#log([...(await this.#read(kind, { modified_after: modifiedAfter(since) })).values()]);
+        }
+        since = started - CHECK_OVERLAP_MS;
+      },
+      logger,
+    );
+    const reconcile = new Periodic('Change log reconciliation', () => this.reconcile(KINDS.slice(1)), logger);
+    poll.start(pollMs);
+    reconcile.start(reconcileMs);
+    this.#timers = [poll, reconcile];
+  }
+
+  stop(): void {
+    for (const t of this.#timers) t.stop();
+    this.#timers = [];
   }
 
   /**
@@ -105,38 +164,64 @@ export class ChangeRecorder {
 
   /** Events the index holds now (after a write, a refetch or a poll); one it no longer holds is deleted. */
   async events(ids: readonly number[]): Promise<void> {
+    await this.#log(this.#events(ids));
+  }
+
+  #events(ids: readonly number[]): Observation[] {
     const indexes = this.#d.indexes.all();
-    if (!indexes.length) return;
-    await this.#log(
-      ids.map((id) => {
-        const held = indexes.map((i) => i.get(id)).find((f) => f !== undefined);
-        return eventObservation(id, held);
-      }),
+    if (!indexes.length) return [];
+    return ids.map((id) =>
+      eventObservation(
+        id,
+        indexes.map((i) => i.get(id)).find((f) => f !== undefined),
+      ),
     );
   }
 
   /** Venues, organizers or terms as WordPress has them now (one read per 100 records, as the service account). */
   async records(kind: ChangeKind, ids: readonly number[]): Promise<void> {
-    if (kind === 'event') return this.events(ids);
+    await this.#log(await this.#observe(kind, ids));
+  }
+
+  async #observe(kind: ChangeKind, ids: readonly number[]): Promise<Observation[]> {
+    if (kind === 'event') return this.#events(ids);
+    const out: Observation[] = [];
     for (let i = 0; i < ids.length; i += 100) {
       const chunk = ids.slice(i, i + 100);
       const now = await this.#read(kind, { include: chunk.join(',') });
-      await this.#log(
-        chunk.map((id) => now.get(id) ?? { kind, id, version: null, order: '', public: false }),
-      );
+      for (const id of chunk) out.push(now.get(id) ?? { kind, id, version: null, order: '', public: false });
     }
+    return out;
   }
 
-  /** The records cache tags name (a write's answer, a notification's plan); failures are logged, never thrown. */
-  async tags(tags: readonly string[]): Promise<void> {
+  /**
+   * The records cache tags name (a write's answer, a notification's plan); failures are logged, never thrown. With
+   * `only`, records of other kinds are looked at only when the log never heard of them: an event write names its
+   * venue, organizers and terms, and only one it created with it is news (no WordPress read for the others).
+   * `force`: the records of kind `only` were just written (a write through the gateway).
+   */
+  async tags(tags: readonly string[], only?: ChangeKind, force = false): Promise<void> {
     const byKind = recordsOfTags(tags, this.#d.mapping);
-    await Promise.all(
-      [...byKind].map(([kind, ids]) =>
-        this.records(kind, ids).catch((err: unknown) => {
+    const seen = await Promise.all(
+      [...byKind].map(async ([kind, all]) => {
+        try {
+          let ids = all;
+          if (only !== undefined && kind !== only) {
+            const known = await this.#d.changes.states(kind, all);
+            ids = all.filter((_, i) => known[i] === undefined);
+          }
+          const seen = ids.length ? await this.#observe(kind, ids) : [];
+          // The written record itself changed, whatever its version says (see Observation.force).
+          return force && kind === only ? seen.map((o) => ({ ...o, force: true })) : seen;
+        } catch (err) {
           this.#d.warn({ err: (err as Error)?.message, kind }, 'changes could not be logged');
-        }),
-      ),
+          return [];
+        }
+      }),
     );
+    await this.#log(seen.flat()).catch((err: unknown) => {
+      this.#d.warn({ err: (err as Error)?.message }, 'changes could not be logged');
+    });
   }
 
   /** Every record of a kind as WordPress has it now (statuses the service account may read). */
@@ -160,7 +245,7 @@ export class ChangeRecorder {
       query: {
         context: 'edit',
         status: POST_STATUSES,
-        _fields: 'id,status,modified_gmt,password',
+        _fields: 'id,status,modified_gmt,password,title,content,excerpt,meta',
         orderby: 'id',
         order: 'asc',
         ...query,
@@ -168,10 +253,13 @@ export class ChangeRecorder {
       as: 'service',
     });
     for (const p of posts) {
-      out.set(
-        p.id,
-        postObservation(kind, p.id, { status: p.status, modified: p.modified_gmt, protected: !!p.password }),
-      );
+      const o = postObservation(kind, p.id, {
+        status: p.status,
+        modified: p.modified_gmt,
+        protected: !!p.password,
+      });
+      if (o.version !== null) o.version += `~${digest([p.title, p.content, p.excerpt, p.meta])}`;
+      out.set(p.id, o);
     }
     return out;
   }
@@ -198,6 +286,7 @@ export class ChangeRecorder {
    */
   async reconcile(kinds: readonly ChangeKind[] = KINDS): Promise<void> {
     const { changes } = this.#d;
+    const changed: Observation[] = [];
     for (const kind of kinds) {
       const now = await this.#current(kind);
       const live = [...now.values()].filter((o) => o.version !== null);
@@ -205,7 +294,6 @@ export class ChangeRecorder {
         await changes.seed(kind, live);
         continue;
       }
-      const changed: Observation[] = [];
       for (let i = 0; i < live.length; i += 1000) {
         const chunk = live.slice(i, i + 1000);
         const states = await changes.states(
@@ -227,8 +315,9 @@ export class ChangeRecorder {
         }
         cursor = page.next;
       } while (cursor !== '0');
-      await this.#log(changed);
     }
+    // All kinds together, by modified date: commit order across kinds, as far as WordPress tells it.
+    await this.#log(changed);
   }
 }
 

@@ -22,7 +22,8 @@ end
 /**
  * The rules of `decide` (src/changes/ledger.ts) in Lua, with the append: the ledger entry is compared and written and
  * the stream entry added in one step, whichever instance or source saw the change first.
- * KEYS: stream, ledger, trimmed mark. ARGV: id, version (`-` gone), order, public, minid, now (gmt), kind, rest_url, tags.
+ * KEYS: stream, ledger, trimmed mark. ARGV: id, version (`-` gone), order, public, minid, now (gmt), kind, rest_url, tags,
+ * force (`1`: log even the same version).
  */
 const OBSERVE = `
 ${TRIM}
@@ -37,7 +38,7 @@ if v == '-' then
   if order == '' then order = po end
   action, pub, state = 'deleted', '0', '-|' .. order .. '|0'
 else
-  if pv == v then return false end
+  if pv == v and ARGV[10] ~= '1' then return false end
   if pv ~= nil and order ~= '' and po ~= '' then
     if pv == '-' and order <= po then return false end
     if pv ~= '-' and order < po then return false end
@@ -175,6 +176,7 @@ export class RedisChangeLog implements ChangeStore {
       o.kind,
       c.rest_url,
       c.tags.join(','),
+      o.force ? '1' : '0',
     )) as [string, string, string, string, string] | null;
     if (!res) return null;
     const [id, action, was, modified, pub] = res;

@@ -35,12 +35,8 @@ export interface ChangeStore extends ChangeLog {
   close(): Promise<void>;
 }
 
-/** Stream ids (`<ms>-<seq>`) in order; `'0'` is before every id. */
-export function compareIds(a: string, b: string): number {
-  const [am = 0, as = 0] = a.split('-').map(Number);
-  const [bm = 0, bs = 0] = b.split('-').map(Number);
-  return am - bm || as - bs;
-}
+/** Stream ids (`<ms>-<seq>`) in order; `'0'` is before every id (the invalidation stream's comparison). */
+export { compareIds } from '../cache/stream.ts';
 
 /** Whether a string is a stream id (`'0'` or `<ms>-<seq>`). */
 export const isStreamId = (s: string): boolean => s === '0' || /^\d{1,15}-\d{1,15}$/.test(s);

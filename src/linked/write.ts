@@ -135,7 +135,11 @@ export async function createLinked(
     now: deps.now(),
   });
   deps.catalog.invalidate(kind);
-  const dup = findDuplicate(kind, (await deps.catalog.all(kind, ctx.language)).values(), values);
+  const found = findDuplicate(kind, (await deps.catalog.all(kind, ctx.language)).values(), values);
+  // A duplicate that another write made and may still undo is not offered: its rollback would delete the record
+  // this answer names. Such a create makes its own instead (an event write claims what it reuses: Undo.claim).
+  const dup =
+    found && !(await deps.undo?.pending(deps.mapping[kind].restBase))?.has(found.id) ? found : undefined;
   if (dup) {
     // Only a duplicate the caller may read is reused; the service view never answers a caller.
     const post = await readPost(deps, ctx, kind, dup.id, { context: 'edit' })

@@ -1,8 +1,11 @@
 // The changes feed over the mock and the real WordPress: what the gateway's own writes, proxied wp/v2 writes and
 // edits made in WordPress put in the change log, and what `/changes` answers each caller.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChangeAt, createCalendarClient } from '../../packages/client/src/index.ts';
 import type { LoggedChange } from '../../src/changes/types.ts';
+import type { Gateway } from '../../src/gateway.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
+import { configureWebhook, notify, peer } from './cache-support.ts';
 import { editUpstream, Fixtures, monthOf, token } from './fixtures.ts';
 
 let t: Target;
@@ -40,6 +43,29 @@ describe('the change log hears of every change once', () => {
     expect(got.map((c) => c.action)).toEqual(['created', 'updated', 'deleted']);
     expect(got[0]).toMatchObject({ public: true, tags: [`event:${ev.id}`, 'list:event'] });
     expect(got[0]!.rest_url).toMatch(new RegExp(`/wp-json/calendar/events/v1/events/${ev.id}$`));
+  });
+
+  it("logs the gateway's writes of venues, organizers, categories and tags", async () => {
+    const from = await t.gateway.deps.changes!.head();
+    const made: Array<[string, string, number]> = [];
+    for (const [kind, path, body] of [
+      ['venue', '/venues', { venue: `Hall ${tok}` }],
+      ['organizer', '/organizers', { organizer: `Org ${tok}` }],
+      ['category', '/categories', { name: `Cat ${tok}` }],
+      ['tag', '/tags', { name: `Tag ${tok}` }],
+    ] as const) {
+      const res = await call<{ id: number }>(t, 'POST', path, { as: 'admin', body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push([kind, path, res.body.id]);
+      const del = await call(t, 'DELETE', `${path}/${res.body.id}?force=true`, { as: 'admin' });
+      expect(del.status, JSON.stringify(del.body)).toBe(200);
+    }
+    for (const [kind, , id] of made) {
+      expect(
+        (await logged(from, kind, id)).map((c) => c.action),
+        kind,
+      ).toEqual(['created', 'deleted']);
+    }
   });
 
   it('logs an edit made in WordPress once the index polls it', async () => {
@@ -125,6 +151,24 @@ describe('GET /changes', () => {
     expect(mine((await drain(next)).items, ev.id)).toEqual(['deleted', 'created']);
     expect(mine((await drain(next, 'subscriber')).items, ev.id)).toEqual(['deleted', 'created']);
     expect(mine((await drain(edNext, 'editor')).items, ev.id)).toEqual(['updated', 'updated']);
+  });
+
+  it('answers on the language root too, with its records under that root', async () => {
+    const ev = await fx.event({ title: `es ${tok}`, start_date: day(5), end_date: day(5, '11:00:00') });
+    const res = await fetch(`${t.gateway.url}/es/wp-json/calendar/events/v1/changes?limit=500`);
+    expect(res.status).toBe(200);
+    let body = (await res.json()) as FeedBody;
+    const items = [...body.items];
+    while (body.has_more) {
+      const next = await fetch(
+        `${t.gateway.url}/es/wp-json/calendar/events/v1/changes?limit=500&since=${body.next}`,
+      );
+      body = (await next.json()) as FeedBody;
+      items.push(...body.items);
+    }
+    expect(items.find((x) => x.kind === 'event' && x.id === ev.id)?.rest_url).toBe(
+      `${t.gateway.url}/es/wp-json/calendar/events/v1/events/${ev.id}`,
+    );
   });
 
   it('refuses a cursor that is not one of its own, naming the parameter', async () => {
@@ -216,5 +260,130 @@ describe('GET /changes as server-sent events', () => {
     await call(t, 'POST', `/events/${a.id}`, { as: 'admin', body: { title: `sse3 ${tok}` } });
     const resumed = await events({ 'Last-Event-ID': lastId }, (ev) => ev.some((e) => e.data.id === a.id));
     expect(resumed.map((e) => `${e.data.id}:${e.data.action}`)).toEqual([`${a.id}:updated`]);
+  });
+});
+
+describe('the typed client', () => {
+  it('iterates the initial sync, then the changes after a saved cursor, then follows new ones', async () => {
+    const client = createCalendarClient({ baseUrl: t.api });
+    const ev = await fx.event({ title: `cl ${tok}`, start_date: day(9), end_date: day(9, '11:00:00') });
+    const synced: ChangeAt[] = [];
+    for await (const c of client.changes({ limit: 40 })) synced.push(c);
+    expect(synced.filter((c) => c.id === ev.id).map((c) => c.action)).toEqual(['created']);
+    const saved = synced.at(-1)!.cursor;
+    await call(t, 'POST', `/events/${ev.id}`, { as: 'admin', body: { title: `cl2 ${tok}` } });
+    const after: ChangeAt[] = [];
+    for await (const c of client.changes({ since: saved })) after.push(c);
+    expect(after.map((c) => `${c.id}:${c.action}`)).toEqual([`${ev.id}:updated`]);
+    // Following: the iterator waits (long polls) and yields the next change when it is made.
+    const ac = new AbortController();
+    const next = (async () => {
+      for await (const c of client.changes({
+        since: after.at(-1)!.cursor,
+        follow: true,
+        timeout: 20,
+        signal: ac.signal,
+      }))
+        return c;
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const ev2 = await fx.event({ title: `cl3 ${tok}`, start_date: day(9), end_date: day(9, '11:00:00') });
+    expect(await next).toMatchObject({ kind: 'event', id: ev2.id, action: 'created' });
+    ac.abort();
+  });
+});
+
+describe('changes the gateway hears of from WordPress', () => {
+  const SECRET = 'changes-feed-test-secret-0123456789';
+  let g: Gateway;
+  beforeAll(async () => {
+    g = await peer(t, { webhookSecret: SECRET, pollIntervalMs: 0 });
+    if (t.kind === 'wordpress') await configureWebhook(t, `${g.url}/calendar-gateway/v1/notify`, SECRET);
+    await g.deps.changesReconciled;
+  });
+  afterAll(async () => {
+    if (t.kind === 'wordpress') await configureWebhook(t, '', '');
+    await g?.close();
+  });
+  const peerLog = async (from: string, kind: string, id: number) =>
+    (await g.deps.changes!.read(from, 10_000))
+      .filter((c) => c.kind === kind && c.id === id)
+      .map((c) => c.action);
+  const upstream = (path: string, body: unknown) =>
+    fetch(`${t.upstream}${path}`, {
+      method: 'POST',
+      headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it("logs what the companion plugin's notifications name: an event and a venue edited in WordPress", async () => {
+    const from = await g.deps.changes!.head();
+    const ev = await fx.event({ title: `nt ${tok}`, start_date: day(10), end_date: day(10, '11:00:00') });
+    const venue = (await (
+      await upstream(`/wp/v2/${t.mapping.venue.restBase}`, { title: `V ${tok}`, status: 'publish' })
+    ).json()) as { id: number };
+    expect(
+      (await upstream(`/wp/v2/${t.mapping.event.restBase}/${ev.id}`, { title: `nt2 ${tok}` })).status,
+    ).toBe(200);
+    expect(
+      (await upstream(`/wp/v2/${t.mapping.venue.restBase}/${venue.id}`, { title: `V2 ${tok}` })).status,
+    ).toBe(200);
+    // The mock runs no PHP: send what the companion plugin sends.
+    if (t.kind === 'mock') {
+      expect(
+        await notify(g.url, SECRET, [
+          { kind: 'post', id: ev.id, type: t.mapping.event.postType, action: 'save' },
+          { kind: 'post', id: venue.id, type: t.mapping.venue.postType, action: 'save' },
+        ]),
+      ).toBe(202);
+    }
+    // This gateway polls nothing: it hears of both from the notifications alone (the real plugin also notifies the
+    // creations, so the renames may follow as updates), each change once.
+    for (const [kind, id] of [
+      ['event', ev.id],
+      ['venue', venue.id],
+    ] as const) {
+      const got = await eventually(
+        () => peerLog(from, kind, id),
+        (x) => x.length > 0,
+        5000,
+      );
+      expect(got[0], `${kind} ${got.join(',')}`).toBe('created');
+      expect(got.length <= 2 && got.slice(1).every((a) => a === 'updated'), `${kind} ${got.join(',')}`).toBe(
+        true,
+      );
+    }
+    await fetch(`${t.upstream}/wp/v2/${t.mapping.venue.restBase}/${venue.id}?force=true`, {
+      method: 'DELETE',
+      headers: { Authorization: t.auth.admin },
+    });
+  });
+
+  it('logs a wp/v2 write proxied through the gateway, without waiting for a poll', async () => {
+    const from = await g.deps.changes!.head();
+    const ev = await fx.event({ title: `px ${tok}`, start_date: day(11), end_date: day(11, '11:00:00') });
+    const proxied = (body: unknown) =>
+      fetch(`${g.url}/wp-json/wp/v2/${t.mapping.event.restBase}/${ev.id}`, {
+        method: 'POST',
+        headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await proxied({ title: `px2 ${tok}` })).status).toBe(200);
+    // The real plugin also notifies this gateway of the creation: then the rename follows as an update.
+    const first = await eventually(
+      () => peerLog(from, 'event', ev.id),
+      (x) => x.length > 0,
+      5000,
+    );
+    expect(first[0]).toBe('created');
+    expect((await proxied({ status: 'draft' })).status).toBe(200);
+    const log = await eventually(
+      () => g.deps.changes!.read(from, 10_000),
+      (x) => x.some((c) => c.id === ev.id && !c.public),
+      5000,
+    );
+    const mine = log.filter((c) => c.kind === 'event' && c.id === ev.id);
+    expect(mine.at(-1)).toMatchObject({ action: 'updated', public: false, was_public: true });
+    expect(mine.filter((c) => !c.public)).toHaveLength(1);
   });
 });

@@ -269,3 +269,48 @@ describe.each([
     expect((await wp('GET', `${t.mapping.venue.restBase}/${venueId}?context=edit`)).status).toBe(200);
   });
 });
+
+describe.each([
+  ['venue', 'one gateway'],
+  ['organizer', 'one gateway'],
+  ['venue', 'two gateways sharing Redis'],
+  ['organizer', 'two gateways sharing Redis'],
+] as const)('a bare %s create B while write A, which made the same one, fails, on %s', (kind, where) => {
+  it("answers with a record that outlives A's rollback, never A's fresh one", async () => {
+    const [ga, gb] = where === 'one gateway' ? [t.gateway, t.gateway] : pair;
+    const w = `${kind} ${where === 'one gateway' ? 'one' : 'two'} ${tok}`;
+    const linked =
+      kind === 'venue' ? { venue: `Bare venue ${w}`, city: 'Nantes' } : { organizer: `Bare org ${w}` };
+    const events = `/wp/v2/${t.mapping.event.restBase}`;
+    let b: CallResult<Json & { id: number }> | undefined;
+    let seen = 0;
+    // A's event create is held while B's bare create runs to its answer, then refused: A's rollback removes its own.
+    const restore = intercept(ga, (req) => {
+      if (req.method !== 'POST' || req.path !== events || seen++ > 0) return undefined;
+      return (async () => {
+        b = await call({ ...t, api: `${gb.url}/wp-json/calendar/events/v1` }, 'POST', `/${kind}s`, {
+          as: 'editor',
+          body: linked,
+        });
+        throw fromWordPress('rest_invalid_param', 'Refused for the test.', 400, { upstream: true });
+      })();
+    });
+    let a: CallResult<Json> | undefined;
+    try {
+      a = await call(api(ga), 'POST', '/events', {
+        as: 'editor',
+        body: { title: `A bare ${w}`, start_date: day(9), end_date: day(9, '12:00:00'), [kind]: linked },
+      });
+    } finally {
+      restore();
+    }
+    expect(a.status).toBe(400);
+    expect(b?.status, JSON.stringify(b?.body)).toBe(201);
+    const id = (b?.body as { id: number } | undefined)?.id as number;
+    made.push([t.mapping[kind].restBase, id]);
+    await settled(ga);
+    await settled(gb);
+    // What B answered still exists once A's rollback is over.
+    expect((await wp('GET', `${t.mapping[kind].restBase}/${id}`)).status).toBe(200);
+  });
+});
