@@ -3,7 +3,8 @@
 import { mulberry32 } from '../mocks/seed-data.ts';
 import type { WpPost } from '../src/wp/types.ts';
 
-const COMMON = [
+/** The most common words, in most events' text. */
+export const COMMON = [
   'music',
   'night',
   'family',

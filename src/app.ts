@@ -1,4 +1,5 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { planOf } from './cache/notify.ts';
@@ -16,6 +17,7 @@ import { siteIndexHandler } from './discovery/site-index.ts';
 import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
+import { audienceOf, credentialsOf } from './http/credentials.ts';
 import type { Stage } from './http/exchange.ts';
 import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
@@ -24,6 +26,7 @@ import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
+import { afterUserDelete, refreshSite } from './site/refresh.ts';
 import { authenticate } from './stages/authenticate.ts';
 import { cacheStage } from './stages/cache.ts';
 import { handle } from './stages/handle.ts';
@@ -107,7 +110,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         defaultLanguage: root.lang,
         publicUrl: opts.publicUrl,
         home: deps.site.home,
-        timezone: deps.site.timezone,
+        // Read at each request: a change of WordPress's settings updates it (src/site/refresh.ts).
+        get timezone() {
+          return deps.site.timezone;
+        },
         log: deps.log,
         stages,
         jsonp,
@@ -145,8 +151,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
       writes: {
         mapping: deps.mapping,
-        apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
+        apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
+        site: () => refreshSite(deps).then(() => {}),
+        userDeleted: (id) => afterUserDelete(deps, id),
       },
+      // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
+      signIn: (req) => signIn(deps, req as express.Request),
     }),
   );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
@@ -167,7 +177,7 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
   return [
     shapeStage(deps.log, jsonp),
     authenticate({ resolve: (ctx) => deps.callers.resolve(ctx), bodies }),
-    ...(deps.cache ? [cacheStage(deps.cache)] : []),
+    ...(deps.cache ? [cacheStage(deps.cache, FORMATS)] : []),
     render(deps.log),
     ...(deps.cache ? [invalidate(deps.cache)] : []),
     ...(deps.recorder ? [recordChanges(deps.recorder)] : []),
@@ -175,4 +185,18 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
     parse(FORMATS),
     handle,
   ];
+}
+
+/** Checks a proxied request's credentials as the calendar API's own are checked (cached, throttled). */
+async function signIn(deps: Deps, req: express.Request): Promise<void> {
+  const credentials = credentialsOf(req);
+  if (!credentials) return;
+  await deps.callers.resolve({
+    audience: audienceOf(credentials),
+    credentials,
+    language: deps.mapping.language.default,
+    requestId: String(req.get('x-request-id') ?? randomUUID()),
+    client: req.ip,
+    signal: new AbortController().signal,
+  });
 }

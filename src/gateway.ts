@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { AuthThrottle } from './auth/throttle.ts';
 import { fastServe } from './cache/fast-path.ts';
 import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
@@ -22,6 +23,7 @@ import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
+import { gracefulClose } from './http/shutdown.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -30,6 +32,8 @@ import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
+import type { SharedRedis } from './shared-redis.ts';
+import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
 import { registerWebhookMetrics } from './webhooks/metrics.ts';
 import { Webhooks } from './webhooks/service.ts';
@@ -88,6 +92,22 @@ export interface StartOptions {
   graceMs?: number;
 }
 
+/** How long an address that signed in as a user is known for that user (src/auth/throttle.ts). */
+const KNOWN_ADDRESS_MS = 30 * 24 * 3600 * 1000;
+
+/** The failed sign-ins' throttle, shared by every instance through Redis when configured. */
+const authThrottle = (config: Config, shared: SharedRedis | undefined): AuthThrottle =>
+  new AuthThrottle(
+    {
+      perAddress: config.authFailuresPerAddress,
+      perUserAddress: config.authFailuresPerUserAddress,
+      perUser: config.authFailuresPerUser,
+      windowMs: config.authFailureWindowSeconds * 1000,
+      knownMs: KNOWN_ADDRESS_MS,
+    },
+    shared,
+  );
+
 /** How often each instance looks for undo steps left to retry. */
 const UNDO_SWEEP_MS = 5_000;
 
@@ -100,7 +120,7 @@ export async function startGateway(
   // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
   const starting: Starting = { reasons: [...STARTING_REASONS] };
   let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
-  const server = await listen(config, (req, res) => handler(req, res));
+  const { server, closeServer } = await listen(config, (req, res) => handler(req, res));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   opts.onListening?.(url);
@@ -150,25 +170,23 @@ export async function startGateway(
       deps.catalog.stop();
       deps.recorder?.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), opts.graceMs ?? 10_000);
-      await closed;
-      clearInterval(idle);
-      clearTimeout(force);
+      await closeServer(opts.graceMs ?? 10_000);
       await deps.changes?.close();
       await caching.close();
     },
   };
 }
 
-function listen(config: Config, handler: RequestListener): Promise<Server> {
-  return new Promise<Server>((resolve, reject) => {
+/** The server, listening, and its graceful close (which follows its connections from the first one). */
+function listen(
+  config: Config,
+  handler: RequestListener,
+): Promise<{ server: Server; closeServer: (graceMs: number) => Promise<void> }> {
+  return new Promise((resolve, reject) => {
     const s = createServer(handler);
+    const closeServer = gracefulClose(s);
     s.keepAliveTimeout = 65_000;
-    s.listen(config.port, config.host, () => resolve(s));
+    s.listen(config.port, config.host, () => resolve({ server: s, closeServer }));
     s.once('error', reject);
   });
 }
@@ -329,12 +347,14 @@ async function prepare(
   if (config.pollIntervalMs > 0) catalog.start(config.pollIntervalMs);
   // Another instance wrote or was notified: re-read what it names.
   caching.cache?.onRemoteInvalidate((tags) => catalog.invalidateTags(tags));
+  const link = caching.redis;
+  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   const deps: Deps = {
     mapping,
     wp,
     site,
     indexes,
-    callers: new CallerResolver(wp),
+    callers: new CallerResolver(wp, undefined, authThrottle(config, shared)),
     terms: new TermCache(wp),
     catalog,
     log,
@@ -348,13 +368,17 @@ async function prepare(
     // Subscribers ask again as often as a cached answer stays fresh.
     feed: { maxEvents: config.feedMaxEvents, refreshSeconds: config.cacheTtlSeconds },
   };
+  // A purge of everything (an operator's, or one a change of the site's settings made, here or in another instance):
+  // the site's name and time zone are read again, and a change purges once more (src/site/refresh.ts).
+  caching.cache?.onInvalidate((tags) => {
+    if (tags === null)
+      refreshSite(deps).catch((err: unknown) => log.warn({ err }, 'reading the site settings again failed'));
+  });
   if (caching.cache) {
     const records = new RecordCache(config.cacheTtlSeconds * 1000);
     caching.cache.onInvalidate((tags) => records.drop(tags));
     deps.records = records;
   }
-  const link = caching.redis;
-  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);

@@ -83,6 +83,8 @@ export async function asOperator(
     credentials,
     language: deps.mapping.language.default,
     requestId: randomUUID(),
+    // Failed sign-ins here count against the address as anywhere else (src/auth/throttle.ts).
+    client: req.ip,
     signal: new AbortController().signal,
   };
   try {

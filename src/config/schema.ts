@@ -211,6 +211,27 @@ export const configSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(1000),
+  // Failed sign-ins (src/auth/throttle.ts).
+  authFailuresPerAddress: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(20),
+  authFailuresPerUserAddress: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(5),
+  authFailuresPerUser: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(50),
+  authFailureWindowSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .default(900),
   // The changes feed (src/changes/).
   changesRetentionDays: z.coerce
     .number({ message: 'must be a number of days' })

@@ -272,6 +272,29 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
   },
+  // Failed sign-ins (src/auth/throttle.ts).
+  authFailuresPerAddress: {
+    env: 'AUTH_FAILURES_PER_ADDRESS',
+    flag: 'auth-failures-per-address',
+    meaning:
+      'failed Basic or cookie sign-ins one client address (after `trust proxy`) may make per window, whatever the user names; then 429 `too_many_auth_attempts` before WordPress is asked',
+  },
+  authFailuresPerUserAddress: {
+    env: 'AUTH_FAILURES_PER_USER_ADDRESS',
+    flag: 'auth-failures-per-user-address',
+    meaning: 'failed sign-ins one address may make per window for one user name',
+  },
+  authFailuresPerUser: {
+    env: 'AUTH_FAILURES_PER_USER',
+    flag: 'auth-failures-per-user',
+    meaning:
+      'failed sign-ins for one user name from all addresses per window; past it, an address that has not signed in as that user in the last 30 days gets one try per window (never a lockout)',
+  },
+  authFailureWindowSeconds: {
+    env: 'AUTH_FAILURE_WINDOW_SECONDS',
+    flag: 'auth-failure-window-seconds',
+    meaning: 'the window those counts run over (shared through Redis when configured)',
+  },
   // The changes feed (src/changes/).
   changesRetentionDays: {
     env: 'CHANGES_RETENTION_DAYS',

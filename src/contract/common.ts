@@ -7,6 +7,7 @@ import {
   boolean,
   type Described,
   list,
+  nonEmptyString,
   positiveInt,
   timeValue,
   WHY,
@@ -23,6 +24,22 @@ export const language: ArgDef<string> = {
     ctx.addIssue({ code: 'custom', message: `multilang_language is not one of ${LANGUAGES.join(', ')}.` });
     return z.NEVER;
   }),
+};
+
+/**
+ * `password` on a list (TEC reads it from any request): the protected records of the page it opens show in full, and
+ * the filters may match the protected events it opens (issue 30). Declared so that the handler, the cache key and the
+ * shareability decision read the same parsed value; accepted, not documented, as on the events list.
+ */
+export const listPassword: ArgDef<string> = {
+  type: 'string',
+  in: 'query',
+  description: {
+    en: 'The password of protected records to show in full.',
+    es: 'La contraseña de los registros protegidos que se muestran completos.',
+  },
+  roots: 'none',
+  schema: nonEmptyString,
 };
 
 export const page: ArgDef<number> = {

@@ -11,7 +11,7 @@ import {
   positiveInt,
   WHY,
 } from './args.ts';
-import { idPath, language, page, perPage, slugPath } from './common.ts';
+import { idPath, language, listPassword, page, perPage, slugPath } from './common.ts';
 import { organizerRecord, venueRecord, writeArgsOf } from './records.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
 
@@ -90,6 +90,7 @@ export const linkedListArgs = (kind: LinkedKind) => {
         return items;
       }),
     } satisfies ArgDef<string[]>,
+    password: listPassword,
     multilang_language: language,
   };
 };

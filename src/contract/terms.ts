@@ -12,7 +12,7 @@ import {
   positiveInt,
   WHY,
 } from './args.ts';
-import { idPath, language, page, perPage } from './common.ts';
+import { idPath, language, listPassword, page, perPage } from './common.ts';
 import { categoryRecord, tagRecord, writeArgsOf } from './records.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, type RouteContract, route } from './route.ts';
 
@@ -113,6 +113,7 @@ export function listTermsArgs(kind: TermKind) {
       'query',
     ),
     event: existingId({ en: 'Alias of post.', es: 'Alias de post.' }, 'query'),
+    password: listPassword,
     slug: {
       type: 'array',
       items: 'string',

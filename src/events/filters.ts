@@ -12,6 +12,7 @@ import type { IndexQuery } from '../index/query.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
+import { withPassword } from './protected.ts';
 import { listVisibility, type Visibility, visibleTo } from './visibility.ts';
 
 export type EventListArgs = ArgsOf<typeof listEventsArgs>;
@@ -176,7 +177,12 @@ const status: EventFilter = {
   async apply(env) {
     const v = await env.visibility;
     return {
-      query: { statuses: v.statuses, ownStatuses: v.ownStatuses, author: v.author },
+      query: {
+        statuses: v.statuses,
+        ownStatuses: v.ownStatuses,
+        author: v.author,
+        seesProtected: v.seesProtected,
+      },
       echo: { status: v.echo },
     };
   },
@@ -252,6 +258,9 @@ export async function eventQueryOf(
     Object.assign(query, p.query);
     Object.assign(echo, p.echo);
   }
+  // A filter on what a password blanks matches a protected event only for who sees it in full (src/index/query.ts):
+  // its editors, and whoever gave its password.
+  query.seesProtected = await withPassword(deps, ctx, index, query, visibility, args.password);
   return { query, echo, visibility, index };
 }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context.ts';
 import { POST_STATUSES } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
+import type { SeesProtected } from '../index/query.ts';
 import type { ResourceKind } from '../mapping/schema.ts';
 import { type Caller, can, type TypeCaps } from '../wp/caller.ts';
 
@@ -22,6 +23,17 @@ export interface Visibility {
   /** What `rest_url` echoes: `publish`, `any`, or the statuses asked for. */
   echo: string;
   editor: boolean;
+  /**
+   * The password-protected records the caller sees in full without a password: those WordPress opens to it in edit
+   * context (anyone's to who may edit others' published records, its own to who may edit its own published ones).
+   */
+  seesProtected: SeesProtected;
+}
+
+/** Whom WordPress opens a protected record to in edit context, without its password (`edit_post`). Pure. */
+export function editorsOfProtected(caller: Caller | null, caps: TypeCaps): SeesProtected {
+  if (!can(caller, caps, 'edit_published_posts')) return {};
+  return can(caller, caps, 'edit_others_posts') ? { all: true } : { own: caller?.id };
 }
 
 /** Statuses that need `edit_others_posts` to be read on someone else's record (`read_private_posts` for private). */
@@ -60,6 +72,7 @@ export async function listVisibility(
     author: caller?.id,
     echo,
     editor,
+    seesProtected: editorsOfProtected(caller, caps),
   });
   if (!requested) return editor ? of(ANY, 'any') : of(['publish'], 'publish');
   if (!editor) {
@@ -83,13 +96,14 @@ export const visibleTo = (v: Pick<Visibility, 'statuses' | 'ownStatuses' | 'auth
 
 /** The part of a visibility limited to some statuses, as an index query takes it (`statuses`, `ownStatuses`, `author`). */
 export function readableOf(
-  v: Pick<Visibility, 'statuses' | 'ownStatuses' | 'author'>,
+  v: Pick<Visibility, 'statuses' | 'ownStatuses' | 'author' | 'seesProtected'>,
   statuses: readonly string[],
-): { statuses: string[]; ownStatuses: string[]; author?: number } {
+): { statuses: string[]; ownStatuses: string[]; author?: number; seesProtected: SeesProtected } {
   const wanted = new Set(statuses);
   return {
     statuses: v.statuses.filter((s) => wanted.has(s)),
     ownStatuses: v.ownStatuses.filter((s) => wanted.has(s)),
     author: v.author,
+    seesProtected: v.seesProtected,
   };
 }

@@ -190,6 +190,18 @@ export const tooManyPasswordAttempts = (retryAfterSeconds: number): ApiError =>
     { retry_after: retryAfterSeconds },
   );
 
+/**
+ * Too many failed sign-ins (Basic or cookie) from this address, or for this user name from it (src/auth/throttle.ts):
+ * refused before WordPress is asked, whatever the password, and the same for a user name that does not exist.
+ */
+export const tooManyAuthAttempts = (retryAfterSeconds: number): ApiError =>
+  new ApiError(
+    'too_many_auth_attempts',
+    'Too many failed sign-ins were tried from your address. Try again later.',
+    429,
+    { retry_after: retryAfterSeconds },
+  );
+
 export const aborted = (): ApiError => new ApiError('request_aborted', 'The request was aborted.', 499);
 
 /** An event write whose venue, organizer, term or image was deleted under it twice (src/events/write.ts). */

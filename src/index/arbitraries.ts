@@ -44,7 +44,7 @@ export const event = (id: number): fc.Arbitrary<EventFacets> =>
       featured: fc.boolean(),
       hidden: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
       parent: fc.constantFrom(0, 0, 1, 2),
-      protected: fc.boolean(),
+      protected: fc.constantFrom(false, false, true),
       author: fc.integer({ min: 1, max: 3 }),
       hasExcerpt: fc.boolean(),
       searchText: text,
@@ -90,11 +90,28 @@ export const search = fc.oneof(
 const rarely = <T>(arb: fc.Arbitrary<T>, weight = 1): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
 
+/** `true` one time in `n`, else absent. */
+const seldom = (n: number): fc.Arbitrary<true | undefined> =>
+  fc.oneof(
+    { weight: n - 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constant(true as const) },
+  );
+
 export const query: fc.Arbitrary<IndexQuery> = fc.record({
   statuses: fc.oneof(fc.constant(['publish']), fc.subarray(STATUSES)).map((s) => [...s]),
   ownStatuses: rarely(fc.subarray(STATUSES)),
   author: rarely(fc.integer({ min: 0, max: 3 })),
   searchesProtected: fc.boolean(),
+  seesProtected: rarely(
+    fc.record({
+      all: rarely(fc.boolean()),
+      own: rarely(fc.integer({ min: 0, max: 3 })),
+      ids: rarely(fc.uniqueArray(fc.integer({ min: 1, max: 45 }), { maxLength: 8 })),
+    }),
+    4,
+  ),
+  readsLinks: seldom(8),
+  protectedOnly: seldom(12),
   dates: rarely(
     fc.record({
       startGte: rarely(wall),

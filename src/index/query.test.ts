@@ -325,3 +325,43 @@ describe('queryIndex laws', () => {
     );
   });
 });
+
+describe('password-protected events and the fields a password blanks', () => {
+  // Event 2 has a password: lists show it with venue, organizers, terms and featured blanked.
+  const site = [
+    ev(1, { venue: 30, organizers: [40], categories: [10], tags: [20], featured: true }),
+    ev(2, {
+      venue: 30,
+      organizers: [40],
+      categories: [10],
+      tags: [20],
+      featured: true,
+      protected: true,
+      author: 7,
+    }),
+  ];
+  const ids = (q: Partial<IndexQuery>) =>
+    queryIndex(site, { statuses: ['publish'], page: 1, perPage: 10, ...q }).ids;
+  const filters: Array<Partial<IndexQuery>> = [
+    { venue: [30] },
+    { organizer: [40] },
+    { categories: [10] },
+    { tags: [20] },
+    { featured: true },
+    { readsLinks: true },
+  ];
+
+  it.each(filters)('matches it on %o only for callers who see it in full', (filter) => {
+    expect(ids(filter)).toEqual([1]);
+    expect(ids({ ...filter, seesProtected: {} })).toEqual([1]);
+    expect(ids({ ...filter, seesProtected: { own: 8, ids: [1, 3] } })).toEqual([1]);
+    expect(ids({ ...filter, seesProtected: { all: true } })).toEqual([1, 2]);
+    expect(ids({ ...filter, seesProtected: { own: 7 } })).toEqual([1, 2]);
+    expect(ids({ ...filter, seesProtected: { ids: [2] } })).toEqual([1, 2]);
+  });
+
+  it('lists it to everyone when no filter reads what its password blanks', () => {
+    expect(ids({})).toEqual([1, 2]);
+    expect(ids({ featured: false })).toEqual([]);
+  });
+});

@@ -23,6 +23,16 @@ export interface IndexQuery {
    * callers (`WP_Query::parse_search`), so the safe default is no.
    */
   searchesProtected?: boolean;
+  /**
+   * The password-protected events this caller sees in full (their venue, organizers, terms, featured flag): every
+   * list shows the others with those fields blanked, so a filter on them, or an answer built from them
+   * (`readsLinks`), matches a protected event only when it is one of these. Absent: none.
+   */
+  seesProtected?: SeesProtected;
+  /** The answer depends on the events' venue and organizers (`has_events`, `only_with_upcoming`). */
+  readsLinks?: boolean;
+  /** Only password-protected events (the ones a `password` is then tried at). */
+  protectedOnly?: boolean;
   dates?: DateBounds;
   search?: string;
   categories?: number[];
@@ -34,6 +44,38 @@ export interface IndexQuery {
   parent?: number;
   page: number;
   perPage: number;
+}
+
+/**
+ * Who sees a protected event in full: whoever may edit it (WordPress opens it in edit context: `all` for those who
+ * may edit anyone's events, `own` the author id of one who may edit their own published ones), and whoever gave
+ * its password (`ids`, the events WordPress opened with it).
+ */
+export interface SeesProtected {
+  all?: boolean;
+  own?: number;
+  ids?: readonly number[];
+}
+
+/** Whether a query reads a field a post password blanks: then it matches protected events only as seen. */
+export const readsBlanked = (q: Omit<IndexQuery, 'page' | 'perPage'>): boolean =>
+  !!(
+    q.venue?.length ||
+    q.organizer?.length ||
+    q.categories?.length ||
+    q.tags?.length ||
+    q.featured !== undefined ||
+    q.readsLinks
+  );
+
+/** Whether the caller sees this event's blanked fields (always, for an event without a password). */
+export function seenInFull(
+  s: SeesProtected | undefined,
+  f: { id: number; protected: boolean; author: number },
+): boolean {
+  if (!f.protected || s?.all) return true;
+  if (!s) return false;
+  return (s.own !== undefined && s.own !== 0 && f.author === s.own) || (s.ids?.includes(f.id) ?? false);
 }
 
 export interface IndexResult {
@@ -126,8 +168,11 @@ export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
   const venues = setOf(q.venue);
   const organizers = setOf(q.organizer);
   const include = setOf(q.include);
+  const blanked = readsBlanked(q);
   return (f) => {
     if (f.hidden || !listed(f)) return false;
+    if (blanked && !seenInFull(q.seesProtected, f)) return false;
+    if (q.protectedOnly && !f.protected) return false;
     if (include && !include.has(f.id)) return false;
     // An event without a date never satisfies a bound on that date.
     if (d.startGte !== undefined && !(f.start !== '' && f.start >= d.startGte)) return false;

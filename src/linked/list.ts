@@ -4,12 +4,16 @@ import type { LinkedKind, linkedListArgs } from '../contract/linked.ts';
 import type { Deps } from '../deps.ts';
 import { eventQueryOf, VISIBILITY_ONLY } from '../events/filters.ts';
 import { postListResult, readPage } from '../events/page.ts';
+import { openedBy } from '../events/protected.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
 import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES } from '../index/facets.ts';
+import { seenInFull } from '../index/query.ts';
+import { asGuesses } from '../passwords/guesses.ts';
+import { canSeeProtected, isProtected } from '../serialize/common.ts';
 import type { LinkedFacets } from './catalog.ts';
-import { mediaOf, PLURAL, passwordOf, serialize } from './read.ts';
+import { mediaOf, PLURAL, serialize } from './read.ts';
 import { linkedIdsOf, usedBy, usedByUpcoming } from './usage.ts';
 
 type Args = ArgsOf<ReturnType<typeof linkedListArgs>>;
@@ -65,12 +69,20 @@ export async function listLinked(
   // Events count for has_events / only_with_upcoming only when this caller may read them: the events' own status
   // filter says which (events/filters.ts), with no other list filter and no date window.
   const { visibility: events } = await eventQueryOf(deps, ctx, {}, VISIBILITY_ONLY);
+  const password = a.password;
   if (a.event !== undefined) {
     const event = index.get(a.event);
     if (!event || !visibleTo(events)(event.status, event.author))
       throw invalidParams({ event: `event: no event with the id ${a.event}.` });
-    only = new Set(linkedIdsOf(kind, event));
+    // A protected event's venue and organizers are blanked for whoever does not see it in full: none are its.
+    const seen =
+      seenInFull(events.seesProtected, event) ||
+      (password !== undefined &&
+        (await openedBy(deps, ctx, index, [event.id], events, password)).includes(event.id));
+    only = new Set(seen ? linkedIdsOf(kind, event) : []);
   }
+  // A protected event's links count only for who sees them without a password (its editors): a `password` is not
+  // tried here, as it would be at every protected event of the site, each a guess.
   if (a.has_events !== undefined) {
     const used = usedBy(index, kind, readableOf(events, HAS_EVENTS_STATUSES));
     if (a.has_events) only = intersect(only, used);
@@ -96,11 +108,21 @@ export async function listLinked(
   if (page > 1 && ids.length === 0) {
     throw archivePageNotFound(kind);
   }
-  const posts = await readPage(deps, ctx, kind, ids, {
-    statuses: visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined,
-  });
+  // With a `password`, WordPress renders the protected records it opens (as on an event list); trying it at each
+  // protected record of the page is a guess at each, throttled per client.
+  const statuses = visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined;
+  const tried = password === undefined ? [] : ids.filter((id) => catalog.get(id)?.protected);
+  const posts = await asGuesses(
+    deps.passwordGuesses,
+    ctx.client,
+    tried.map((id) => `${kind}:${id}`),
+    () => readPage(deps, ctx, kind, ids, { statuses, password }),
+    {
+      of: (read) =>
+        read.filter((p) => isProtected(p) && !canSeeProtected(p, password)).map((p) => `${kind}:${p.id}`),
+    },
+  );
   const media = await mediaOf(deps, ctx, posts);
-  const password = passwordOf(input.raw);
   const records = posts.map((p) =>
     serialize(deps, kind, p, media, site, 'list', { password, stored: catalog.get(p.id) }),
   );

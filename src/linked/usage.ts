@@ -3,7 +3,7 @@ import type { LinkedKind } from '../contract/linked.ts';
 import { fromUtc } from '../dates/index.ts';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { EventIndex } from '../index/event-index.ts';
-import type { DateBounds } from '../index/query.ts';
+import type { DateBounds, SeesProtected } from '../index/query.ts';
 
 /** The venue or organizer ids one event links to. */
 export function linkedIdsOf(kind: LinkedKind, f: Pick<IndexedEvent, 'venue' | 'organizers'>): number[] {
@@ -16,16 +16,21 @@ export interface Readable {
   statuses: string[];
   ownStatuses?: string[];
   author?: number;
+  /** The protected events whose links the caller sees (every list blanks the others' venue and organizers). */
+  seesProtected?: SeesProtected;
 }
 
-/** Ids of every venue/organizer linked to at least one event the caller may read, within the date bounds. */
+/**
+ * Ids of every venue/organizer linked to at least one event the caller may read, within the date bounds: a protected
+ * event's links count only when the caller sees them.
+ */
 export function usedBy(
   index: EventIndex,
   kind: LinkedKind,
   readable: Readable,
   dates?: DateBounds,
 ): Set<number> {
-  return index.linkedTo(kind, { ...readable, dates, page: 1, perPage: 1 });
+  return index.linkedTo(kind, { ...readable, dates, readsLinks: true, page: 1, perPage: 1 });
 }
 
 /** `now` as the site's wall clock (`Y-m-d H:i:s`), the clock event starts are stored in. */

@@ -1,10 +1,15 @@
 // GET /categories and /tags: validates TEC's filters, then passes them through to wp/v2's terms collection.
+
+import type { RequestContext } from '../context.ts';
 import type { ArgsShape } from '../contract/args.ts';
 import type { TermKind } from '../contract/terms.ts';
 import type { Deps } from '../deps.ts';
+import { eventQueryOf, VISIBILITY_ONLY } from '../events/filters.ts';
 import { listUrl } from '../events/page.ts';
+import { openedBy } from '../events/protected.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
+import { seenInFull } from '../index/query.ts';
 import { serializeTerm } from '../serialize/index.ts';
 import { asCaller } from '../wp/client.ts';
 import { refusal } from '../wp/errors.ts';
@@ -24,6 +29,7 @@ export interface TermListArgs {
   parent?: number;
   post?: number;
   event?: number;
+  password?: string;
   slug?: string[];
   multilang_language?: string;
 }
@@ -54,11 +60,11 @@ export async function listTerms(
   // TEC: `event` is an alias of `post`, and when both are sent `event` wins.
   const post = a.event ?? a.post;
   const postName = a.event !== undefined ? 'event' : 'post';
-  const [include, exclude] = await Promise.all([
+  const [include, exclude, , seen] = await Promise.all([
     resolveRefs(deps, ctx, tax, 'include', a.include),
     resolveRefs(deps, ctx, tax, 'exclude', a.exclude),
     a.parent !== undefined ? requireTerm(deps, ctx, tax, a.parent, 'parent') : undefined,
-    post !== undefined ? requireEvent(deps, ctx.language, post, postName) : undefined,
+    post !== undefined ? requireEvent(deps, ctx, post, postName, a.password) : true,
   ]);
   const page = a.page ?? 1;
   const perPage = a.per_page ?? 10;
@@ -75,13 +81,10 @@ export async function listTerms(
     post,
     slug: a.slug,
   };
-  let res: { items: WpTerm[]; total: number };
+  let res: { items: WpTerm[]; total: number } = { items: [], total: 0 };
   try {
-    res = await deps.wp.list<WpTerm>({
-      path: termPath(tax),
-      query,
-      ...asCaller(ctx),
-    });
+    // A protected event's terms are blanked for whoever does not see it in full: it has none for them.
+    if (seen) res = await deps.wp.list<WpTerm>({ path: termPath(tax), query, ...asCaller(ctx) });
   } catch (err) {
     throw listError(err, ctx.credentials !== undefined);
   }
@@ -120,10 +123,26 @@ export async function listTerms(
   };
 }
 
-/** `post`/`event` must name an existing event (any status): checked against the event index. */
-async function requireEvent(deps: Deps, language: string, id: number, name: string): Promise<void> {
-  const index = await deps.indexes.forLanguage(language);
-  if (!index.get(id)) throw invalidParams({ [name]: `${name}: no event with the id ${id}.` });
+/**
+ * `post`/`event` must name an existing event (any status): checked against the event index. Resolves to whether the
+ * caller sees its terms: not when it is protected and the caller may not edit it nor gave its password.
+ */
+async function requireEvent(
+  deps: Deps,
+  ctx: RequestContext,
+  id: number,
+  name: string,
+  password: string | undefined,
+): Promise<boolean> {
+  const index = await deps.indexes.forLanguage(ctx.language);
+  const event = index.get(id);
+  if (!event) throw invalidParams({ [name]: `${name}: no event with the id ${id}.` });
+  if (!event.protected) return true;
+  const { visibility } = await eventQueryOf(deps, ctx, {}, VISIBILITY_ONLY);
+  if (seenInFull(visibility.seesProtected, event)) return true;
+  return (
+    password !== undefined && (await openedBy(deps, ctx, index, [id], visibility, password)).includes(id)
+  );
 }
 
 /** A 400 from wp/v2 (a value it refuses) becomes TEC's rest_invalid_param naming the same parameters. */

@@ -193,7 +193,11 @@ describe('GET /events.ics', () => {
       );
     };
     expect(await ids({ categories: category })).toEqual([made[0]!.id, made[2]!.id]);
-    expect(await ids({ venue: String(venueId) })).toEqual([made[0]!.id, made[3]!.id]);
+    // made[3] is password-protected: its venue is blanked for an anonymous caller, so its venue filter does not match
+    // it (issue 30); it does with its password, and for an editor.
+    expect(await ids({ venue: String(venueId) })).toEqual([made[0]!.id]);
+    expect(await ids({ venue: String(venueId), password: 'sesame' })).toEqual([made[0]!.id, made[3]!.id]);
+    expect(await ids({ venue: String(venueId) }, 'editor')).toEqual([made[0]!.id, made[3]!.id]);
     expect(await ids({ featured: 'true', search: tok })).toEqual([made[1]!.id]);
     expect(await ids({ status: 'draft', search: tok }, 'editor')).toEqual([made.at(-1)!.id]);
   });

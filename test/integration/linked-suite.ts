@@ -566,6 +566,21 @@ export function linkedSuite(info: KindInfo): LinkedFixtures {
       expect(JSON.stringify(res.body)).not.toContain(secret);
       expect(JSON.stringify(res.body)).not.toContain('Whisper');
     });
+
+    it(`shows its ${field} in a list to whoever sends its password, as an event list does (issue 30)`, async () => {
+      const found = `search=${encodeURIComponent(name('Vault'))}`;
+      const right = await fx.list(`${found}&password=sesame`);
+      expect(ids(right)).toEqual([locked.id]);
+      expect(JSON.stringify(right.body)).toContain(secret);
+      expect(JSON.stringify(right.body)).toContain('Whisper');
+      // A wrong one opens nothing, and the opened answer is kept for nobody else.
+      for (const query of [`${found}&password=open-up`, found]) {
+        const res = await fx.list(query);
+        expect(ids(res), query).toEqual([locked.id]);
+        expect(JSON.stringify(res.body), query).not.toContain(secret);
+        expect(JSON.stringify(res.body), query).not.toContain('Whisper');
+      }
+    });
   });
 
   describe('changes made in WordPress directly', () => {

@@ -96,9 +96,21 @@ const listed = (c: Caller, r: Rec) =>
 const searchable = (c: Caller, r: Rec, inTitle = true) =>
   listed(c, r) && (r.status !== 'protected' || (signedIn(c) && inTitle));
 
-/** `has_events`: linked to an event the caller may read that is not a draft or pending. */
+/** The password of every protected matrix event. */
+const PASSWORD = 'matrix-pw';
+
+/**
+ * Whether `c` sees a protected event's venue, organizers, terms and featured flag, which every list shows blanked
+ * (issue 30, finding 2): WordPress opens it to who may edit it (editors and admins; an author its own, contributors
+ * may not edit a published post) and to whoever sends its password (`password`). A filter, a count, `has_events` or
+ * an `event=`/`post=` filter of a linked list matches it on those fields for these callers only.
+ */
+const seesFull = (c: Caller, r: Rec, password = false) =>
+  r.status !== 'protected' || password || editsOthers(c) || (c === 'author' && r.owner === 'author');
+
+/** `has_events`: linked to an event the caller may read that is not a draft or pending, and whose links it sees. */
 const hasEvents = (c: Caller, r: Rec) =>
-  listed(c, r) && ['publish', 'protected', 'future', 'private'].includes(r.status);
+  listed(c, r) && ['publish', 'protected', 'future', 'private'].includes(r.status) && seesFull(c, r);
 
 const mayReadVenue = (c: Caller, v: VenueRec) =>
   v.status === 'protected' ? false : mayRead(c, v.status, 'author');
@@ -238,16 +250,10 @@ async function checkEvents(state: State, c: Caller): Promise<void> {
     [`/events?${WINDOW}&per_page=50&search=mx${tok}`, (r) => searchable(c, r)],
     [`/events?${WINDOW}&per_page=50&search=descword${tok}`, (r) => searchable(c, r, false)],
     [`/events?per_page=50&include=${all.join(',')}`, (r) => listed(c, r)],
-    [`/events?${WINDOW}&per_page=50&venue=${recs.map((r) => r.venue).join(',')}`, (r) => listed(c, r)],
-    [
-      `/events?${WINDOW}&per_page=50&organizer=${recs.map((r) => r.organizer).join(',')}`,
-      (r) => listed(c, r),
-    ],
-    [
-      `/events?${WINDOW}&per_page=50&categories=${recs.map((r) => r.category).join(',')}`,
-      (r) => listed(c, r),
-    ],
-    [`/events?${WINDOW}&per_page=50&tags=${recs.map((r) => r.tag).join(',')}`, (r) => listed(c, r)],
+    ...blankedFilters().map(([q]): [string, (r: Rec) => boolean] => [
+      `/events?${WINDOW}&per_page=50&${q}`,
+      (r) => listed(c, r) && seesFull(c, r),
+    ]),
   ];
   for (const [route, shown] of lists) {
     const res = await fetchIn(state, c, route);
@@ -321,7 +327,7 @@ async function checkLinked(state: State, c: Caller): Promise<void> {
   const lists: Array<[string, (r: Rec) => boolean]> = [
     [`/venues?per_page=50&search=${search}&has_events=true`, (r) => hasEvents(c, r)],
     [`/venues?per_page=50&search=${search}&has_events=false`, (r) => !hasEvents(c, r)],
-    [`/venues?per_page=50&search=${search}&only_with_upcoming=true`, (r) => listed(c, r)],
+    [`/venues?per_page=50&search=${search}&only_with_upcoming=true`, (r) => listed(c, r) && seesFull(c, r)],
     [`/organizers?per_page=50&search=ox${tok}&has_events=true`, (r) => hasEvents(c, r)],
     [`/organizers?per_page=50&search=ox${tok}&has_events=false`, (r) => !hasEvents(c, r)],
   ];
@@ -381,6 +387,86 @@ async function checkLinked(state: State, c: Caller): Promise<void> {
       else expect(JSON.stringify(res.body), label).not.toContain(v.secret);
       cells++;
     }
+  }
+}
+
+/** The event filters on what a password blanks: venue, organizer, categories, tags, featured (issue 30, finding 2). */
+const blankedFilters = (): Array<[string]> => [
+  [`venue=${recs.map((r) => r.venue).join(',')}`],
+  [`organizer=${recs.map((r) => r.organizer).join(',')}`],
+  [`categories=${recs.map((r) => r.category).join(',')}`],
+  [`tags=${recs.map((r) => r.tag).join(',')}`],
+  [`featured=false&include=${recs.map((r) => r.id).join(',')}`],
+];
+
+/**
+ * What a protected event's blanked fields may match for `c`, with its password (`password`) or a wrong one: event
+ * lists and the feed filtered on them, the linked lists and term lists of one event, `has_events` and
+ * `only_with_upcoming`. Each answers only what the caller sees of the event.
+ */
+async function checkBlanked(state: State, c: Caller, password?: string): Promise<void> {
+  const opened = password === PASSWORD;
+  const pw = password === undefined ? '' : `&password=${password}`;
+  const label = (route: string) => `${state} ${c}${pw} ${route.slice(0, 70)}`;
+  const answer = async (route: string) => {
+    const res = await fetchIn(state, c, `${route}${pw}`);
+    if (c === 'wrong-password') expectWrongPassword(res, label(route));
+    return c === 'wrong-password' ? null : res;
+  };
+  for (const [q] of blankedFilters()) {
+    const shown = recs.filter((r) => listed(c, r) && seesFull(c, r, opened));
+    const list = await answer(`/events?${WINDOW}&per_page=50&${q}`);
+    if (list)
+      expectList(
+        list,
+        'events',
+        shown.map((r) => r.id),
+        label(q),
+      );
+    const feed = await answer(`/events.ics?${WINDOW}&${q}`);
+    if (feed) expect(Number(feed.headers.get('x-tec-total')), label(`feed ${q}`)).toBe(shown.length);
+    cells += 2 * recs.length;
+  }
+  for (const r of recs.filter((x) => x.status === 'protected')) {
+    const sees = seesFull(c, r, opened);
+    const linked: Array<[string, string, number]> = [
+      [`/venues?event=${r.id}`, 'venues', r.venue],
+      [`/organizers?event=${r.id}`, 'organizers', r.organizer],
+    ];
+    for (const [route, key, id] of linked) {
+      const res = await answer(route);
+      if (res) expectList(res, key, sees ? [id] : [], label(`${route} (${r.owner})`));
+      cells++;
+    }
+    const terms: Array<[string, string, string]> = [
+      [`/categories?post=${r.id}`, 'categories', r.category],
+      [`/tags?event=${r.id}`, 'tags', r.tag],
+    ];
+    for (const [route, key, slug] of terms) {
+      const res = await answer(route);
+      if (!res) continue;
+      const slugs = ((res.body?.[key] as Array<{ slug: string }> | undefined) ?? []).map((x) => x.slug);
+      expect(slugs, label(`${route} (${r.owner})`)).toEqual(sees ? [slug] : []);
+      expect(res.body.total, label(`${route} (${r.owner}) total`)).toBe(sees ? 1 : 0);
+      cells++;
+    }
+  }
+  // `has_events` and `only_with_upcoming` try no password (it would be a guess at every protected event of the site):
+  // a protected event's links count for its editors only.
+  const links: Array<[string, string, (r: Rec) => boolean]> = [
+    [`/venues?per_page=50&search=vx${tok}&has_events=true`, 'venues', (r) => hasEvents(c, r)],
+    [`/organizers?per_page=50&search=ox${tok}&has_events=false`, 'organizers', (r) => !hasEvents(c, r)],
+    [
+      `/venues?per_page=50&search=vx${tok}&only_with_upcoming=true`,
+      'venues',
+      (r) => listed(c, r) && seesFull(c, r),
+    ],
+  ];
+  for (const [route, key, shown] of links) {
+    const res = await answer(route);
+    const of = (r: Rec) => (key === 'venues' ? r.venue : r.organizer);
+    if (res) expectList(res, key, recs.filter(shown).map(of), label(route));
+    cells += recs.length;
   }
 }
 
@@ -453,7 +539,7 @@ beforeAll(async () => {
         await fetch(`${t.upstream}/wp/v2/${t.mapping.event.restBase}/${created.id}`, {
           method: 'POST',
           headers: { Authorization: t.auth.admin, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ password: 'matrix-pw' }),
+          body: JSON.stringify({ password: PASSWORD }),
         });
       }
       if (status === 'trash') await call(t, 'DELETE', `/events/${created.id}`, { as: 'admin' });
@@ -520,6 +606,9 @@ describe('visibility matrix', () => {
         CALLERS.map(async (c) => {
           await checkEvents(state, c);
           await checkLinked(state, c);
+          await checkBlanked(state, c);
+          // A caller with the protected events' password sees them in full.
+          if (c === 'anonymous') await checkBlanked(state, c, PASSWORD);
           if (state !== 'after-invalidation' && state !== 'get-body') await checkSingles(state, c);
         }),
       );
@@ -554,6 +643,23 @@ describe('visibility matrix', () => {
         ],
       });
     }
+  });
+
+  it('opens nothing of a protected event to a wrong post password', async () => {
+    // Each protected event a wrong password is tried at is a guess, throttled per client (5 per event): a few cells.
+    const wrong = 'not-the-password';
+    const shown = recs.filter((r) => listed('anonymous', r) && r.status !== 'protected').map((r) => r.id);
+    const list = await get(
+      'anonymous',
+      `/events?${WINDOW}&per_page=50&${blankedFilters()[0][0]}&password=${wrong}`,
+    );
+    expectList(list, 'events', shown, 'wrong post password, venue=');
+    const locked = recs.filter((r) => r.status === 'protected');
+    const venues = await get('anonymous', `/venues?event=${locked[0].id}&password=${wrong}`);
+    expectList(venues, 'venues', [], 'wrong post password, venues?event=');
+    const cats = await get('anonymous', `/categories?post=${locked[1].id}&password=${wrong}`);
+    expect(cats.body.total, 'wrong post password, categories?post=').toBe(0);
+    cells += recs.length + 2;
   });
 
   it('refuses 1000+ parameters and describes routes without records, for every caller', async () => {

@@ -451,7 +451,8 @@ function calendar_gateway_queue_post(int $post_id, string $action, ?WP_Post $pos
     if (!$post || wp_is_post_revision($post) || wp_is_post_autosave($post)) {
         return;
     }
-    if (isset(calendar_gateway_post_types()[$post->post_type])) {
+    // Attachments too: events, venues and organizers show them as their image (an edit, a deleted file).
+    if (isset(calendar_gateway_post_types()[$post->post_type]) || $post->post_type === 'attachment') {
         calendar_gateway_queue('post', (int) $post->ID, $post->post_type, $action);
     }
 }
@@ -542,6 +543,9 @@ function calendar_gateway_notify(array $hook, array $changes, bool $test = false
     ], false);
     return $results;
 }
+
+// The files of gateway media creates that died mid-way (uploads.php).
+require_once __DIR__ . '/uploads.php';
 
 // Screens for editors in wp-admin (sites without TEC's own): each file in admin/ adds its part.
 foreach (glob(__DIR__ . '/admin/*.php') ?: [] as $calendar_gateway_admin_file) {

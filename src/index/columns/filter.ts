@@ -3,7 +3,7 @@
 // Status and flags are read at once from a table indexed by a row's meta; the rarer filters are a closure, null when
 // the query has none, so the walk skips them.
 import { UNLISTED_STATUSES } from '../facets.ts';
-import type { IndexQuery } from '../query.ts';
+import { type IndexQuery, readsBlanked } from '../query.ts';
 import { ALIVE, FLAG, FLAG_BITS, type Rows } from './rows.ts';
 import { hasBit, type SearchMemo } from './search.ts';
 import { NO_DATE, wallKey } from './wall-clock.ts';
@@ -50,6 +50,10 @@ export function checksOf(rows: Rows, q: IndexQuery, d: Bounds, search: SearchMem
   const listed = new Map<string, number>();
   if (q.author) for (const s of q.ownStatuses ?? []) listed.set(s, 2);
   for (const s of q.statuses) listed.set(s, 1);
+  // A query reading what a password blanks leaves out the protected events the caller does not see in full: all of
+  // them here when it sees none, else row by row in `extra`.
+  const blanked = readsBlanked(q) && !q.seesProtected?.all;
+  const seesSome = !!(q.seesProtected?.own || q.seesProtected?.ids?.length);
   for (const [name, how] of listed) {
     const code = rows.statusCode.get(name);
     if (code === undefined || UNLISTED_STATUSES.has(name)) continue;
@@ -58,6 +62,8 @@ export function checksOf(rows: Rows, q: IndexQuery, d: Bounds, search: SearchMem
       if (q.featured !== undefined && ((f & FLAG.featured) !== 0) !== q.featured) continue;
       // WordPress searches password-protected posts only for logged-in callers.
       if (search && f & FLAG.protected && q.searchesProtected !== true) continue;
+      if (blanked && !seesSome && f & FLAG.protected) continue;
+      if (q.protectedOnly && !(f & FLAG.protected)) continue;
       pass[(code << FLAG_BITS) | f] = how;
     }
   }
@@ -68,7 +74,7 @@ export function checksOf(rows: Rows, q: IndexQuery, d: Bounds, search: SearchMem
     d,
     inc: search?.inc ?? null,
     exc: search?.exc ?? null,
-    extra: extraFilter(rows, q),
+    extra: extraFilter(rows, q, blanked && seesSome),
   };
 }
 
@@ -101,20 +107,26 @@ export function filterOf(
   };
 }
 
-/** The rarer filters (parent, venue, terms, organizers); null when the query has none. */
-function extraFilter(rows: Rows, q: IndexQuery): ((r: number) => boolean) | null {
+/**
+ * The rarer filters (parent, venue, terms, organizers, and `seen`: a protected event only when the caller sees it in
+ * full); null when the query has none.
+ */
+function extraFilter(rows: Rows, q: IndexQuery, seen: boolean): ((r: number) => boolean) | null {
   const categories = memberOf(q.categories);
   const tags = memberOf(q.tags);
   const organizers = memberOf(q.organizer);
   const venues = memberOf(q.venue);
   const parent = q.parent;
-  if (!categories && !tags && !organizers && !venues && parent === undefined) return null;
-  const { vals, valOff, catN, tagN, orgN, venue, parent: parents } = rows;
+  if (!categories && !tags && !organizers && !venues && parent === undefined && !seen) return null;
+  const { vals, valOff, catN, tagN, orgN, venue, parent: parents, meta, author, id } = rows;
+  const own = q.seesProtected?.own || -1;
+  const opened = memberOf(q.seesProtected?.ids);
   const any = (member: (v: number) => boolean, from: number, n: number): boolean => {
     for (let j = from; j < from + n; j++) if (member(vals[j])) return true;
     return false;
   };
   return (r) => {
+    if (seen && meta[r] & FLAG.protected && author[r] !== own && !opened?.(id[r])) return false;
     if (parent !== undefined && parents[r] !== parent) return false;
     if (venues && (venue[r] === 0 || !venues(venue[r]))) return false;
     const o = valOff[r];

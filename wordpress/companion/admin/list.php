@@ -29,6 +29,8 @@ function calendar_gateway_list_keys(): ?array
         'allDay' => $meta('all_day'),
         'allDayFormat' => (string) ($fields['all_day']['format'] ?? 'bool'),
         'venue' => $meta('venue'),
+        'recurrence' => $meta('recurrence'),
+        'timezone' => $meta('timezone'),
         // Sorting and the filter compare stored wall-clock strings: UTC ones with the UTC clock where there are such
         // keys, else the local ones with the site's clock.
         'sortStart' => $utcStart ?? $meta('start_date'),
@@ -47,6 +49,46 @@ function calendar_gateway_list_time(string $value, bool $allDay): string
     $format = $allDay ? get_option('date_format') : get_option('date_format') . ' ' . get_option('time_format');
     return sprintf('<time datetime="%s">%s</time>', esc_attr(gmdate('Y-m-d\TH:i:s', $ts)), esc_html(gmdate($format, $ts)));
 }
+
+/**
+ * A series' "Repeats …" line under its start. The words are recurrence.js's (the panel's, the same as the gateway's
+ * `recurrence.text`), filled in by the list's script from the stored rule; without scripts it says "Repeats".
+ */
+function calendar_gateway_list_repeats(array $keys, int $post_id, string $start, bool $allDay): string
+{
+    $rule = $keys['recurrence'] !== null ? (string) get_post_meta($post_id, $keys['recurrence'], true) : '';
+    if ($rule === '' || $start === '') {
+        return '';
+    }
+    $zone = $keys['timezone'] !== null ? (string) get_post_meta($post_id, $keys['timezone'], true) : '';
+    return sprintf(
+        '<div class="calendar-gateway-repeats" data-rule="%s" data-start="%s" data-timezone="%s" data-all-day="%d">%s</div>',
+        esc_attr($rule),
+        esc_attr($start),
+        esc_attr($zone !== '' ? $zone : calendar_gateway_site_timezone()),
+        $allDay ? 1 : 0,
+        esc_html__('Repeats', 'calendar-gateway-companion')
+    );
+}
+
+add_action('admin_enqueue_scripts', static function (string $hook): void {
+    $keys = calendar_gateway_list_keys();
+    if ($hook !== 'edit.php' || $keys === null || $keys['recurrence'] === null || (get_current_screen()->post_type ?? '') !== $keys['type']) {
+        return;
+    }
+    $handle = 'calendar-gateway-recurrence';
+    wp_enqueue_script($handle, plugins_url('recurrence.js', __FILE__), [], (string) filemtime(__DIR__ . '/recurrence.js'), true);
+    // "Repeats" + the words with their first letter lowered: "Repeats every Tuesday until 30 June 2027".
+    wp_add_inline_script($handle, <<<'JS'
+document.querySelectorAll('.calendar-gateway-repeats[data-rule]').forEach((node) => {
+  const R = window.calendarGatewayRecurrence;
+  const d = node.dataset;
+  const start = { start: d.start, timezone: d.timezone, allDay: d.allDay === '1' };
+  const words = R.describe(R.parseText(d.rule), start);
+  node.textContent = `${node.textContent} ${words.charAt(0).toLowerCase()}${words.slice(1)}`;
+});
+JS);
+});
 
 add_action('admin_init', static function (): void {
     $keys = calendar_gateway_list_keys();
@@ -75,7 +117,9 @@ add_action('admin_init', static function (): void {
             $allDay = $keys['allDayFormat'] === 'yes-flag' ? $flag === 'yes' : !in_array($flag, ['', '0', 'no'], true);
         }
         if ($column === 'calendar_gateway_start') {
-            echo calendar_gateway_list_time((string) get_post_meta($post_id, $keys['start'], true), $allDay);
+            $start = (string) get_post_meta($post_id, $keys['start'], true);
+            echo calendar_gateway_list_time($start, $allDay);
+            echo calendar_gateway_list_repeats($keys, $post_id, $start, $allDay);
         } elseif ($column === 'calendar_gateway_end') {
             echo $keys['end'] !== null
                 ? calendar_gateway_list_time((string) get_post_meta($post_id, $keys['end'], true), $allDay)

@@ -7,6 +7,7 @@
   const { __ } = i18n;
   const { useField } = window.calendarGatewayFields;
   const LinkedPicker = window.calendarGatewayLinkedPicker;
+  const RepeatSection = window.calendarGatewayRepeat;
   const { PluginDocumentSettingPanel } = editPost;
   const DOMAIN = 'calendar-gateway-companion';
   const LOCK = 'calendar-gateway-event-dates';
@@ -97,6 +98,7 @@
           options: config.timezones.map((z) => ({ value: z, label: z })),
           onChange: zone[1],
         }),
+      start?.[0] && el(RepeatSection, { start: start[0], zone: zone?.[0], allDay: isAllDay }),
       venue &&
         el(LinkedPicker, {
           kind: 'venue',

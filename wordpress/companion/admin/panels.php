@@ -210,9 +210,9 @@ add_action('enqueue_block_editor_assets', static function (): void {
     if ($kind === null) {
         return;
     }
-    // Three small scripts on WordPress's own wp.* globals, in order: formats, the picker, the panels.
+    // Small scripts on WordPress's own wp.* globals, in order: formats, the picker, the rule, the Repeat section, the panels.
     $deps = ['wp-plugins', 'wp-edit-post', 'wp-editor', 'wp-element', 'wp-components', 'wp-data', 'wp-api-fetch', 'wp-i18n', 'wp-html-entities'];
-    foreach (['meta-fields', 'linked-picker', 'panels'] as $name) {
+    foreach (['meta-fields', 'linked-picker', 'recurrence', 'repeat', 'panels'] as $name) {
         $handle = "calendar-gateway-$name";
         wp_enqueue_script($handle, plugins_url("$name.js", __FILE__), $deps, (string) filemtime(__DIR__ . "/$name.js"), true);
         wp_set_script_translations($handle, CALENDAR_GATEWAY_TEXT_DOMAIN);
