@@ -20,7 +20,11 @@ const integration = (name: string, target: Target, include = ['test/integration/
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
 /** The part of the suite that also runs against the custom mapping (post type `event`, meta `event_start`…). */
-const customPart = ['test/integration/events-read.test.ts', 'test/integration/events-write.test.ts'];
+const customPart = [
+  'test/integration/events-read.test.ts',
+  'test/integration/events-write.test.ts',
+  'test/integration/recurrence-read.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -511,6 +511,19 @@ export interface components {
             event_status?: "scheduled" | "canceled" | "postponed";
             /** @description Why the event was canceled or postponed, as shown to visitors. */
             event_status_reason?: string;
+            /** @description Whether the event is a series or one of its occurrences. */
+            is_recurring?: boolean;
+            /** @description The series' post id (its own id on the series itself), or null for an event that does not repeat. */
+            series_id?: number | null;
+            /** @description The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat. */
+            original_start_utc?: string | null;
+            /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. */
+            recurrence?: {
+                rrule?: string;
+                rdate?: string[];
+                exdate?: string[];
+                text?: string;
+            } | null;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };

@@ -271,5 +271,48 @@ export const eventRecord = tecRecord({
       stored: true,
       arg: clearable,
     }),
+    // Recurrence (RECURRENCE.md, "API"): worked out by the serializer from the mapping's rule and series links.
+    field({
+      key: 'is_recurring',
+      about: {
+        en: 'Whether the event is a series or one of its occurrences.',
+        es: 'Si el evento es una serie o una de sus repeticiones.',
+      },
+      type: { type: 'boolean' },
+    }),
+    field({
+      key: 'series_id',
+      about: {
+        en: "The series' post id (its own id on the series itself), or null for an event that does not repeat.",
+        es: 'El id de la entrada de la serie (el suyo propio en la serie), o null si el evento no se repite.',
+      },
+      type: { type: 'integer', nullable: true },
+    }),
+    field({
+      key: 'original_start_utc',
+      about: {
+        en: "The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat.",
+        es: 'El inicio original de la repetición en UTC (Y-m-d H:i:s): con series_id, lo que la identifica aunque se haya movido; null si el evento no se repite.',
+      },
+      type: { type: 'string', nullable: true },
+    }),
+    field({
+      key: 'recurrence',
+      about: {
+        en: "The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat.",
+        es: 'La regla de la serie: el valor RRULE, las fechas añadidas (rdate) y excluidas (exdate) tal como se guardan, y la regla en palabras; null si el evento no se repite.',
+      },
+      // OpenAPI 3.0 (what /doc is): null is `nullable`, not a type of its own.
+      type: {
+        type: 'object',
+        nullable: true,
+        properties: {
+          rrule: { type: 'string' },
+          rdate: { type: 'array', items: { type: 'string' } },
+          exdate: { type: 'array', items: { type: 'string' } },
+          text: { type: 'string' },
+        },
+      },
+    }),
   ],
 }) satisfies RecordDescriptor;
