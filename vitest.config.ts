@@ -47,7 +47,7 @@ export default defineConfig({
         // Cache tiers against a real Redis (started by the tests when it is stopped).
         test: {
           name: 'redis',
-          include: ['test/cache/**/*.test.ts'],
+          include: ['test/cache/**/*.test.ts', 'test/webhooks/**/*.test.ts'],
           globalSetup: ['test/setup/redis.ts'],
           fileParallelism: false,
           testTimeout: 30_000,

@@ -4,6 +4,10 @@ import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { planOf } from './cache/notify.ts';
 import { applyPlan, OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import { changesBindings } from './changes/routes.ts';
+import { changesStream } from './changes/sse.ts';
+import { recordChanges } from './changes/stage.ts';
+import { Waits } from './changes/waits.ts';
 import { NAMESPACE } from './contract/discovery.ts';
 import type { Deps } from './deps.ts';
 import { describeRoute } from './discovery/describe.ts';
@@ -17,7 +21,7 @@ import { audienceOf, credentialsOf } from './http/credentials.ts';
 import type { Stage } from './http/exchange.ts';
 import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
-import { sendError, toApiError } from './http/respond.ts';
+import { publicBase, sendError, toApiError } from './http/respond.ts';
 import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
@@ -31,6 +35,7 @@ import { invalidate } from './stages/invalidate.ts';
 import { parse } from './stages/parse.ts';
 import { render } from './stages/render.ts';
 import { shapeStage } from './stages/shape.ts';
+import { webhooksRouter } from './webhooks/routes.ts';
 
 export { NAMESPACE };
 
@@ -48,6 +53,8 @@ export interface AppOptions {
   jsonp?: boolean;
   /** Bearer token a Prometheus scraper may use for /calendar-gateway/v1/metrics (METRICS_TOKEN). */
   metricsToken?: string;
+  /** Long polls and event streams of the changes feed one client address may hold (CHANGES_WAITS_PER_CLIENT). */
+  changesWaitsPerClient?: number;
 }
 
 interface Root {
@@ -74,7 +81,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     express.urlencoded({ extended: true, limit: '1mb' }),
   ];
 
-  const bindings = allBindings(deps);
+  const waits = new Waits(opts.changesWaitsPerClient ?? 4);
+  // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).
+  const bindings = [...allBindings(deps), ...(deps.changes ? changesBindings(deps, waits) : [])];
   const roots: Root[] = [{ rest: '/wp-json', lang: deps.mapping.language.default, secondary: false }];
   if (opts.secondaryLanguage && opts.secondaryLanguage !== deps.mapping.language.default) {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
@@ -86,6 +95,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
     app.use(root.rest, cors(allowOrigin));
+    // The changes feed as server-sent events: a stream, not an answer the stages could render (src/changes/sse.ts).
+    app.use(
+      `${prefix}/changes`,
+      changesStream(deps, waits, {
+        apiRoot: (req) => `${publicBase(req, opts.publicUrl)}${prefix}`,
+        language: root.lang,
+      }),
+    );
     app.use(
       prefix,
       apiRouter([...discoveryBindings(deps, info), ...bindings], {
@@ -123,6 +140,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       replay: deps.replay,
     }),
   );
+  if (deps.webhooks) app.use(OPS_PREFIX, webhooksRouter(deps, deps.webhooks));
   app.use(
     siteProxy({
       siteUrl: deps.wp.siteUrl,
@@ -162,6 +180,7 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
     ...(deps.cache ? [cacheStage(deps.cache, FORMATS)] : []),
     render(deps.log),
     ...(deps.cache ? [invalidate(deps.cache)] : []),
+    ...(deps.recorder ? [recordChanges(deps.recorder)] : []),
     ...(deps.idempotency ? [idempotencyStage(deps.idempotency)] : []),
     parse(FORMATS),
     handle,

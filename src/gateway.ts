@@ -16,6 +16,8 @@ import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
 import { tag } from './cache/tags.ts';
+import { ChangeRecorder } from './changes/recorder.ts';
+import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -33,6 +35,8 @@ import { PasswordGuesses } from './passwords/guesses.ts';
 import type { SharedRedis } from './shared-redis.ts';
 import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
+import { registerWebhookMetrics } from './webhooks/metrics.ts';
+import { Webhooks } from './webhooks/service.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
@@ -123,7 +127,7 @@ export async function startGateway(
   let ready: Awaited<ReturnType<typeof prepare>>;
   try {
     ready = await retrying(
-      () => prepare(config, mapping, log, opts, starting),
+      () => prepare(config, mapping, log, opts, starting, url),
       log,
       redactUrl(config.upstreamUrl),
       opts.retry === true,
@@ -152,6 +156,7 @@ export async function startGateway(
       });
   };
   sweepNow();
+  deps.webhooks?.start();
   const sweeper = setInterval(sweepNow, UNDO_SWEEP_MS);
   sweeper.unref();
   return {
@@ -160,10 +165,13 @@ export async function startGateway(
     url,
     close: async () => {
       clearInterval(sweeper);
+      await deps.webhooks?.stop();
       deps.indexes.stop();
       deps.catalog.stop();
+      deps.recorder?.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
       await closeServer(opts.graceMs ?? 10_000);
+      await deps.changes?.close();
       await caching.close();
     },
   };
@@ -256,6 +264,7 @@ async function prepare(
   log: Logger,
   opts: StartOptions,
   starting: Starting,
+  selfUrl: string,
 ) {
   const found = await discoverRestRoot(config.upstreamUrl, config.upstreamTimeoutMs).catch((err: unknown) => {
     throw upstreamUnavailable(err, (err as Error)?.name === 'TimeoutError');
@@ -300,9 +309,23 @@ async function prepare(
     );
   }
   const caching = createCacheLayer(config, log);
+  const changes = createChangeLog(
+    {
+      retentionDays: config.changesRetentionDays,
+      prefix: config.redisPrefix,
+      apiRoot: `${(config.publicUrl ?? selfUrl).replace(/\/$/, '')}/wp-json/calendar/events/v1`,
+      mapping,
+    },
+    caching.redis,
+  );
+  let recorder: ChangeRecorder | undefined;
   const indexes = new IndexRegistry({
     snapshots: caching.snapshots,
-    onChange: caching.onIndexChange,
+    onChange: (language, ids, links, soft) => {
+      caching.onIndexChange(language, ids, links, soft);
+      // Polls, refetches and reconciliations found these changed in WordPress: the change log hears of them too.
+      recorder?.events(ids).catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
+    },
     client: wp,
     mapping,
     pollMs: config.pollIntervalMs > 0 ? config.pollIntervalMs : false,
@@ -315,6 +338,9 @@ async function prepare(
     {
       onChange: (kind, ids) => {
         caching.cache?.invalidate([tag.list(kind), ...ids.map((id) => `${kind}:${id}`)]).catch(() => {});
+        recorder
+          ?.records(kind, ids)
+          .catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
       },
     },
   );
@@ -366,9 +392,29 @@ async function prepare(
   );
   deps.updateSemantics = config.updateSemantics;
   deps.recurrenceMaxCount = config.recurrenceMaxCount;
+  deps.changes = changes;
+  recorder = new ChangeRecorder({
+    changes,
+    wp,
+    mapping,
+    indexes,
+    warn: (o, m) => log.warn(o, m),
+  });
+  deps.recorder = recorder;
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
+  // Outbound webhooks (src/webhooks/): subscriptions and queue in Redis when configured, else this process's memory.
+  deps.webhooks = new Webhooks({
+    redis: shared,
+    changes,
+    log,
+    allowPrivate: config.webhookAllowPrivateTargets,
+    retryScale: config.webhookRetryScale,
+    leaseMs: config.webhookLeaseSeconds * 1000,
+    concurrency: config.webhookConcurrency,
+  });
+  registerWebhookMetrics(metrics.registry, deps.webhooks);
   caching.freshness?.attach(indexes);
   starting.reasons = [NOT_BUILT];
   try {
@@ -377,9 +423,15 @@ async function prepare(
     // A retry starts from scratch: nothing of this attempt (timers, Redis connections) may outlive it.
     indexes.stop();
     catalog.stop();
+    await changes.close();
     await caching.close();
     throw err;
   }
+  // What changed or went while no gateway ran is logged once the index is built (not waited for: the port answers).
+  deps.changesReconciled = recorder.reconcile().catch((err: unknown) => {
+    log.warn({ err: (err as Error)?.message }, 'the change log could not be reconciled with WordPress');
+  });
+  if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
     allowOrigin,
@@ -389,6 +441,7 @@ async function prepare(
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
     jsonp: config.jsonpEnabled,
+    changesWaitsPerClient: config.changesWaitsPerClient,
   });
   return { deps, app, caching, allowOrigin };
 }

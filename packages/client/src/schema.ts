@@ -326,6 +326,23 @@ export interface paths {
         patch: operations["tags.update.patch"];
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+        get: operations["changes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6005,6 +6022,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A WordPress error: `{code, message, data: {status}}`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The error code. */
+                        code: string;
+                        /** @description A readable message. */
+                        message: string;
+                        data: {
+                            /** @description The HTTP status. */
+                            status?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "changes.list": {
+        parameters: {
+            query?: {
+                /** @description The cursor to read on from: the `next` of the previous answer. `0` or none: an initial sync (what exists now, then the changes from there). */
+                since?: string;
+                /** @description The most items to return (at most 500). */
+                limit?: number;
+                /** @description `longpoll`: when nothing changed after the cursor, wait up to `timeout` seconds for the next change. */
+                feed?: "normal" | "longpoll";
+                /** @description How long a long poll waits, in seconds (at most 60). */
+                timeout?: number;
+                /** @description The content language. */
+                multilang_language?: "en" | "es";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            kind: "event" | "venue" | "organizer" | "category" | "tag";
+                            /** @description The record id. */
+                            id: number;
+                            /** @enum {string} */
+                            action: "created" | "updated" | "deleted";
+                            /** @description When it changed (UTC, Y-m-d H:i:s): the record's modified date, or the time of a deletion; null for a category or tag in an initial sync. */
+                            modified_utc: string | null;
+                            /** @description The record in this API. */
+                            rest_url: string;
+                            /** @description The cache tags to revalidate (the names of the Cache-Tag / xkey headers). */
+                            tags: string[];
+                        }[];
+                        /** @description The cursor to read on from (opaque). */
+                        next: string;
+                        /** @description Whether more can be read now, without waiting. */
+                        has_more: boolean;
+                    };
+                    "text/event-stream": string;
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */
