@@ -35,6 +35,7 @@ import { invalidate } from './stages/invalidate.ts';
 import { parse } from './stages/parse.ts';
 import { render } from './stages/render.ts';
 import { shapeStage } from './stages/shape.ts';
+import { webhooksRouter } from './webhooks/routes.ts';
 
 export { NAMESPACE };
 
@@ -139,6 +140,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       replay: deps.replay,
     }),
   );
+  if (deps.webhooks) app.use(OPS_PREFIX, webhooksRouter(deps, deps.webhooks));
   app.use(
     siteProxy({
       siteUrl: deps.wp.siteUrl,

@@ -12,6 +12,7 @@ import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
 import type { PasswordGuesses } from './passwords/guesses.ts';
 import type { IdempotencyStore } from './stages/idempotency.ts';
+import type { Webhooks } from './webhooks/service.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -58,4 +59,6 @@ export interface Deps {
   recorder?: ChangeRecorder;
   /** The start-up reconciliation of the change log with WordPress (tests wait for it). */
   changesReconciled?: Promise<void>;
+  /** Outbound webhooks: subscriptions, fan-out of the change log, deliveries (absent in tests that build their own Deps). */
+  webhooks?: Webhooks;
 }

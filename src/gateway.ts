@@ -35,6 +35,8 @@ import { PasswordGuesses } from './passwords/guesses.ts';
 import type { SharedRedis } from './shared-redis.ts';
 import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
+import { registerWebhookMetrics } from './webhooks/metrics.ts';
+import { Webhooks } from './webhooks/service.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
@@ -154,6 +156,7 @@ export async function startGateway(
       });
   };
   sweepNow();
+  deps.webhooks?.start();
   const sweeper = setInterval(sweepNow, UNDO_SWEEP_MS);
   sweeper.unref();
   return {
@@ -162,6 +165,7 @@ export async function startGateway(
     url,
     close: async () => {
       clearInterval(sweeper);
+      await deps.webhooks?.stop();
       deps.indexes.stop();
       deps.catalog.stop();
       deps.recorder?.stop();
@@ -400,6 +404,17 @@ async function prepare(
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
+  // Outbound webhooks (src/webhooks/): subscriptions and queue in Redis when configured, else this process's memory.
+  deps.webhooks = new Webhooks({
+    redis: shared,
+    changes,
+    log,
+    allowPrivate: config.webhookAllowPrivateTargets,
+    retryScale: config.webhookRetryScale,
+    leaseMs: config.webhookLeaseSeconds * 1000,
+    concurrency: config.webhookConcurrency,
+  });
+  registerWebhookMetrics(metrics.registry, deps.webhooks);
   caching.freshness?.attach(indexes);
   starting.reasons = [NOT_BUILT];
   try {

@@ -47,6 +47,8 @@ export async function openTarget(
      * (the visibility matrix's wrong password) and test the refusal, not the throttle.
      */
     authFailures?: { perAddress: number; perUserAddress: number; perUser: number };
+    /** Webhook receivers of the tests listen on loopback. */
+    webhookAllowPrivateTargets?: 'true';
   } = {},
 ): Promise<Target> {
   const target = inject('target');
@@ -123,6 +125,7 @@ export async function openTarget(
     authFailuresPerAddress: overrides.authFailures?.perAddress ?? 1_000_000,
     authFailuresPerUserAddress: overrides.authFailures?.perUserAddress ?? 1_000_000,
     authFailuresPerUser: overrides.authFailures?.perUser ?? 1_000_000,
+    webhookAllowPrivateTargets: overrides.webhookAllowPrivateTargets,
     logLevel: 'silent',
   });
   const gateway = await startGateway({ ...config, upstreamUrl }, { quiet: true });

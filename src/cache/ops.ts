@@ -40,7 +40,7 @@ export interface OpsOptions {
   replay?: ReplayGuard;
 }
 
-const json = (res: Response, status: number, body: unknown) =>
+export const json = (res: Response, status: number, body: unknown) =>
   res
     .status(status)
     .set('Cache-Control', PRIVATE_CACHE_CONTROL)
@@ -70,7 +70,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 /** Runs `action` for a WordPress user with `manage_options`; anyone else gets WordPress's 401/403. */
-async function asOperator(
+export async function asOperator(
   deps: Deps,
   req: Request,
   res: Response,

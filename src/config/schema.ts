@@ -244,6 +244,22 @@ export const configSchema = z.object({
     .min(1, 'must be at least 1')
     .max(1000, 'must be at most 1000')
     .default(4),
+  // ---- outbound webhooks (src/webhooks/) ----
+  webhookAllowPrivateTargets: z.stringbool({ error: 'must be true or false' }).default(false),
+  webhookRetryScale: z.coerce
+    .number({ message: 'must be a number (1 is the real schedule)' })
+    .positive('must be more than 0')
+    .max(1, 'must be at most 1')
+    .default(1),
+  webhookLeaseSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .min(1, 'must be at least 1 second')
+    .default(30),
+  webhookConcurrency: z.coerce
+    .number({ message: 'must be a number of deliveries' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(32),
 });
 
 export type Config = z.infer<typeof configSchema>;

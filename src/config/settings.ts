@@ -308,4 +308,28 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       'long polls and event streams of the changes feed one client address may hold open at once (more answer 429)',
   },
+  // ---- outbound webhooks (src/webhooks/) ----
+  webhookAllowPrivateTargets: {
+    env: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    flag: 'webhook-allow-private-targets',
+    meaning:
+      "let webhook subscriptions reach `http://` URLs and loopback, private, link-local and other non-public addresses (local development only: the demo and the docs' receiver use it)",
+  },
+  webhookRetryScale: {
+    env: 'WEBHOOK_RETRY_SCALE',
+    flag: 'webhook-retry-scale',
+    meaning:
+      'multiplies the webhook retry schedule (5 s … 24 h) and the 5 days after which a failing endpoint is disabled; less than 1 only for tests and demos',
+  },
+  webhookLeaseSeconds: {
+    env: 'WEBHOOK_LEASE_SECONDS',
+    flag: 'webhook-lease-seconds',
+    meaning:
+      'how long an instance holds a webhook message it is delivering; a message held by an instance that died is taken by another after this. An attempt waits at most half of it (15 s by default)',
+  },
+  webhookConcurrency: {
+    env: 'WEBHOOK_CONCURRENCY',
+    flag: 'webhook-concurrency',
+    meaning: 'webhook deliveries one instance makes at the same time',
+  },
 };

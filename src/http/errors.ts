@@ -265,3 +265,15 @@ export const tooManyChangeWaits = (max: number): ApiError =>
     429,
     { retry_after: 5 },
   );
+
+// ---- outbound webhooks (src/webhooks/) ----
+
+export const webhookNotFound = (): ApiError =>
+  new ApiError('gateway_webhook_not_found', 'No webhook subscription has this id.', 404);
+
+export const webhookMessageNotFound = (): ApiError =>
+  new ApiError(
+    'gateway_webhook_message_not_found',
+    'This subscription has no message with this id (delivered and failed messages are kept 7 days).',
+    404,
+  );

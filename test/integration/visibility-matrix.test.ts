@@ -615,23 +615,6 @@ describe('visibility matrix', () => {
     });
   }
 
-  it('opens nothing of a protected event to a wrong post password', async () => {
-    // Each protected event a wrong password is tried at is a guess, throttled per client (5 per event): a few cells.
-    const wrong = 'not-the-password';
-    const shown = recs.filter((r) => listed('anonymous', r) && r.status !== 'protected').map((r) => r.id);
-    const list = await get(
-      'anonymous',
-      `/events?${WINDOW}&per_page=50&${blankedFilters()[0][0]}&password=${wrong}`,
-    );
-    expectList(list, 'events', shown, 'wrong post password, venue=');
-    const locked = recs.filter((r) => r.status === 'protected');
-    const venues = await get('anonymous', `/venues?event=${locked[0].id}&password=${wrong}`);
-    expectList(venues, 'venues', [], 'wrong post password, venues?event=');
-    const cats = await get('anonymous', `/categories?post=${locked[1].id}&password=${wrong}`);
-    expect(cats.body.total, 'wrong post password, categories?post=').toBe(0);
-    cells += recs.length + 2;
-  });
-
   it('tells each caller of the changes feed only of what it may see, now and since', async () => {
     // The venues were made in WordPress without a notification: the log hears of them by its reconciliation (every
     // RECONCILE_INTERVAL_MS; this gateway polls nothing).
@@ -660,6 +643,23 @@ describe('visibility matrix', () => {
         ],
       });
     }
+  });
+
+  it('opens nothing of a protected event to a wrong post password', async () => {
+    // Each protected event a wrong password is tried at is a guess, throttled per client (5 per event): a few cells.
+    const wrong = 'not-the-password';
+    const shown = recs.filter((r) => listed('anonymous', r) && r.status !== 'protected').map((r) => r.id);
+    const list = await get(
+      'anonymous',
+      `/events?${WINDOW}&per_page=50&${blankedFilters()[0][0]}&password=${wrong}`,
+    );
+    expectList(list, 'events', shown, 'wrong post password, venue=');
+    const locked = recs.filter((r) => r.status === 'protected');
+    const venues = await get('anonymous', `/venues?event=${locked[0].id}&password=${wrong}`);
+    expectList(venues, 'venues', [], 'wrong post password, venues?event=');
+    const cats = await get('anonymous', `/categories?post=${locked[1].id}&password=${wrong}`);
+    expect(cats.body.total, 'wrong post password, categories?post=').toBe(0);
+    cells += recs.length + 2;
   });
 
   it('refuses 1000+ parameters and describes routes without records, for every caller', async () => {

@@ -101,6 +101,8 @@ type JsonBody<T> = T extends { requestBody?: { content: { 'application/json': in
 /** An event's write body, as /doc describes it: `venue` and `organizer` take ids or records to create or reuse. */
 export type EventCreate = JsonBody<paths['/events']['post']>;
 export type EventUpdate = Partial<JsonBody<paths['/events/{id}']['post']>>;
+/** Which occurrences of a series an update or delete changes. */
+export type EventScope = NonNullable<EventUpdate['scope']>;
 
 /** The filters of an iCalendar feed: the list's, without paging. */
 export type FeedQuery = NonNullable<paths['/events.ics']['get']['parameters']['query']>;
@@ -151,8 +153,10 @@ export interface CalendarClient {
   event(id: number): Promise<Event>;
   /** POST /events; `idempotencyKey` makes a retry return the first answer instead of creating twice. */
   createEvent(body: EventCreate, opts?: { idempotencyKey?: string }): Promise<Event>;
+  /** On a series or one of its occurrences, `scope` in the body says which occurrences change (`this`, `following`, `all`). */
   updateEvent(id: number, body: EventUpdate): Promise<Event>;
-  deleteEvent(id: number): Promise<Event>;
+  /** On a series or one of its occurrences, `scope` says which go: this one, this and the following ones, or all. */
+  deleteEvent(id: number, opts?: { scope?: EventScope }): Promise<Event>;
   /**
    * The URL of an iCalendar feed of the events a list query selects, for "Subscribe" links: `webcal: true` gives the
    * `webcal://` form calendar apps open; Google Calendar's "From URL" takes the `https://` one.
@@ -227,7 +231,12 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
           body: body as JsonBody<paths['/events/{id}']['post']>,
         }),
       ) as Promise<Event>,
-    deleteEvent: (id) => unwrap(api.DELETE('/events/{id}', { params: { path: { id } } })) as Promise<Event>,
+    deleteEvent: (id, o) =>
+      unwrap(
+        api.DELETE('/events/{id}', {
+          params: { path: { id }, query: o?.scope ? { scope: o.scope } : undefined },
+        }),
+      ) as Promise<Event>,
     feedUrl: (query, o) => {
       const url = `${baseUrl}/events.ics${queryString(query as Record<string, unknown> | undefined)}`;
       return o?.webcal ? webcal(url) : url;

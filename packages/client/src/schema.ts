@@ -511,6 +511,19 @@ export interface components {
             event_status?: "scheduled" | "canceled" | "postponed";
             /** @description Why the event was canceled or postponed, as shown to visitors. */
             event_status_reason?: string;
+            /** @description Whether the event is a series or one of its occurrences. */
+            is_recurring?: boolean;
+            /** @description The series' post id (its own id on the series itself), or null for an event that does not repeat. */
+            series_id?: number | null;
+            /** @description The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat. */
+            original_start_utc?: string | null;
+            /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+            recurrence?: {
+                rrule?: string;
+                rdate?: string[];
+                exdate?: string[];
+                text?: string;
+            } | null;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -1152,6 +1165,14 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1428,11 +1449,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1660,11 +1694,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1703,6 +1750,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -1936,11 +1985,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2210,11 +2272,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2440,11 +2515,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2483,6 +2571,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -2714,11 +2804,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
