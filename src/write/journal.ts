@@ -188,6 +188,24 @@ export class UndoJournal {
   }
 
   /**
+   * The tokens of the other entries still looking for a lost create of `restBase`: a record carrying one of them is
+   * that write's to remove once found (an upload whose answer was lost), not a record to reuse.
+   */
+  async probing(restBase: string, except?: string): Promise<Set<string>> {
+    const out = new Set<string>();
+    const take = (id: string, e: Entry) => {
+      if (id !== except && [...e.probes, ...(e.late ?? [])].some((p) => p.restBase === restBase)) out.add(id);
+    };
+    for (const [id, e] of this.#memory) take(id, e);
+    const r = this.#redis;
+    if (r?.up()) {
+      const all = await r.cmd.hgetall(this.#key).catch(() => ({}) as Record<string, string>);
+      for (const [id, text] of Object.entries(all)) take(id, JSON.parse(text) as Entry);
+    }
+    return out;
+  }
+
+  /**
    * What the other entries claim (`uses`: writes linking to records they did not make) and are about to delete
    * (`removing`), as `restBase:id` keys. Read after writing one's own claims or removals (see {@link Undo.claim}).
    */
