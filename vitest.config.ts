@@ -20,7 +20,12 @@ const integration = (name: string, target: Target, include = ['test/integration/
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
 /** The part of the suite that also runs against the custom mapping (post type `event`, meta `event_start`…). */
-const customPart = ['test/integration/events-read.test.ts', 'test/integration/events-write.test.ts'];
+const customPart = [
+  'test/integration/events-read.test.ts',
+  'test/integration/events-write.test.ts',
+  'test/integration/recurrence-read.test.ts',
+  'test/integration/recurrence-write.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -42,7 +47,7 @@ export default defineConfig({
         // Cache tiers against a real Redis (started by the tests when it is stopped).
         test: {
           name: 'redis',
-          include: ['test/cache/**/*.test.ts'],
+          include: ['test/cache/**/*.test.ts', 'test/webhooks/**/*.test.ts'],
           globalSetup: ['test/setup/redis.ts'],
           fileParallelism: false,
           testTimeout: 30_000,

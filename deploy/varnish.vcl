@@ -38,6 +38,16 @@ sub vcl_recv {
     if (req.method != "GET" && req.method != "HEAD") {
         return (pass);
     }
+    # Tracking parameters (utm_*, fbclid, gclid, msclkid, Mailchimp's mc_cid/mc_eid, Google Analytics' _ga/_gl, …)
+    # change nothing in an answer: taken off before the cache looks, so a shared link with one is a HIT. The gateway
+    # ignores every name a route does not take anyway; this keeps them from splitting Varnish's cache too.
+    if (req.url ~ "(?i)[?&](utm_[a-z0-9_]*|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|twclid|ttclid|li_fat_id|igshid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|oly_anon_id|oly_enc_id|rb_clickid|s_cid|vero_conv|vero_id|wickedid)(=|&|$)") {
+        set req.url = regsuball(req.url, "(?i)([?&])(utm_[a-z0-9_]*|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|twclid|ttclid|li_fat_id|igshid|yclid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|oly_anon_id|oly_enc_id|rb_clickid|s_cid|vero_conv|vero_id|wickedid)(=[^&]*)?(?=&|$)", "\1");
+        # What the removals left: `?&a`, `a&&b`, a trailing `?` or `&`.
+        set req.url = regsuball(req.url, "&{2,}", "&");
+        set req.url = regsub(req.url, "\?&", "?");
+        set req.url = regsub(req.url, "[?&]$", "");
+    }
     # Signed-in callers (Basic, application passwords, a WordPress cookie + nonce) are answered for themselves alone.
     if (req.http.Authorization || req.http.Cookie || req.http.X-WP-Nonce) {
         return (pass);

@@ -1,8 +1,13 @@
 // The express application: the calendar namespace and site index on each language root; the rest of the site proxied.
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pkg from '../package.json' with { type: 'json' };
 import { planOf } from './cache/notify.ts';
 import { applyPlan, OPS_PREFIX, opsRouter } from './cache/ops.ts';
+import { changesBindings } from './changes/routes.ts';
+import { changesStream } from './changes/sse.ts';
+import { recordChanges } from './changes/stage.ts';
+import { Waits } from './changes/waits.ts';
 import { NAMESPACE } from './contract/discovery.ts';
 import type { Deps } from './deps.ts';
 import { describeRoute } from './discovery/describe.ts';
@@ -12,14 +17,16 @@ import { siteIndexHandler } from './discovery/site-index.ts';
 import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
+import { audienceOf, credentialsOf } from './http/credentials.ts';
 import type { Stage } from './http/exchange.ts';
 import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
-import { sendError, toApiError } from './http/respond.ts';
+import { publicBase, sendError, toApiError } from './http/respond.ts';
 import { refuseUnsafeRestPaths } from './http/rest-path.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
+import { afterUserDelete, refreshSite } from './site/refresh.ts';
 import { authenticate } from './stages/authenticate.ts';
 import { cacheStage } from './stages/cache.ts';
 import { handle } from './stages/handle.ts';
@@ -28,6 +35,7 @@ import { invalidate } from './stages/invalidate.ts';
 import { parse } from './stages/parse.ts';
 import { render } from './stages/render.ts';
 import { shapeStage } from './stages/shape.ts';
+import { webhooksRouter } from './webhooks/routes.ts';
 
 export { NAMESPACE };
 
@@ -45,6 +53,8 @@ export interface AppOptions {
   jsonp?: boolean;
   /** Bearer token a Prometheus scraper may use for /calendar-gateway/v1/metrics (METRICS_TOKEN). */
   metricsToken?: string;
+  /** Long polls and event streams of the changes feed one client address may hold (CHANGES_WAITS_PER_CLIENT). */
+  changesWaitsPerClient?: number;
 }
 
 interface Root {
@@ -71,7 +81,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     express.urlencoded({ extended: true, limit: '1mb' }),
   ];
 
-  const bindings = allBindings(deps);
+  const waits = new Waits(opts.changesWaitsPerClient ?? 4);
+  // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).
+  const bindings = [...allBindings(deps), ...(deps.changes ? changesBindings(deps, waits) : [])];
   const roots: Root[] = [{ rest: '/wp-json', lang: deps.mapping.language.default, secondary: false }];
   if (opts.secondaryLanguage && opts.secondaryLanguage !== deps.mapping.language.default) {
     roots.push({ rest: `/${opts.secondaryLanguage}/wp-json`, lang: opts.secondaryLanguage, secondary: true });
@@ -83,6 +95,14 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     const prefix = `${root.rest}/${NAMESPACE}`;
     const info = { lang: root.lang, secondary: root.secondary };
     app.use(root.rest, cors(allowOrigin));
+    // The changes feed as server-sent events: a stream, not an answer the stages could render (src/changes/sse.ts).
+    app.use(
+      `${prefix}/changes`,
+      changesStream(deps, waits, {
+        apiRoot: (req) => `${publicBase(req, opts.publicUrl)}${prefix}`,
+        language: root.lang,
+      }),
+    );
     app.use(
       prefix,
       apiRouter([...discoveryBindings(deps, info), ...bindings], {
@@ -90,7 +110,10 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
         defaultLanguage: root.lang,
         publicUrl: opts.publicUrl,
         home: deps.site.home,
-        timezone: deps.site.timezone,
+        // Read at each request: a change of WordPress's settings updates it (src/site/refresh.ts).
+        get timezone() {
+          return deps.site.timezone;
+        },
         log: deps.log,
         stages,
         jsonp,
@@ -117,6 +140,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       replay: deps.replay,
     }),
   );
+  if (deps.webhooks) app.use(OPS_PREFIX, webhooksRouter(deps, deps.webhooks));
   app.use(
     siteProxy({
       siteUrl: deps.wp.siteUrl,
@@ -127,8 +151,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
       writes: {
         mapping: deps.mapping,
-        apply: (change) => applyPlan(deps, planOf({ time: 0, changes: [change] }, deps.mapping)),
+        apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
+        site: () => refreshSite(deps).then(() => {}),
+        userDeleted: (id) => afterUserDelete(deps, id),
       },
+      // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
+      signIn: (req) => signIn(deps, req as express.Request),
     }),
   );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
@@ -149,11 +177,26 @@ function requestPath(deps: Deps, bodies: express.RequestHandler[], jsonp: boolea
   return [
     shapeStage(deps.log, jsonp),
     authenticate({ resolve: (ctx) => deps.callers.resolve(ctx), bodies }),
-    ...(deps.cache ? [cacheStage(deps.cache)] : []),
+    ...(deps.cache ? [cacheStage(deps.cache, FORMATS)] : []),
     render(deps.log),
     ...(deps.cache ? [invalidate(deps.cache)] : []),
+    ...(deps.recorder ? [recordChanges(deps.recorder)] : []),
     ...(deps.idempotency ? [idempotencyStage(deps.idempotency)] : []),
     parse(FORMATS),
     handle,
   ];
+}
+
+/** Checks a proxied request's credentials as the calendar API's own are checked (cached, throttled). */
+async function signIn(deps: Deps, req: express.Request): Promise<void> {
+  const credentials = credentialsOf(req);
+  if (!credentials) return;
+  await deps.callers.resolve({
+    audience: audienceOf(credentials),
+    credentials,
+    language: deps.mapping.language.default,
+    requestId: String(req.get('x-request-id') ?? randomUUID()),
+    client: req.ip,
+    signal: new AbortController().signal,
+  });
 }

@@ -2,6 +2,8 @@
 
 import type { ReplayGuard } from './cache/notify.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
+import type { ChangeRecorder } from './changes/recorder.ts';
+import type { ChangeStore } from './changes/store.ts';
 import type { IndexRegistry } from './index/registry.ts';
 import type { LinkedCatalog } from './linked/catalog.ts';
 import type { Logger } from './log.ts';
@@ -10,6 +12,7 @@ import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
 import type { PasswordGuesses } from './passwords/guesses.ts';
 import type { IdempotencyStore } from './stages/idempotency.ts';
+import type { Webhooks } from './webhooks/service.ts';
 import type { CallerResolver } from './wp/caller.ts';
 import type { WpClient } from './wp/client.ts';
 import type { SiteFacts } from './wp/probe.ts';
@@ -50,4 +53,12 @@ export interface Deps {
   recurrenceMaxCount?: number;
   /** Prometheus metrics (absent in tests that build their own Deps). */
   metrics?: Metrics;
+  /** The change log (src/changes/): the changes feed reads it, the webhooks follow it. */
+  changes?: ChangeStore;
+  /** Logs what the gateway learns of a change into `changes` (absent in tests that build their own Deps). */
+  recorder?: ChangeRecorder;
+  /** The start-up reconciliation of the change log with WordPress (tests wait for it). */
+  changesReconciled?: Promise<void>;
+  /** Outbound webhooks: subscriptions, fan-out of the change log, deliveries (absent in tests that build their own Deps). */
+  webhooks?: Webhooks;
 }

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { HttpResponse, http } from 'msw';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
 import { startMockWordPress } from '../mocks/wordpress/index.ts';
 import { configSchema } from './config.ts';
@@ -156,6 +157,48 @@ describe('start-up and shutdown', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { events: unknown[] }).events).toHaveLength(3);
     await closing;
+  });
+
+  it('closes without waiting out the grace for the connection a client opened after abandoning a request', async () => {
+    const site = host();
+    const wp = wordpress(site);
+    const g = await startGateway(configFor(`${site}/wp-json`), { graceMs: 20_000 });
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let arrived = () => {};
+    const inFlight = new Promise<void>((r) => {
+      arrived = r;
+    });
+    wp.server.use(
+      http.get(`${site}/wp-json/wp/v2/tribe_events`, async () => {
+        arrived();
+        await held;
+      }),
+    );
+    // A client keeping idle connections as long as the gateway allows (browsers, proxies, undici configured so).
+    const client = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 60_000 });
+    try {
+      expect((await undiciFetch(`${g.url}/calendar-gateway/v1/health`, { dispatcher: client })).status).toBe(
+        200,
+      );
+      const controller = new AbortController();
+      const abandoned = undiciFetch(`${g.url}/wp-json/calendar/events/v1/events?per_page=3`, {
+        dispatcher: client,
+        signal: controller.signal,
+      }).catch((e: unknown) => e);
+      await inFlight;
+      controller.abort();
+      expect(await abandoned).toBeInstanceOf(Error);
+      await new Promise((r) => setTimeout(r, 100));
+      const forced = vi.spyOn(g.server, 'closeAllConnections');
+      await g.close();
+      expect(forced).not.toHaveBeenCalled();
+    } finally {
+      release();
+      await client.destroy();
+    }
   });
 
   it('bounds the WordPress calls in flight: a spike of cold URLs queues, then gets 503 with Retry-After, while cached reads go on', async () => {

@@ -10,16 +10,20 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
+import { AuthThrottle } from './auth/throttle.ts';
 import { fastServe } from './cache/fast-path.ts';
 import { ReplayGuard } from './cache/notify.ts';
 import { NOTIFY_WINDOW_SECONDS, OPS_PREFIX } from './cache/ops.ts';
 import { createCacheLayer } from './cache/setup.ts';
 import { tag } from './cache/tags.ts';
+import { ChangeRecorder } from './changes/recorder.ts';
+import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
+import { gracefulClose } from './http/shutdown.ts';
 import { IndexRegistry } from './index/registry.ts';
 import { LinkedCatalog } from './linked/catalog.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -28,7 +32,11 @@ import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
+import type { SharedRedis } from './shared-redis.ts';
+import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
+import { registerWebhookMetrics } from './webhooks/metrics.ts';
+import { Webhooks } from './webhooks/service.ts';
 import { CallerResolver } from './wp/caller.ts';
 import { WpClient } from './wp/client.ts';
 import { discoverRestRoot } from './wp/discover.ts';
@@ -84,6 +92,22 @@ export interface StartOptions {
   graceMs?: number;
 }
 
+/** How long an address that signed in as a user is known for that user (src/auth/throttle.ts). */
+const KNOWN_ADDRESS_MS = 30 * 24 * 3600 * 1000;
+
+/** The failed sign-ins' throttle, shared by every instance through Redis when configured. */
+const authThrottle = (config: Config, shared: SharedRedis | undefined): AuthThrottle =>
+  new AuthThrottle(
+    {
+      perAddress: config.authFailuresPerAddress,
+      perUserAddress: config.authFailuresPerUserAddress,
+      perUser: config.authFailuresPerUser,
+      windowMs: config.authFailureWindowSeconds * 1000,
+      knownMs: KNOWN_ADDRESS_MS,
+    },
+    shared,
+  );
+
 /** How often each instance looks for undo steps left to retry. */
 const UNDO_SWEEP_MS = 5_000;
 
@@ -96,14 +120,14 @@ export async function startGateway(
   // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
   const starting: Starting = { reasons: [...STARTING_REASONS] };
   let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
-  const server = await listen(config, (req, res) => handler(req, res));
+  const { server, closeServer } = await listen(config, (req, res) => handler(req, res));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   opts.onListening?.(url);
   let ready: Awaited<ReturnType<typeof prepare>>;
   try {
     ready = await retrying(
-      () => prepare(config, mapping, log, opts, starting),
+      () => prepare(config, mapping, log, opts, starting, url),
       log,
       redactUrl(config.upstreamUrl),
       opts.retry === true,
@@ -132,6 +156,7 @@ export async function startGateway(
       });
   };
   sweepNow();
+  deps.webhooks?.start();
   const sweeper = setInterval(sweepNow, UNDO_SWEEP_MS);
   sweeper.unref();
   return {
@@ -140,27 +165,28 @@ export async function startGateway(
     url,
     close: async () => {
       clearInterval(sweeper);
+      await deps.webhooks?.stop();
       deps.indexes.stop();
       deps.catalog.stop();
+      deps.recorder?.stop();
       // Stop accepting, let requests in flight finish (bounded), then drop what is left.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections turn idle as their last answer is sent: close each as soon as it does.
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), opts.graceMs ?? 10_000);
-      await closed;
-      clearInterval(idle);
-      clearTimeout(force);
+      await closeServer(opts.graceMs ?? 10_000);
+      await deps.changes?.close();
       await caching.close();
     },
   };
 }
 
-function listen(config: Config, handler: RequestListener): Promise<Server> {
-  return new Promise<Server>((resolve, reject) => {
+/** The server, listening, and its graceful close (which follows its connections from the first one). */
+function listen(
+  config: Config,
+  handler: RequestListener,
+): Promise<{ server: Server; closeServer: (graceMs: number) => Promise<void> }> {
+  return new Promise((resolve, reject) => {
     const s = createServer(handler);
+    const closeServer = gracefulClose(s);
     s.keepAliveTimeout = 65_000;
-    s.listen(config.port, config.host, () => resolve(s));
+    s.listen(config.port, config.host, () => resolve({ server: s, closeServer }));
     s.once('error', reject);
   });
 }
@@ -238,6 +264,7 @@ async function prepare(
   log: Logger,
   opts: StartOptions,
   starting: Starting,
+  selfUrl: string,
 ) {
   const found = await discoverRestRoot(config.upstreamUrl, config.upstreamTimeoutMs).catch((err: unknown) => {
     throw upstreamUnavailable(err, (err as Error)?.name === 'TimeoutError');
@@ -282,9 +309,23 @@ async function prepare(
     );
   }
   const caching = createCacheLayer(config, log);
+  const changes = createChangeLog(
+    {
+      retentionDays: config.changesRetentionDays,
+      prefix: config.redisPrefix,
+      apiRoot: `${(config.publicUrl ?? selfUrl).replace(/\/$/, '')}/wp-json/calendar/events/v1`,
+      mapping,
+    },
+    caching.redis,
+  );
+  let recorder: ChangeRecorder | undefined;
   const indexes = new IndexRegistry({
     snapshots: caching.snapshots,
-    onChange: caching.onIndexChange,
+    onChange: (language, ids, links, soft) => {
+      caching.onIndexChange(language, ids, links, soft);
+      // Polls, refetches and reconciliations found these changed in WordPress: the change log hears of them too.
+      recorder?.events(ids).catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
+    },
     client: wp,
     mapping,
     pollMs: config.pollIntervalMs > 0 ? config.pollIntervalMs : false,
@@ -297,18 +338,23 @@ async function prepare(
     {
       onChange: (kind, ids) => {
         caching.cache?.invalidate([tag.list(kind), ...ids.map((id) => `${kind}:${id}`)]).catch(() => {});
+        recorder
+          ?.records(kind, ids)
+          .catch((err: unknown) => log.warn({ err }, 'changes could not be logged'));
       },
     },
   );
   if (config.pollIntervalMs > 0) catalog.start(config.pollIntervalMs);
   // Another instance wrote or was notified: re-read what it names.
   caching.cache?.onRemoteInvalidate((tags) => catalog.invalidateTags(tags));
+  const link = caching.redis;
+  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   const deps: Deps = {
     mapping,
     wp,
     site,
     indexes,
-    callers: new CallerResolver(wp),
+    callers: new CallerResolver(wp, undefined, authThrottle(config, shared)),
     terms: new TermCache(wp),
     catalog,
     log,
@@ -322,13 +368,17 @@ async function prepare(
     // Subscribers ask again as often as a cached answer stays fresh.
     feed: { maxEvents: config.feedMaxEvents, refreshSeconds: config.cacheTtlSeconds },
   };
+  // A purge of everything (an operator's, or one a change of the site's settings made, here or in another instance):
+  // the site's name and time zone are read again, and a change purges once more (src/site/refresh.ts).
+  caching.cache?.onInvalidate((tags) => {
+    if (tags === null)
+      refreshSite(deps).catch((err: unknown) => log.warn({ err }, 'reading the site settings again failed'));
+  });
   if (caching.cache) {
     const records = new RecordCache(config.cacheTtlSeconds * 1000);
     caching.cache.onInvalidate((tags) => records.drop(tags));
     deps.records = records;
   }
-  const link = caching.redis;
-  const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
@@ -342,9 +392,29 @@ async function prepare(
   );
   deps.updateSemantics = config.updateSemantics;
   deps.recurrenceMaxCount = config.recurrenceMaxCount;
+  deps.changes = changes;
+  recorder = new ChangeRecorder({
+    changes,
+    wp,
+    mapping,
+    indexes,
+    warn: (o, m) => log.warn(o, m),
+  });
+  deps.recorder = recorder;
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
+  // Outbound webhooks (src/webhooks/): subscriptions and queue in Redis when configured, else this process's memory.
+  deps.webhooks = new Webhooks({
+    redis: shared,
+    changes,
+    log,
+    allowPrivate: config.webhookAllowPrivateTargets,
+    retryScale: config.webhookRetryScale,
+    leaseMs: config.webhookLeaseSeconds * 1000,
+    concurrency: config.webhookConcurrency,
+  });
+  registerWebhookMetrics(metrics.registry, deps.webhooks);
   caching.freshness?.attach(indexes);
   starting.reasons = [NOT_BUILT];
   try {
@@ -353,9 +423,15 @@ async function prepare(
     // A retry starts from scratch: nothing of this attempt (timers, Redis connections) may outlive it.
     indexes.stop();
     catalog.stop();
+    await changes.close();
     await caching.close();
     throw err;
   }
+  // What changed or went while no gateway ran is logged once the index is built (not waited for: the port answers).
+  deps.changesReconciled = recorder.reconcile().catch((err: unknown) => {
+    log.warn({ err: (err as Error)?.message }, 'the change log could not be reconciled with WordPress');
+  });
+  if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {
     allowOrigin,
@@ -365,6 +441,7 @@ async function prepare(
     webhookSecret: config.webhookSecret,
     metricsToken: config.metricsToken,
     jsonp: config.jsonpEnabled,
+    changesWaitsPerClient: config.changesWaitsPerClient,
   });
   return { deps, app, caching, allowOrigin };
 }

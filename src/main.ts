@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const gateway = await startGateway(
-    { ...config, upstreamUrl, upstreamAuth },
+    // The demo delivers webhooks to http://localhost receivers (`npm run webhooks:receive`): nothing real is behind it.
+    { ...config, upstreamUrl, upstreamAuth, ...(demo ? { webhookAllowPrivateTargets: true } : {}) },
     {
       log,
       retry: true,

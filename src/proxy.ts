@@ -4,7 +4,16 @@ import type { Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { createProxyMiddleware, type Options } from 'http-proxy-middleware';
 import type { Change } from './cache/notify.ts';
-import { changeOfWrite, effectiveMethod, isMappedWrite } from './cache/proxied-writes.ts';
+import { changesOfBatch } from './cache/proxied-batch.ts';
+import {
+  changeOfWrite,
+  effectiveMethod,
+  isBatch,
+  isMappedWrite,
+  isSettingsWrite,
+  userDeleteOf,
+} from './cache/proxied-writes.ts';
+import { tooLarge } from './http/errors.ts';
 import { dropUntrustedForwarding } from './http/forwarded.ts';
 import { publicBase } from './http/respond.ts';
 import type { Logger } from './log.ts';
@@ -23,9 +32,22 @@ export interface ProxyOptions {
   log: Logger;
   /**
    * wp/v2 writes to the records the mapping reads: what they changed is applied (index, caches) before the caller
-   * hears back, as a change notification would be, so the calendar API shows the write at once.
+   * hears back, as a change notification would be, so the calendar API shows the write at once. A batch
+   * (`/wp-json/batch/v1`) is applied as its sub-requests' writes sent one by one would be.
    */
-  writes?: { mapping: Mapping; apply: (change: Change) => Promise<void> };
+  writes?: {
+    mapping: Mapping;
+    apply: (changes: Change[]) => Promise<void>;
+    /** After a successful write of `/wp/v2/settings`: the site's name and time zone may have changed. */
+    site?: () => Promise<void>;
+    /** After a user was deleted (`id` unless it was `users/me`): their posts changed hands or went. */
+    userDeleted?: (id: number | undefined) => Promise<void>;
+  };
+  /**
+   * Checks the credentials a REST request carries before it goes on (src/auth/throttle.ts counts the failures):
+   * rejects with the refusal to answer instead (401, 429), resolves when WordPress may be asked.
+   */
+  signIn?: (req: IncomingMessage) => Promise<void>;
 }
 
 const isResponse = (r: ServerResponse | Socket): r is ServerResponse =>
@@ -49,6 +71,33 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'pr
 
 /** Largest wp/v2 write answer read whole (a record is a few KB; beyond this it streams and is not applied). */
 const MAX_WRITE_ANSWER = 4 << 20;
+
+/** Largest batch body read (25 writes of a few KB by default): beyond it 413, as the calendar API's bodies. */
+const MAX_BATCH_BODY = 4 << 20;
+
+/** The bodies of batches in flight, read before they are sent on: what their sub-requests were. */
+const batchBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/** Reads a request's body whole, or resolves undefined past `max` bytes (the rest is not read). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        req.off('data', onData);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
 
 /**
  * A reverse proxy to the site. The request body must still be unread (no body parser may run before it); the Host
@@ -101,8 +150,38 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
   };
   const common = { target: opts.siteUrl, changeOrigin: true, proxyTimeout: opts.timeoutMs };
   const streamed = createProxyMiddleware<IncomingMessage, ServerResponse>({ ...common, on });
-  const writes = opts.writes;
-  if (!writes) return streamed as unknown as RequestHandler;
+  const plain = streamed as unknown as RequestHandler;
+  return signingIn(opts.signIn, opts.writes ? written(opts.writes, opts.log, on, common, plain) : plain);
+}
+
+/**
+ * Runs `signIn` first for a REST request with credentials (a refusal goes to express's error handler, which answers
+ * it as WordPress would); a page, an anonymous request or a check that could not be made goes on as it is.
+ */
+function signingIn(signIn: ProxyOptions['signIn'], next: RequestHandler): RequestHandler {
+  if (!signIn) return next;
+  return (req, res, after) => {
+    const url = req.url ?? '';
+    if (!REST_PATH.test(url) && !/[?&]rest_route=/.test(url)) return next(req, res, after);
+    signIn(req).then(
+      () => next(req, res, after),
+      (err: unknown) => {
+        const status = (err as { status?: number })?.status;
+        if (status === 401 || status === 403 || status === 429) after(err);
+        else next(req, res, after);
+      },
+    );
+  };
+}
+
+/** With `writes`: the middleware that reads wp/v2 writes' answers to apply them, and streams the rest. */
+function written(
+  writes: NonNullable<ProxyOptions['writes']>,
+  log: Logger,
+  on: NonNullable<Options<IncomingMessage, ServerResponse>['on']>,
+  common: Options<IncomingMessage, ServerResponse>,
+  streamed: RequestHandler,
+): RequestHandler {
   const written = createProxyMiddleware<IncomingMessage, ServerResponse>({
     ...common,
     selfHandleResponse: true,
@@ -112,18 +191,52 @@ export function siteProxy(opts: ProxyOptions): RequestHandler {
         on.proxyReq?.(proxyReq, req, res, {});
         // The answer is read here, so it comes uncompressed.
         proxyReq.removeHeader('accept-encoding');
+        // A batch's body was read already: sent here, and the proxy's pipe of the ended request ends it.
+        const body = batchBodies.get(req);
+        if (body) {
+          // Whole now, whatever framing it came in.
+          proxyReq.removeHeader('transfer-encoding');
+          proxyReq.setHeader('content-length', body.length);
+          proxyReq.write(body);
+        }
       },
-      proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, opts.log),
+      proxyRes: (proxyRes, req, res) => relayWrite(proxyRes, req, res, writes, log),
     },
   });
   const methodOf = (req: IncomingMessage) =>
     effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
-  return ((req, res, next) =>
-    (isMappedWrite(writes.mapping, methodOf(req), req.url) ? written : streamed)(
-      req,
-      res,
-      next,
-    )) as RequestHandler;
+  return ((req, res, next) => {
+    const method = methodOf(req);
+    if (!isBatch(method, req.url ?? '')) {
+      (isMappedWrite(writes.mapping, method, req.url) ? written : streamed)(req, res, next);
+      return;
+    }
+    readBody(req, MAX_BATCH_BODY).then(
+      (body) => {
+        if (!body) return next(tooLarge());
+        batchBodies.set(req, body);
+        written(req, res, next);
+      },
+      (err: unknown) => next(err),
+    );
+  }) as RequestHandler;
+}
+
+/** What a write read whole changed: one record, or each write of a batch. */
+function changesOf(mapping: Mapping, req: IncomingMessage, status: number, body: unknown): Change[] {
+  const url = req.url ?? '';
+  const method = effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']);
+  if (isBatch(method, url)) {
+    let asked: unknown;
+    try {
+      asked = JSON.parse(batchBodies.get(req)?.toString('utf8') ?? '');
+    } catch {
+      // Not JSON: WordPress refused it whole, and nothing ran.
+    }
+    return changesOfBatch(mapping, asked, status, body);
+  }
+  const change = changeOfWrite(mapping, method, url, status, body);
+  return change ? [change] : [];
 }
 
 /** Reads a write's answer, applies what it changed, then passes the answer on unchanged. */
@@ -160,13 +273,18 @@ function relayWrite(
     } catch {
       body = undefined;
     }
-    const method = effectiveMethod(req.method ?? '', req.url ?? '', req.headers['x-http-method-override']);
-    const change = changeOfWrite(writes.mapping, method, req.url ?? '', status, body);
-    const applied = change
-      ? writes.apply(change).catch((err: unknown) => {
-          log.warn({ err: (err as Error)?.message, change }, 'a proxied write could not be applied');
-        })
-      : Promise.resolve();
+    const changes = changesOf(writes.mapping, req, status, body);
+    const url = req.url ?? '';
+    const method = effectiveMethod(req.method ?? '', url, req.headers['x-http-method-override']);
+    const ok = status >= 200 && status < 300;
+    const user = ok ? userDeleteOf(method, url) : undefined;
+    const applied = Promise.all([
+      changes.length ? writes.apply(changes) : undefined,
+      ok && isSettingsWrite(method, url) ? writes.site?.() : undefined,
+      user ? writes.userDeleted?.(user.id) : undefined,
+    ]).catch((err: unknown) => {
+      log.warn({ err: (err as Error)?.message, changes }, 'a proxied write could not be applied');
+    });
     void applied.then(() => {
       res.writeHead(status, proxyRes.statusMessage, headers);
       res.end(bytes);

@@ -42,6 +42,13 @@ export async function openTarget(
     trustProxy?: string;
     updateSemantics?: 'merge' | 'replace';
     jsonpEnabled?: 'true' | 'false';
+    /**
+     * Failed sign-ins allowed (src/auth/throttle.ts). Unthrottled unless given: other files sign in wrong on purpose
+     * (the visibility matrix's wrong password) and test the refusal, not the throttle.
+     */
+    authFailures?: { perAddress: number; perUserAddress: number; perUser: number };
+    /** Webhook receivers of the tests listen on loopback. */
+    webhookAllowPrivateTargets?: 'true';
   } = {},
 ): Promise<Target> {
   const target = inject('target');
@@ -115,6 +122,10 @@ export async function openTarget(
     jsonpEnabled: overrides.jsonpEnabled,
     // The image-URL tests serve their images from a loopback server.
     imageAllowPrivateHosts: 'true',
+    authFailuresPerAddress: overrides.authFailures?.perAddress ?? 1_000_000,
+    authFailuresPerUserAddress: overrides.authFailures?.perUserAddress ?? 1_000_000,
+    authFailuresPerUser: overrides.authFailures?.perUser ?? 1_000_000,
+    webhookAllowPrivateTargets: overrides.webhookAllowPrivateTargets,
     logLevel: 'silent',
   });
   const gateway = await startGateway({ ...config, upstreamUrl }, { quiet: true });

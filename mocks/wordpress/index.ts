@@ -5,9 +5,10 @@ import { setupServer } from 'msw/node';
 import type { Mapping } from '../../src/mapping/schema.ts';
 import { SITE_TIMEZONE } from '../seed-data.ts';
 import type { SeedSite } from '../seed-types.ts';
-import { authenticate } from './caps.ts';
+import { serveBatch } from './batch.ts';
+import { authenticate, hasCap } from './caps.ts';
 import { bodyParams, errorResponse, queryParams, WpError } from './http-util.ts';
-import { deleteMedia, mediaOptions, uploadMedia } from './media-write.ts';
+import { deleteMedia, mediaOptions, updateMedia, uploadMedia } from './media-write.ts';
 import { deletePost, listPosts, type Req, readPost } from './posts.ts';
 import { writePost } from './posts-write.ts';
 import type { Site } from './render.ts';
@@ -16,6 +17,7 @@ import { loadSeed } from './seed.ts';
 import { index, media, postOptions, taxonomies, types, users, usersMe } from './site-routes.ts';
 import { Store } from './store.ts';
 import { deleteTerm, listTerms, readTerm, termOptions, writeTerm } from './terms.ts';
+import { createUser, deleteUser } from './users-write.ts';
 
 export { SAMPLE_PASSWORD_PROTECTED } from '../seed-data.ts';
 export type { StoredPost, StoredTerm } from './store.ts';
@@ -54,7 +56,35 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
   const store = new Store({ timezone, now: opts.now ?? (() => new Date()), model });
   const site: Site = { root, url, store };
 
+  /** The general settings the REST index and `/wp/v2/settings` show (a subset of WordPress's). */
+  const settings = { title: 'Calendar sample site', description: 'Events, venues and organizers' };
+  /** GET or POST /wp/v2/settings: manage_options only; a POST changes the title, tagline and time zone. */
+  const siteSettings = (req: Req, effective: string, isRead: boolean): Response => {
+    if (!hasCap(req.user, 'manage_options')) {
+      throw new WpError('rest_forbidden', 'Sorry, you are not allowed to do that.', req.user ? 403 : 401);
+    }
+    if (!isRead && !['POST', 'PUT', 'PATCH'].includes(effective)) throw noRoute();
+    const p = req.params;
+    if (!isRead) {
+      if (typeof p.title === 'string') settings.title = p.title;
+      if (typeof p.description === 'string') settings.description = p.description;
+      if (typeof p.timezone === 'string' && p.timezone) store.timezone = p.timezone;
+    }
+    return HttpResponse.json({
+      title: settings.title,
+      description: settings.description,
+      url,
+      timezone: store.timezone,
+      date_format: 'F j, Y',
+      time_format: 'g:i a',
+      start_of_week: 1,
+    });
+  };
+
   const reset = () => {
+    settings.title = 'Calendar sample site';
+    settings.description = 'Events, venues and organizers';
+    store.timezone = timezone;
     store.clear();
     if (opts.seed) loadSeed(store, opts.seed);
     else store.addUser({ login: 'admin', role: 'administrator', email: 'admin@example.test', name: 'admin' });
@@ -89,9 +119,18 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     if (path === '/') {
       if (!isRead) throw noRoute();
       return index(req, {
-        name: 'Calendar sample site',
-        description: 'Events, venues and organizers',
-        gmtOffset: gmtOffset(timezone, store.now()),
+        name: settings.title,
+        description: settings.description,
+        gmtOffset: gmtOffset(store.timezone, store.now()),
+      });
+    }
+    if (path === '/batch/v1') {
+      if (effective !== 'POST') throw noRoute();
+      return serveBatch(params, request, {
+        root,
+        run: answer,
+        allowsBatch,
+        exists: (p) => baseOf(p) !== undefined,
       });
     }
     const parts = path.split('/').filter(Boolean);
@@ -107,14 +146,19 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
     )
       throw noRoute();
 
+    if (base === 'settings' && id === undefined) return siteSettings(req, effective, isRead);
     if (base === 'types' && isRead) return types(req, id);
     if (base === 'taxonomies' && isRead) return taxonomies(req, id);
     if (base === 'users' && isRead) return id === 'me' ? usersMe(req) : users(req, id);
+    if (base === 'users' && id === undefined && effective === 'POST') return createUser(req);
+    if (base === 'users' && id !== undefined && /^\d+$/.test(id) && effective === 'DELETE')
+      return deleteUser(req, id);
     if (base === 'media') {
       if (isRead) return media(req, id);
       if (effective === 'OPTIONS') return mediaOptions();
       if (id === undefined && bytes) return uploadMedia(req, request, bytes);
       if (id !== undefined && effective === 'DELETE') return deleteMedia(req, id);
+      if (id !== undefined && ['POST', 'PUT', 'PATCH'].includes(effective)) return updateMedia(req, id);
       throw noRoute();
     }
 
@@ -144,6 +188,25 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
       }
     }
     throw noRoute();
+  };
+
+  /** The wp/v2 rest_base a path names (`/wp/v2/<base>[/<id>]`), when the site has it. */
+  const baseOf = (p: string): string | undefined => {
+    const m = /^\/wp\/v2\/([\w-]+)(?:\/[\w-]+)?\/?$/.exec(p);
+    const known = [
+      ...model.postTypes.map((t) => t.restBase),
+      ...model.taxonomies.map((t) => t.restBase),
+      'media',
+      'users',
+      'types',
+      'taxonomies',
+    ];
+    return m && known.includes(m[1]!) ? m[1] : undefined;
+  };
+  /** Posts and terms controllers allow batching (allow_batch v1); attachments and users do not. */
+  const allowsBatch = (p: string): boolean => {
+    const base = baseOf(p);
+    return base !== undefined && [...model.postTypes, ...model.taxonomies].some((t) => t.restBase === base);
   };
 
   const origin = new URL(root).origin;

@@ -153,6 +153,31 @@ export function deleteMedia(req: Req, id: string): Response {
     );
   }
   const previous = renderMedia(site, post, 'edit');
+  // wp_delete_attachment: no post keeps it as its featured image (delete_metadata of every `_thumbnail_id`, which
+  // leaves the posts' `modified` as it was: a poll of modified posts does not see it).
+  for (const p of site.store.posts.values()) if (p.featuredMedia === post.id) p.featuredMedia = 0;
   site.store.deletePost(post.id);
   return HttpResponse.json({ deleted: true, previous });
+}
+
+/** POST /wp/v2/media/{id}: the attachment's title and alt text (what the mock keeps of it). */
+export function updateMedia(req: Req, id: string): Response {
+  const { site, user, params } = req;
+  const post = site.store.posts.get(Number(id));
+  if (post?.type !== 'attachment') throw new WpError('rest_post_invalid_id', 'Invalid post ID.', 404);
+  if (!canPost(user, 'edit', post)) {
+    throw new WpError(
+      'rest_cannot_edit',
+      'Sorry, you are not allowed to edit this post.',
+      authCode(user !== null),
+    );
+  }
+  const title = typeof params.title === 'string' ? params.title : undefined;
+  site.store.updatePost(post.id, {
+    ...(title !== undefined ? { title } : {}),
+    ...(post.media && typeof params.alt_text === 'string'
+      ? { media: { ...post.media, alt: params.alt_text } }
+      : {}),
+  });
+  return HttpResponse.json(renderMedia(site, post, 'edit'));
 }

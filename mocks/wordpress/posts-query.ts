@@ -1,4 +1,5 @@
 // The collection query of WP_REST_Posts_Controller::get_items as WP_Query would run it: filters, search, order.
+import { SERIES_QUERY } from '../../src/recurrence/store.ts';
 import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import type { MockUser } from './caps.ts';
 import { hasCap } from './caps.ts';
@@ -182,6 +183,9 @@ function matching(
   // The companion plugin's filter: the posts a gateway write created (its token in WRITE_META).
   if (params[WRITE_QUERY] !== undefined)
     posts = posts.filter((p) => String(p.meta[WRITE_META]?.[0] ?? '') === String(params[WRITE_QUERY]));
+  // The companion plugin's filter: the overrides of a recurring series (its id in the series_parent meta key).
+  if (params[SERIES_QUERY] !== undefined && info.seriesMeta)
+    posts = posts.filter((p) => String(p.meta[info.seriesMeta!]?.[0] ?? '') === String(params[SERIES_QUERY]));
   if (params.menu_order !== undefined) posts = posts.filter((p) => p.menuOrder === Number(params.menu_order));
   if (typeof params.search === 'string' && params.search.trim()) {
     const terms = searchTerms(params.search.trim());

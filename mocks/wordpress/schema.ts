@@ -25,6 +25,8 @@ export interface PostTypeInfo {
   /** Taxonomy names attached to the type. */
   taxonomies: string[];
   meta: Map<string, MetaKeyInfo>;
+  /** The event type's series_parent meta key, which the companion's `calendar_gateway_series` filter reads. */
+  seriesMeta?: string;
 }
 
 export interface TaxonomyInfo {
@@ -77,6 +79,7 @@ export function siteModel(mapping: Mapping): SiteModel {
       });
     }
   }
+  const series = mapping.event.fields.series_parent;
   const postTypes = (['event', 'venue', 'organizer'] as const).map((kind): PostTypeInfo => {
     const res = mapping[kind];
     const meta = new Map<string, MetaKeyInfo>();
@@ -94,6 +97,7 @@ export function siteModel(mapping: Mapping): SiteModel {
       label: `${kind[0]?.toUpperCase()}${kind.slice(1)}s`,
       taxonomies: kind === 'event' ? eventTaxonomies : [],
       meta,
+      ...(kind === 'event' && series && 'meta' in series ? { seriesMeta: series.meta } : {}),
     };
   });
   return { postTypes, taxonomies };

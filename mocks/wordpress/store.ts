@@ -62,9 +62,11 @@ export class Store {
   posts = new Map<number, StoredPost>();
   terms = new Map<number, StoredTerm>();
   private nextPost = 1;
+  private nextUser = 1;
   private nextTerm = 1;
   private lastStamp = '';
-  readonly timezone: string;
+  /** The site's time zone option (the settings route changes it, as WordPress's general settings do). */
+  timezone: string;
   readonly now: () => Date;
   readonly model: SiteModel;
 
@@ -79,6 +81,7 @@ export class Store {
   clear(): void {
     this.changed();
     this.users = [];
+    this.nextUser = 1;
     this.posts.clear();
     this.terms.clear();
     this.slugIndex.clear();
@@ -119,7 +122,9 @@ export class Store {
   }
 
   addUser(u: Omit<MockUser, 'id' | 'slug'>): MockUser {
-    const user = { ...u, id: this.users.length + 1, slug: slugify(u.login) };
+    // Never an id a deleted user had (WordPress's AUTO_INCREMENT).
+    this.nextUser = Math.max(this.nextUser, ...this.users.map((x) => x.id + 1));
+    const user = { ...u, id: this.nextUser++, slug: slugify(u.login) };
     this.users.push(user);
     return user;
   }

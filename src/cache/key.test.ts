@@ -1,7 +1,7 @@
-// Cache keys: equal requests share a key whatever their parameter order or list form; different requests never do.
+// Cache keys: equal arguments share a key whatever their order; different arguments never do.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cacheKey, hashedKey, normaliseParams } from './key.ts';
+import { cacheKey, canonicalArgs, hashedKey } from './key.ts';
 
 const base = {
   route: 'events.list',
@@ -10,17 +10,25 @@ const base = {
   base: 'https://api.example.com/wp-json',
 };
 
-describe('normaliseParams', () => {
+describe('canonicalArgs', () => {
   it.each([
-    [{ b: '2', a: '1' }, 'a=1&b=2'],
-    [{ categories: ['3', '4'] }, 'categories=3%2C4'],
-    [{ categories: '3,4' }, 'categories=3%2C4'],
-    [{ a: { b: '1' } }, 'a%5Bb%5D=1'],
-    [{ a: undefined, b: 'x y' }, 'b=x%20y'],
-    [{ per_page: 10 }, 'per_page=10'],
+    [{ b: '2', a: '1' }, 'a=%221%22&b=%222%22'],
+    [{ categories: ['3', 'jazz'] }, 'categories=%5B%223%22%2C%22jazz%22%5D'],
+    [{ a: { d: 1, c: true } }, 'a=%7B%22c%22%3Atrue%2C%22d%22%3A1%7D'],
+    [{ a: undefined, b: 'x y' }, 'b=%22x%20y%22'],
+    [{ per_page: 10, featured: false }, 'featured=false&per_page=10'],
     [{}, ''],
-  ])('normalises %j to %s', (params, expected) => {
-    expect(normaliseParams(params)).toBe(expected);
+  ])('writes %j as %s', (args, expected) => {
+    expect(canonicalArgs(args)).toBe(expected);
+  });
+
+  it.each([
+    ['a list and one item holding its comma', { c: ['a', 'b'] }, { c: ['a,b'] }],
+    ['a number and its text', { page: 1 }, { page: '1' }],
+    ['true and its text', { featured: true }, { featured: 'true' }],
+    ['an empty list and an absent one', { c: [] }, {}],
+  ])('keeps apart %s', (_name, a, b) => {
+    expect(canonicalArgs(a)).not.toBe(canonicalArgs(b));
   });
 });
 
@@ -34,16 +42,16 @@ const params = fc.dictionary(
 );
 
 describe('cacheKey', () => {
-  it('does not depend on the order of the parameters', () => {
+  it('does not depend on the order of the arguments', () => {
     fc.assert(
       fc.property(params, (p) => {
         const reversed = Object.fromEntries(Object.entries(p).reverse());
-        expect(cacheKey({ ...base, params: reversed })).toBe(cacheKey({ ...base, params: p }));
+        expect(cacheKey({ ...base, args: reversed })).toBe(cacheKey({ ...base, args: p }));
       }),
     );
   });
 
-  it('gives different keys to different parameter values', () => {
+  it('gives different keys to different argument values', () => {
     fc.assert(
       fc.property(
         params,
@@ -52,8 +60,8 @@ describe('cacheKey', () => {
         fc.string(),
         (p, k, v1, v2) => {
           fc.pre(v1 !== v2);
-          expect(cacheKey({ ...base, params: { ...p, [k]: v1 } })).not.toBe(
-            cacheKey({ ...base, params: { ...p, [k]: v2 } }),
+          expect(cacheKey({ ...base, args: { ...p, [k]: v1 } })).not.toBe(
+            cacheKey({ ...base, args: { ...p, [k]: v2 } }),
           );
         },
       ),
@@ -66,12 +74,12 @@ describe('cacheKey', () => {
     ['audience', { audience: 'user:abc' }],
     ['public base URL', { base: 'http://localhost:3000/wp-json' }],
   ])('changes with the %s', (_name, change) => {
-    expect(cacheKey({ ...base, params: {}, ...change })).not.toBe(cacheKey({ ...base, params: {} }));
+    expect(cacheKey({ ...base, args: {}, ...change })).not.toBe(cacheKey({ ...base, args: {} }));
   });
 
   it('cannot be forged by a value containing the separator', () => {
-    const a = cacheKey({ ...base, language: 'en|anonymous', audience: 'x', params: {} });
-    const b = cacheKey({ ...base, language: 'en', audience: 'anonymous|x', params: {} });
+    const a = cacheKey({ ...base, language: 'en|anonymous', audience: 'x', args: {} });
+    const b = cacheKey({ ...base, language: 'en', audience: 'anonymous|x', args: {} });
     expect(a).not.toBe(b);
   });
 

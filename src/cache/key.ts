@@ -1,11 +1,16 @@
-// The cache key: route id + normalised request parameters + language + audience + public base URL.
+// The cache key: route id + the route's parsed arguments (canonical) + language + audience + public base URL.
 import { createHash } from 'node:crypto';
 
 export interface KeyParts {
   /** Contract route id, e.g. `events.list`. */
   route: string;
-  /** Raw parameters as parsed from the query string (and path), before validation. */
-  params: Record<string, unknown>;
+  /**
+   * The route's arguments as the one parser of the request returned them (src/http/parse-args.ts): known names only,
+   * values in their parsed form (`per_page=07` is `7`, `featured=TRUE` is `true`), defaults applied. What the
+   * handler reads, so two requests with equal arguments get equal answers, and anything else in the query string
+   * (a tracking parameter, a name no route takes, WordPress's global parameters) cannot split the cache.
+   */
+  args: Record<string, unknown>;
   language: string;
   /** `anonymous` or a per-caller hash; only anonymous entries are ever stored, but the key still says whose. */
   audience: string;
@@ -14,41 +19,37 @@ export interface KeyParts {
 }
 
 /**
- * Flattens one parameter value into a string. `a[]=1&a[]=2` and `a=1,2` name the same list for every route of
- * the contract (WordPress's `wp_parse_list` accepts both), so both become `1,2`; nested objects (`a[b]=1`) keep
- * their brackets so that no two different requests share a key.
+ * A value in one canonical JSON form: object keys sorted, absent (`undefined`) members left out, list items in
+ * their order (a list's order is part of its meaning and of what `rest_url` echoes). Injective on parsed arguments:
+ * `['a,b']` and `['a', 'b']` stay apart, as do `1` and `'1'`.
  */
-function flatten(prefix: string, value: unknown, out: Array<[string, string]>): void {
-  if (value === undefined || value === null) return;
-  if (Array.isArray(value)) {
-    if (value.every((v) => v === null || typeof v !== 'object')) {
-      out.push([prefix, value.map((v) => String(v ?? '')).join(',')]);
-    } else {
-      value.forEach((v, i) => {
-        flatten(`${prefix}[${i}]`, v, out);
-      });
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : canonical(v)));
+  if (value instanceof Date) return value.toISOString();
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = canonical(v);
     }
-    return;
+    return out;
   }
-  if (typeof value === 'object') {
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) flatten(`${prefix}[${k}]`, v, out);
-    return;
-  }
-  out.push([prefix, String(value)]);
+  return value;
 }
 
-/** Parameters in a canonical order and form: `a=1&b=x%20y`. Pure. */
-export function normaliseParams(params: Record<string, unknown>): string {
-  const pairs: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(params)) flatten(k, v, pairs);
-  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  return pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+/** Arguments in a canonical order and form: `page=1&per_page=7&search=%22jazz%22` (each value as JSON). Pure. */
+export function canonicalArgs(args: Record<string, unknown>): string {
+  return Object.keys(args)
+    .filter((k) => args[k] !== undefined)
+    .sort()
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(JSON.stringify(canonical(args[k])))}`)
+    .join('&');
 }
 
 /** The canonical key string. Every part is URI-encoded, so the `|` separators cannot be forged by a value. */
 export function cacheKey(p: KeyParts): string {
   const enc = encodeURIComponent;
-  return `${enc(p.route)}|${enc(p.language)}|${enc(p.audience)}|${enc(p.base)}|${normaliseParams(p.params)}`;
+  return `${enc(p.route)}|${enc(p.language)}|${enc(p.audience)}|${enc(p.base)}|${canonicalArgs(p.args)}`;
 }
 
 /** A fixed-length form for Redis (keys there are shared by every instance; long query strings stay bounded). */

@@ -92,6 +92,10 @@ export function planOf(n: Notification, mapping: Mapping): Plan {
       tags.add(tag.venue(c.id)).add(tag.list('venue'));
     } else if (c.kind === 'post' && c.type === mapping.organizer.postType) {
       tags.add(tag.organizer(c.id)).add(tag.list('organizer'));
+    } else if (c.kind === 'post' && c.type === 'attachment') {
+      // An image: the answers showing it (src/cache/tags.ts) and its public copy (src/wp/records.ts). A deleted
+      // one also leaves the posts that had it as their featured image (wp_delete_attachment), which show no image.
+      tags.add(tag.media(c.id));
     } else if (c.kind === 'term' && taxonomies.includes(c.type)) {
       terms = true;
       // Term filters are answered from the index by term id, so lists change too.

@@ -40,7 +40,7 @@ export interface OpsOptions {
   replay?: ReplayGuard;
 }
 
-const json = (res: Response, status: number, body: unknown) =>
+export const json = (res: Response, status: number, body: unknown) =>
   res
     .status(status)
     .set('Cache-Control', PRIVATE_CACHE_CONTROL)
@@ -57,6 +57,8 @@ export async function applyPlan(deps: Deps, plan: Plan): Promise<void> {
     // Even when WordPress could not be asked, drop what is cached: the next read retries upstream.
     if (deps.cache) await deps.cache.invalidate(plan.tags);
   }
+  // The change log, once the index holds what WordPress has now (src/changes/recorder.ts; it never throws).
+  await deps.recorder?.tags(plan.tags);
 }
 
 /** A scraper's `Authorization: Bearer <token>`, compared in constant time. */
@@ -68,7 +70,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 /** Runs `action` for a WordPress user with `manage_options`; anyone else gets WordPress's 401/403. */
-async function asOperator(
+export async function asOperator(
   deps: Deps,
   req: Request,
   res: Response,
@@ -81,6 +83,8 @@ async function asOperator(
     credentials,
     language: deps.mapping.language.default,
     requestId: randomUUID(),
+    // Failed sign-ins here count against the address as anywhere else (src/auth/throttle.ts).
+    client: req.ip,
     signal: new AbortController().signal,
   };
   try {

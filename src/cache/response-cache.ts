@@ -2,8 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { UrlAliases } from './aliases.ts';
+import { BesideBudget } from './budget.ts';
+import { DropTimes } from './drop-times.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
+import { HARD_TAG, isMarker, isSoft, SOFT_TAG } from './markers.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';
@@ -33,16 +36,7 @@ export interface ResponseCacheOptions {
   softStaleMs?: number;
 }
 
-/**
- * Markers an invalidation's tags carry to every instance (they travel with the tags, through Redis and pub/sub).
- * An invalidation is soft only when it carries SOFT_TAG and not HARD_TAG: tags merged from several invalidations (a
- * replay after an outage) drop hard if any of them did, and an instance that never heard of them drops hard.
- */
-export const SOFT_TAG = '!soft';
-export const HARD_TAG = '!hard';
-const isMarker = (t: string) => t === SOFT_TAG || t === HARD_TAG;
-export const isSoft = (tags: readonly string[]): boolean =>
-  tags.includes(SOFT_TAG) && !tags.includes(HARD_TAG);
+export { HARD_TAG, isSoft, SOFT_TAG } from './markers.ts';
 
 /** A key whose L1 entry was softly invalidated: since when, and the invalidation's sequence number. */
 interface SoftMark {
@@ -82,6 +76,7 @@ export class ResponseCache {
   readonly #softMs: number;
   /** L1 keys softly invalidated: never fresh (not for `peek`), served while their refill runs for `#softMs`. */
   readonly #soft = new Map<string, SoftMark>();
+  readonly #beside: BesideBudget;
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
   #seq = 0;
@@ -94,8 +89,8 @@ export class ResponseCache {
   #failureCount = 0;
   /** tag → sequence number of its last invalidation. */
   readonly #invalidatedAt = new Map<string, number>();
-  /** Time of the last purge of everything. */
-  #purgedTime = Number.NEGATIVE_INFINITY;
+  /** When this instance dropped each tag: a Redis copy from before is not fresh (src/cache/drop-times.ts). */
+  readonly #drops: DropTimes;
   /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
   readonly #pending = new Set<string>();
   #pendingAll = false;
@@ -109,10 +104,12 @@ export class ResponseCache {
     this.#log = opts.log ?? quiet;
     this.#now = opts.now ?? Date.now;
     this.#purger = opts.purger;
+    this.#drops = new DropTimes(this.#now, isMarker);
     this.#softMs = Math.max(0, opts.softStaleMs ?? 0);
     const ttl = opts.policy.ttlSeconds * 1000;
+    const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
-      maxSize: opts.maxBytes ?? 64 * 1024 * 1024,
+      maxSize: maxBytes,
       sizeCalculation: (e, key) => e.body.length + key.length + 256,
       ttl: Math.max(1, ttl),
       // Stale entries are kept (bounded by `#expireTooOld`) to serve while revalidating and when the upstream fails.
@@ -122,8 +119,11 @@ export class ResponseCache {
       noDeleteOnFetchRejection: true,
       allowStaleOnFetchAbort: true,
       fetchMethod: (key, _stale, { context, options }) => this.#fill(key, context, options),
+      // What an entry keeps beside its body (gzip, shaped forms) counts in the budget too (src/cache/budget.ts).
+      onInsert: (e, key) => this.#beside.inserted(key, e),
       // On `set` the key stays, re-tagged by #fill; every other reason removes it.
       dispose: (e, key, reason) => {
+        this.#beside.disposed(key, e);
         if (reason === 'set') return;
         this.#tags.remove(key, e.tags);
         this.#soft.delete(key);
@@ -131,6 +131,7 @@ export class ResponseCache {
       // lru-cache uses performance.now() by default; tests move a fake clock.
       perf: { now: () => this.#now() },
     });
+    this.#beside = new BesideBudget(this.#l1 as LRUCache<string, CacheEntry, unknown>, maxBytes);
     if (opts.redis) {
       this.#l2 = new RedisTier(opts.redis, opts.prefix ?? 'cg:');
       this.#l2.listen({
@@ -232,7 +233,7 @@ export class ResponseCache {
       remote &&
       this.#now() - remote.storedAt < ttl &&
       !this.#raced(remote.tags, context.seq) &&
-      !this.#olderThanDrop(remote) &&
+      !this.#drops.olderThanDrop(remote) &&
       !this.#softRaced(key, context.seq)
     ) {
       // Keep the entry's own age: L1 must not make a copy filled elsewhere look fresher than it is.
@@ -286,33 +287,6 @@ export class ResponseCache {
    */
   #softRaced(key: string, seq: number): boolean {
     return (this.#soft.get(key)?.seq ?? 0) > seq;
-  }
-
-  /**
-   * A copy in Redis filled before this instance's own invalidation of one of its tags, or before another instance's
-   * announcement of one reached it: it drops its L1 before Redis, so a refill in between could otherwise bring the
-   * dropped answer back as fresh; and a load that read the old record may store it in Redis after the writer cleaned
-   * Redis, before the announcement reached the instance that made it. Local drops (`dropLocal`) do not count.
-   */
-  #olderThanDrop(e: CacheEntry): boolean {
-    if (e.storedAt <= this.#purgedTime) return true;
-    for (const t of e.tags)
-      if (e.storedAt <= (this.#droppedHere.get(t) ?? Number.NEGATIVE_INFINITY)) return true;
-    return false;
-  }
-
-  /** tag → time of this instance's last own invalidation of it, or of another's reaching it, for `#olderThanDrop`. */
-  readonly #droppedHere = new Map<string, number>();
-
-  /** Notes the time of a drop for `#olderThanDrop`: of these tags (markers aside), or of everything (`null`). */
-  #noteDrop(tags: readonly string[] | null): void {
-    const now = this.#now();
-    if (tags === null) {
-      this.#purgedTime = now;
-      return;
-    }
-    if (this.#droppedHere.size > 100_000) this.#droppedHere.clear();
-    for (const t of tags) if (!isMarker(t)) this.#droppedHere.set(t, now);
   }
 
   /**
@@ -375,7 +349,7 @@ export class ResponseCache {
    */
   async invalidate(tags: string[], opts: { soft?: boolean } = {}): Promise<void> {
     if (tags.length === 0) return;
-    this.#noteDrop(tags);
+    this.#drops.note(tags);
     try {
       // Every instance (this one, and those reading the message) drops as the markers say.
       await this.#invalidate([...tags, opts.soft ? SOFT_TAG : HARD_TAG]);
@@ -421,7 +395,7 @@ export class ResponseCache {
 
   /** Drops everything, everywhere (operators' purge). */
   async purgeAll(): Promise<void> {
-    this.#noteDrop(null);
+    this.#drops.note(null);
     try {
       await this.#purgeAll();
     } finally {
@@ -449,7 +423,7 @@ export class ResponseCache {
     // record before the write (here or on a third instance, which did not know of the write yet): a copy stored
     // before this message arrived is not taken as fresh (a refill reads WordPress instead). Without this, such a copy
     // was served as fresh here until its TTL.
-    this.#noteDrop(m.all ? null : tags);
+    this.#drops.note(m.all ? null : tags);
     if (m.all) this.#dropAllLocal();
     else this.#dropLocal(tags);
     for (const fn of this.#remote) fn(m.all ? null : tags);
@@ -515,10 +489,11 @@ export class ResponseCache {
   }
 
   /**
-   * Entries and bytes held in L1 (for tests, the purge endpoint's answer and the status route), and how many of the
-   * entries are softly invalidated (held only until their refill).
+   * Entries and bytes held in L1, what they keep beside their bodies included (for tests, the purge endpoint's answer
+   * and the status route), and how many of the entries are softly invalidated (held only until their refill).
    */
   get size(): { entries: number; bytes: number; softStale: number } {
-    return { entries: this.#l1.size, bytes: this.#l1.calculatedSize, softStale: this.#soft.size };
+    const bytes = this.#l1.calculatedSize + this.#beside.bytes;
+    return { entries: this.#l1.size, bytes, softStale: this.#soft.size };
   }
 }

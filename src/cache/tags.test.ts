@@ -18,6 +18,30 @@ const event = (id: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+describe('image tags', () => {
+  it("tag an answer with every attachment it shows: the event's, and its venue's and organizers'", () => {
+    const body = {
+      events: [
+        event(1, {
+          image: { id: 70, url: 'x' },
+          venue: { id: 50, image: { id: 71 } },
+          organizer: [
+            { id: 60, image: false },
+            { id: 61, image: { id: 72 } },
+          ],
+        }),
+        event(2, { image: false }),
+      ],
+    };
+    const tags = readTags({ kind: 'event', list: 'events' }, body);
+    expect(tags.filter((t) => t.startsWith('media:'))).toEqual(['media:70', 'media:71', 'media:72']);
+    expect(readTags({ kind: 'venue' }, { id: 5, image: { id: 73 } })).toEqual(['media:73', 'venue:5']);
+    expect(
+      readTags({ kind: 'organizer', list: 'organizers' }, { organizers: [{ id: 6, image: { id: 74 } }] }),
+    ).toEqual(['list:organizer', 'media:74', 'organizer:6']);
+  });
+});
+
 describe('readTags', () => {
   it('tags a list with its list tag and every event, venue, organizer and term shown', () => {
     const body = { events: [event(1), event(2, { venue: [] })], total: 2 };

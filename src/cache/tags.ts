@@ -21,6 +21,8 @@ export const tag = {
   venue: (id: number) => `venue:${id}`,
   organizer: (id: number) => `organizer:${id}`,
   term: (taxonomy: string, id: number) => `term:${taxonomy}:${id}`,
+  /** An attachment shown as an `image` (an event's, or its venue's or organizer's). */
+  media: (id: number) => `media:${id}`,
 };
 
 export type TaggedKind = 'event' | 'venue' | 'organizer' | 'term';
@@ -43,17 +45,31 @@ function termTags(terms: unknown, out: Set<string>): void {
   }
 }
 
-/** The tags of one record of each kind: itself, and for an event what it links to. */
+/** The attachment a record shows as its `image` (TEC's image object has its id; `false` without one). */
+function imageTag(r: unknown, out: Set<string>): void {
+  const id = isObj(r) ? idOf(r.image) : undefined;
+  if (id !== undefined) out.add(tag.media(id));
+}
+
+/** The tags of one record of each kind: itself, its image, and for an event what it links to. */
 const RECORD_TAGS: Record<TaggedKind, (record: Json, id: number, out: Set<string>) => void> = {
   event: (r, id, out) => {
     out.add(tag.event(id));
+    imageTag(r, out);
     for (const id of idsOf(r.venue)) out.add(tag.venue(id));
     for (const id of idsOf(r.organizer)) out.add(tag.organizer(id));
+    for (const linked of [...asList(r.venue), ...asList(r.organizer)]) imageTag(linked, out);
     termTags(r.categories, out);
     termTags(r.tags, out);
   },
-  venue: (_r, id, out) => out.add(tag.venue(id)),
-  organizer: (_r, id, out) => out.add(tag.organizer(id)),
+  venue: (r, id, out) => {
+    out.add(tag.venue(id));
+    imageTag(r, out);
+  },
+  organizer: (r, id, out) => {
+    out.add(tag.organizer(id));
+    imageTag(r, out);
+  },
   term: (r, id, out) => {
     if (typeof r.taxonomy === 'string') out.add(tag.term(r.taxonomy, id));
   },
@@ -71,16 +87,19 @@ const intArg = (v: unknown): number | undefined => {
 };
 
 /**
- * What, besides the records it shows, a list of linked records depends on, from its arguments: venue and organizer
- * lists follow events' links only when filtered by them (`has_events`, `only_with_upcoming`); term lists always
- * (each term's `count`, and `hide_empty` on by default). An `event`/`post` filter follows that event.
+ * What, besides the records it shows, a list of linked records depends on, from its parsed arguments (the cache
+ * key's): venue and organizer lists follow events' links only when filtered by them (`has_events`,
+ * `only_with_upcoming`); term lists always (each term's `count`, and `hide_empty` on by default). An `event`/`post`
+ * filter follows that event.
  */
 function linkedListTags(shows: Shows, params: Record<string, unknown>, out: Set<string>): void {
   const kind = shows.kind;
   if (kind === 'event') return;
   // Categories and tags follow the events' terms of their own taxonomy (src/cache/links.ts).
   if (kind === 'term') out.add(tag.links(shows.list === 'tags' ? 'tag' : 'category'));
-  else if (params.has_events !== undefined || params.only_with_upcoming !== undefined)
+  // `has_events=0` filters by links too (venues with no event); `only_with_upcoming` is parsed with its default,
+  // false, which filters nothing.
+  else if (params.has_events !== undefined || (params.only_with_upcoming ?? false) !== false)
     out.add(tag.links(kind));
   for (const name of ['event', 'post']) {
     const id = intArg(params[name]);

@@ -27,6 +27,12 @@ export interface Change {
 /** A change with its place in the log. `cursor` is opaque to readers. */
 export interface LoggedChange extends Change {
   cursor: string;
+  /**
+   * Whether an anonymous reader could see the record before this change (stream field `was_public`, `1`/`0`): the
+   * feed turns a record leaving or entering public view into a deletion or a creation for such readers. Absent in
+   * entries appended without it: read as `public`.
+   */
+  was_public?: boolean;
 }
 
 /** The log as its readers see it: the feed reads ranges; the webhook deliveries follow it from a cursor. */

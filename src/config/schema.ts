@@ -211,6 +211,55 @@ export const configSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(1000),
+  // Failed sign-ins (src/auth/throttle.ts).
+  authFailuresPerAddress: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(20),
+  authFailuresPerUserAddress: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(5),
+  authFailuresPerUser: z.coerce
+    .number({ message: 'must be a number of sign-ins' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(50),
+  authFailureWindowSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second')
+    .default(900),
+  // The changes feed (src/changes/).
+  changesRetentionDays: z.coerce
+    .number({ message: 'must be a number of days' })
+    .min(0.00001, 'must be at least 0.00001 days (about a second)')
+    .max(3650, 'must be at most 3650 days')
+    .default(30),
+  changesWaitsPerClient: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000')
+    .default(4),
+  // ---- outbound webhooks (src/webhooks/) ----
+  webhookAllowPrivateTargets: z.stringbool({ error: 'must be true or false' }).default(false),
+  webhookRetryScale: z.coerce
+    .number({ message: 'must be a number (1 is the real schedule)' })
+    .positive('must be more than 0')
+    .max(1, 'must be at most 1')
+    .default(1),
+  webhookLeaseSeconds: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .min(1, 'must be at least 1 second')
+    .default(30),
+  webhookConcurrency: z.coerce
+    .number({ message: 'must be a number of deliveries' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(32),
 });
 
 export type Config = z.infer<typeof configSchema>;

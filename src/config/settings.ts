@@ -272,4 +272,64 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
   },
+  // Failed sign-ins (src/auth/throttle.ts).
+  authFailuresPerAddress: {
+    env: 'AUTH_FAILURES_PER_ADDRESS',
+    flag: 'auth-failures-per-address',
+    meaning:
+      'failed Basic or cookie sign-ins one client address (after `trust proxy`) may make per window, whatever the user names; then 429 `too_many_auth_attempts` before WordPress is asked',
+  },
+  authFailuresPerUserAddress: {
+    env: 'AUTH_FAILURES_PER_USER_ADDRESS',
+    flag: 'auth-failures-per-user-address',
+    meaning: 'failed sign-ins one address may make per window for one user name',
+  },
+  authFailuresPerUser: {
+    env: 'AUTH_FAILURES_PER_USER',
+    flag: 'auth-failures-per-user',
+    meaning:
+      'failed sign-ins for one user name from all addresses per window; past it, an address that has not signed in as that user in the last 30 days gets one try per window (never a lockout)',
+  },
+  authFailureWindowSeconds: {
+    env: 'AUTH_FAILURE_WINDOW_SECONDS',
+    flag: 'auth-failure-window-seconds',
+    meaning: 'the window those counts run over (shared through Redis when configured)',
+  },
+  // The changes feed (src/changes/).
+  changesRetentionDays: {
+    env: 'CHANGES_RETENTION_DAYS',
+    flag: 'changes-retention-days',
+    meaning:
+      'how long the changes feed keeps its entries, deletions included: an older cursor answers 410 and the reader syncs again',
+  },
+  changesWaitsPerClient: {
+    env: 'CHANGES_WAITS_PER_CLIENT',
+    flag: 'changes-waits-per-client',
+    meaning:
+      'long polls and event streams of the changes feed one client address may hold open at once (more answer 429)',
+  },
+  // ---- outbound webhooks (src/webhooks/) ----
+  webhookAllowPrivateTargets: {
+    env: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    flag: 'webhook-allow-private-targets',
+    meaning:
+      "let webhook subscriptions reach `http://` URLs and loopback, private, link-local and other non-public addresses (local development only: the demo and the docs' receiver use it)",
+  },
+  webhookRetryScale: {
+    env: 'WEBHOOK_RETRY_SCALE',
+    flag: 'webhook-retry-scale',
+    meaning:
+      'multiplies the webhook retry schedule (5 s … 24 h) and the 5 days after which a failing endpoint is disabled; less than 1 only for tests and demos',
+  },
+  webhookLeaseSeconds: {
+    env: 'WEBHOOK_LEASE_SECONDS',
+    flag: 'webhook-lease-seconds',
+    meaning:
+      'how long an instance holds a webhook message it is delivering; a message held by an instance that died is taken by another after this. An attempt waits at most half of it (15 s by default)',
+  },
+  webhookConcurrency: {
+    env: 'WEBHOOK_CONCURRENCY',
+    flag: 'webhook-concurrency',
+    meaning: 'webhook deliveries one instance makes at the same time',
+  },
 };

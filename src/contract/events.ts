@@ -3,6 +3,7 @@ import { type ArgDef, nonEmptyString, nonNegativeInt } from './args.ts';
 import { idPath, language, slugPath } from './common.ts';
 import { listEventsArgs } from './event-list.ts';
 import { eventRecord, writeArgsOf } from './records.ts';
+import { scopeArg } from './recurrence.ts';
 import { CREATABLE, DELETABLE, EDITABLE, READABLE, route } from './route.ts';
 
 export { POST_STATUSES } from './common.ts';
@@ -75,7 +76,7 @@ export const eventRoutes = {
       en: 'Updates the fields sent of an event.',
       es: 'Actualiza los campos enviados de un evento.',
     },
-    args: { id: idArg, ...eventWriteArgs(false), password: passwordArg },
+    args: { id: idArg, ...eventWriteArgs(false), password: passwordArg, scope: scopeArg },
     returns: one,
   }),
   delete: route({
@@ -84,7 +85,12 @@ export const eventRoutes = {
     path: '/events/{id}',
     methods: DELETABLE,
     summary: { en: 'Moves an event to the trash.', es: 'Mueve un evento a la papelera.' },
-    args: { id: idArg, password: passwordArg, multilang_language: language },
+    args: {
+      id: idArg,
+      password: passwordArg,
+      multilang_language: language,
+      scope: { ...scopeArg, in: 'query' },
+    },
     returns: one,
   }),
   readBySlug: route({
@@ -102,7 +108,7 @@ export const eventRoutes = {
     path: '/events/by-slug/{slug}',
     methods: EDITABLE,
     summary: { en: 'Updates an event found by its slug.', es: 'Actualiza un evento encontrado por su slug.' },
-    args: { ...eventWriteArgs(false), slug: slugArg },
+    args: { ...eventWriteArgs(false), slug: slugArg, scope: scopeArg },
     returns: one,
   }),
   deleteBySlug: route({
@@ -114,7 +120,7 @@ export const eventRoutes = {
       en: 'Moves an event found by its slug to the trash.',
       es: 'Mueve a la papelera un evento encontrado por su slug.',
     },
-    args: { slug: slugArg, multilang_language: language },
+    args: { slug: slugArg, multilang_language: language, scope: { ...scopeArg, in: 'query' } },
     returns: one,
   }),
   feed: route({

@@ -1,4 +1,5 @@
 // Every route group of calendar/events/v1, in TEC's documentation order: the source of discovery and /doc.
+import { changesRoutes } from './changes.ts';
 import { discoveryRoutes } from './discovery.ts';
 import { eventRoutes } from './events.ts';
 import { organizerRoutes, venueRoutes } from './linked.ts';
@@ -13,6 +14,7 @@ export const contractGroups: Array<Record<string, RouteContract>> = [
   organizerRoutes,
   categoryRoutes,
   tagRoutes,
+  changesRoutes,
 ];
 
 export const allContracts = (): RouteContract[] => contractGroups.flatMap((g) => Object.values(g));

@@ -26,6 +26,10 @@ export interface RouteContract<S extends ArgsShape = ArgsShape> {
   returns?: Returns;
   /** The representation of a successful answer; JSON unless said. Errors are always JSON. */
   produces?: Produces;
+  /** The JSON schema of a successful answer, for a route whose answer is no record (`returns` absent). */
+  response?: Record<string, unknown>;
+  /** The route also streams server-sent events (`Accept: text/event-stream`): what they hold, for /doc. */
+  events?: Described;
 }
 
 /** The representations a route answers in: JSON, or an iCalendar feed of the records it returns. */

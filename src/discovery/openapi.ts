@@ -183,7 +183,12 @@ function operation(c: RouteContract, method: Method, path: string, env: Describe
       content:
         c.produces === 'ical'
           ? { 'text/calendar': { schema: { type: 'string', description: ICAL_ABOUT } } }
-          : { 'application/json': { schema: responseSchema(c.returns) } },
+          : {
+              'application/json': { schema: c.response ?? responseSchema(c.returns) },
+              ...(c.events && {
+                'text/event-stream': { schema: { type: 'string', description: say(c.events, env.root) } },
+              }),
+            },
     },
     default: ERROR_RESPONSE,
   };

@@ -17,19 +17,19 @@ export function eventBindings(deps: Deps): Binding[] {
     bind(c.read, async (i) => ({
       body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
     })),
-    bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body)),
-    bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!)),
+    bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body, i.args.scope)),
+    bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!, i.args.scope)),
     bind(c.readBySlug, async (i) => {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);
       return { body: await readEvent(deps, i.ctx, i.site, id, undefined) };
     }),
     bind(c.updateBySlug, async (i) => {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-      return updateEvent(deps, i.ctx, i.site, id, i.args, i.body);
+      return updateEvent(deps, i.ctx, i.site, id, i.args, i.body, i.args.scope);
     }),
     bind(c.deleteBySlug, async (i) => {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-      return deleteEvent(deps, i.ctx, i.site, id);
+      return deleteEvent(deps, i.ctx, i.site, id, i.args.scope);
     }),
     bind(c.feed, (i) => eventsFeed(deps, i.ctx, i.site, i.args)),
     bind(c.readFeed, (i) => eventFeed(deps, i.ctx, i.site, i.args.id!, i.args.password)),

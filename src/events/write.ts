@@ -20,6 +20,8 @@ import {
 import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
+import { deleteInScope, inScope } from '../recurrence/scoped.ts';
+import { ruleValues } from '../recurrence/values.ts';
 import { splitCurrency } from '../serialize/cost.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
@@ -205,6 +207,8 @@ async function valuesOf(
       all_day: allDay,
     });
   }
+  // A series' rule, read for the start being written (src/recurrence/values.ts): before anything linked is made.
+  Object.assign(v, ruleValues(deps, a.recurrence, v, current));
   if (a.date !== undefined) v.date = publicationDate(a.date, site.timezone, deps.now(), 'date');
   if (a.date_utc !== undefined) v.date_utc = publicationDate(a.date_utc, 'UTC', deps.now(), 'date_utc');
 
@@ -242,7 +246,7 @@ async function valuesOf(
  * caches are read again and the values resolved once more, making what is missing under this write's own token;
  * a second loss fails the write, which then leaves nothing.
  */
-async function claimedValues(
+export async function claimedValues(
   deps: Deps,
   ctx: RequestContext,
   caller: Caller,
@@ -317,7 +321,7 @@ const isTermBase = (deps: Deps, restBase: string): boolean =>
   restBase === deps.mapping.event.categories?.restBase || restBase === deps.mapping.event.tags?.restBase;
 
 /** `created`: the write made the event (an update or delete of an event the index did not hold drops hard). */
-async function respond(
+export async function respond(
   deps: Deps,
   ctx: RequestContext,
   site: SiteInfo,
@@ -367,12 +371,14 @@ export async function updateEvent(
   id: number,
   a: WriteArgs,
   body: Record<string, unknown>,
+  scope?: unknown,
 ) {
   const caller = await requireCaller(deps, ctx);
-  const current = await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
-    if (err instanceof ApiError && err.code === 'event-not-accessible') throw forbidden(true);
-    throw err;
-  });
+  // A series or one of its occurrences: written with its scope, or as the post it names (src/recurrence/).
+  const scoped = await inScope(KIT, deps, ctx, site, caller, id, a, body, scope);
+  if ('answer' in scoped) return scoped.answer;
+  const current = scoped.current;
+  id = current.id;
   const undo = newUndo(deps);
   // Whatever the event links to when the update's answer is lost stays (WordPress may have saved it).
   undo.target = { restBase: deps.mapping.event.restBase, id };
@@ -438,8 +444,17 @@ async function keepOrganizerOrder(
   };
 }
 
-export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInfo, id: number) {
+export async function deleteEvent(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  id: number,
+  scope?: unknown,
+) {
   await requireCaller(deps, ctx);
+  // A series or one of its occurrences: deleted with its scope (src/recurrence/).
+  const scoped = await deleteInScope(KIT, deps, ctx, site, id, scope);
+  if (scoped) return scoped;
   const current = await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
     if (err instanceof ApiError && err.code === 'event-no-longer-available') {
       throw eventInTrash(id);
@@ -466,3 +481,6 @@ export async function deleteEvent(deps: Deps, ctx: RequestContext, site: SiteInf
     throw refusal(err, true);
   }
 }
+
+/** What the writes with a scope (src/recurrence/) use of the event write. */
+const KIT = { values: claimedValues, respond };

@@ -2,6 +2,7 @@
 // validators, the 304 header list, gzip made once per answer, Cache-Control and Vary.
 import { createHash } from 'node:crypto';
 import { gzip, gzipSync } from 'node:zlib';
+import { keptBeside } from './beside.ts';
 
 export interface Answer {
   /** The serialised body, exactly the bytes sent. */
@@ -119,6 +120,13 @@ const gzipped = new WeakMap<Answer, { body: Buffer; etag: string } | null | 'pen
 const gzOf = (answer: Answer, body: Buffer) =>
   body.length < answer.body.length ? { body: ownBytes(body), etag: `${answer.etag.slice(0, -1)}-gz"` } : null;
 
+/** Keeps the gzip made for an answer, and counts its bytes as kept beside it (a stored answer's budget counts them). */
+function settle(answer: Answer, gz: { body: Buffer; etag: string } | null): typeof gz {
+  gzipped.set(answer, gz);
+  if (gz) keptBeside(answer, gz.body.length);
+  return gz;
+}
+
 /**
  * The gzip representation of an answer, compressed once per answer and process, so a cache hit costs no
  * compression. It has its own strong ETag: RFC 9110 §8.8.3 ties a strong validator to one representation, content
@@ -141,14 +149,10 @@ export function gzipOf(answer: Answer, stored = false): { body: Buffer; etag: st
   if (stored || size >= GZIP_ASYNC_BYTES) {
     gzipped.set(answer, 'pending');
     // Started once this answer is written: setting up the compression stream alone costs 0.15 ms of the event loop.
-    setImmediate(() =>
-      gzip(answer.body, (err, body) => gzipped.set(answer, err ? null : gzOf(answer, body))),
-    );
+    setImmediate(() => gzip(answer.body, (err, body) => settle(answer, err ? null : gzOf(answer, body))));
     return null;
   }
-  const gz = gzOf(answer, gzipSync(answer.body));
-  gzipped.set(answer, gz);
-  return gz;
+  return settle(answer, gzOf(answer, gzipSync(answer.body)));
 }
 
 /** `Accept-Encoding` values read lately: browsers send one of a handful, on every request. */

@@ -190,6 +190,18 @@ export const tooManyPasswordAttempts = (retryAfterSeconds: number): ApiError =>
     { retry_after: retryAfterSeconds },
   );
 
+/**
+ * Too many failed sign-ins (Basic or cookie) from this address, or for this user name from it (src/auth/throttle.ts):
+ * refused before WordPress is asked, whatever the password, and the same for a user name that does not exist.
+ */
+export const tooManyAuthAttempts = (retryAfterSeconds: number): ApiError =>
+  new ApiError(
+    'too_many_auth_attempts',
+    'Too many failed sign-ins were tried from your address. Try again later.',
+    429,
+    { retry_after: retryAfterSeconds },
+  );
+
 export const aborted = (): ApiError => new ApiError('request_aborted', 'The request was aborted.', 499);
 
 /** An event write whose venue, organizer, term or image was deleted under it twice (src/events/write.ts). */
@@ -233,3 +245,35 @@ export const badNotification = (reason: string, status: number): ApiError =>
 
 export const replayedNotification = (): ApiError =>
   new ApiError('gateway_replayed', 'This notification was already received.', 409);
+
+// ---- The changes feed (src/changes/) ----
+
+/** A cursor older than the feed keeps (or of another log): the reader starts again with an initial sync. */
+export const changesCursorExpired = (retentionDays: number): ApiError =>
+  new ApiError(
+    'changes_cursor_expired',
+    `This cursor is older than the ${retentionDays} days the changes feed keeps, or from a log that was reset: changes after it may be lost. Sync again from the start with since=0, then go on from its next cursor.`,
+    410,
+    { resync: 'since=0', retention_days: retentionDays },
+  );
+
+/** More long polls or event streams of the changes feed from one address than CHANGES_WAITS_PER_CLIENT. */
+export const tooManyChangeWaits = (max: number): ApiError =>
+  new ApiError(
+    'changes_too_many_waits',
+    `At most ${max} long polls or event streams of the changes feed may be open from one address at once.`,
+    429,
+    { retry_after: 5 },
+  );
+
+// ---- outbound webhooks (src/webhooks/) ----
+
+export const webhookNotFound = (): ApiError =>
+  new ApiError('gateway_webhook_not_found', 'No webhook subscription has this id.', 404);
+
+export const webhookMessageNotFound = (): ApiError =>
+  new ApiError(
+    'gateway_webhook_message_not_found',
+    'This subscription has no message with this id (delivered and failed messages are kept 7 days).',
+    404,
+  );

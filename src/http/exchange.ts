@@ -8,6 +8,7 @@ import type { Answer } from './answer.ts';
 import { audienceOf } from './credentials.ts';
 import type { Globals } from './globals.ts';
 import type { Binding, HandlerResult } from './handler.ts';
+import type { Parsed } from './parse-args.ts';
 import type { SharedHeaders } from './send.ts';
 
 export interface Exchange {
@@ -38,9 +39,11 @@ export interface Exchange {
   user?: { id: number };
   /** The body's fields, read once the caller may send one (authenticate); `{}` for a GET. */
   body: Record<string, unknown>;
-  /** Query, then body, then path parameters: what the cache key, shareability and handlers read raw (parse). */
+  /** Query, then body, then path parameters, as sent: what the one parser reads (src/stages/parse.ts). */
   raw: Record<string, unknown>;
-  /** The arguments, parsed and checked by the route's contract (parse). */
+  /** What the one parser made of `raw`, once, by whichever stage asked first (the cache stage or parse). */
+  parsed?: Parsed;
+  /** The arguments, parsed and checked by the route's contract: what the cache key and the handler read (parse). */
   args?: Record<string, unknown>;
   /** Who asks, in which language (parse). */
   ctx?: RequestContext;

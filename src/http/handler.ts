@@ -13,9 +13,10 @@ export interface HandlerInput<S extends ArgsShape> {
   ctx: RequestContext;
   site: SiteInfo;
   /**
-   * Every parameter of the request as parsed once by the adapter (query, then body for writes, then path), the same
-   * map the cache key and the shareability decision read. For parameters a route does not declare (`password`,
-   * `context`), which TEC reads from the raw request.
+   * Every parameter of the request as sent (query, then body for writes, then path), which `args` was parsed from.
+   * Only for parameters a route does not declare (`password`, `context`), which TEC reads from the raw request: the
+   * cache key is made of `args`, so nothing else here may change an answer that could be shared (a `password` makes
+   * the answer the caller's own, src/stages/cache.ts; `context=edit` counts only for a signed-in caller).
    */
   raw: Record<string, unknown>;
 }

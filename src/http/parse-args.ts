@@ -51,12 +51,34 @@ function parseOne(
   return { ok: true, value: r.data };
 }
 
+/** What parsing a request's arguments gave: the arguments, or the names missing, or the failing ones and why. */
+export type Parsed<A = Record<string, unknown>> =
+  | { ok: true; args: A }
+  | { ok: false; missing: string[] }
+  | { ok: false; invalid: ArgIssue[] };
+
+/**
+ * A default as the argument's own schema reads it, so an absent argument and one sent with its default value parse
+ * alike (`strict_dates` defaults to TEC's text `'false'`, which the schema reads as `false`). One that the schema
+ * refuses is applied as it is.
+ */
+function defaultOf(def: ArgDef): unknown {
+  if (parsedDefaults.has(def)) return parsedDefaults.get(def);
+  const r = def.schema.safeParse(def.default);
+  const value = r.success ? r.data : def.default;
+  parsedDefaults.set(def, value);
+  return value;
+}
+
+/** Each definition's default as parsed, once: the contract's definitions never change. */
+const parsedDefaults = new WeakMap<ArgDef, unknown>();
+
 /** Unknown parameters are ignored, as WordPress does. */
 export function parseArgs<S extends ArgsShape>(
   shape: S,
   raw: Record<string, unknown>,
   formats: FormatChecks,
-): { ok: true; args: ArgsOf<S> } | { ok: false; missing: string[] } | { ok: false; invalid: ArgIssue[] } {
+): Parsed<ArgsOf<S>> {
   const missing = Object.entries(shape)
     .filter(([name, def]) => def.required && (raw[name] === undefined || raw[name] === null))
     .map(([name]) => name);
@@ -66,7 +88,7 @@ export function parseArgs<S extends ArgsShape>(
   for (const [name, def] of Object.entries(shape)) {
     const value = raw[name];
     if (value === undefined || value === null) {
-      if (def.default !== undefined) out[name] = def.default;
+      if (def.default !== undefined) out[name] = defaultOf(def);
       continue;
     }
     const r = parseOne(def, value, formats);

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
-import { Undo } from '../write/undo.ts';
+import { Undo, UndoJournal } from '../write/undo.ts';
 import { isImageArg, resolveImage } from './sideload.ts';
 
 const ctx = {
@@ -100,6 +100,37 @@ describe('resolveImage', () => {
       }),
     );
     expect(u.posts).toEqual([{ restBase: 'media', id: 77 }]);
+  });
+
+  it("does not reuse an upload whose create answer another write lost: that write's rollback will remove it", async () => {
+    for (const lostBy of ['another write', 'nobody'] as const) {
+      const { d, fetch, request } = deps();
+      const journal = new UndoJournal();
+      (d as { undo?: UndoJournal }).undo = journal;
+      // Write A's upload: sent, its answer lost, so A holds a probe of `media` and will look for it by its token.
+      const a = journal.begin();
+      const lost = () => Promise.reject(new ApiError('request_aborted', 'The request was aborted.', 499));
+      if (lostBy === 'another write') await expect(a.create('posts', 'media', lost)).rejects.toThrow();
+      const url = 'https://img.test/lost.png';
+      (d.wp.list as ReturnType<typeof vi.fn>).mockResolvedValue({
+        items: [{ id: 90, source_url: url }],
+        total: 1,
+        totalPages: 1,
+      });
+      fetch.mockResolvedValue({ bytes: Buffer.from('png'), type: 'image/png', filename: 'lost.png' });
+      request.mockImplementation(async (req: { path: string; method?: string }) =>
+        req.method === 'POST'
+          ? { status: 201, body: { id: 91 }, headers: new Headers() }
+          : {
+              status: 200,
+              body: { id: 90, meta: { _calendar_gateway_write: a.token } },
+              headers: new Headers(),
+            },
+      );
+      const got = await resolveImage(d, ctx, uploader, 'event', url, journal.begin());
+      // Reused only when no other write is looking for a lost upload that carries the found one's token.
+      expect(got).toBe(lostBy === 'another write' ? 91 : 90);
+    }
   });
 
   it('passes an unreachable WordPress on as it is, not as a bad argument', async () => {

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, invalidParams } from '../http/errors.ts';
 import type { Caller } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
-import { SOURCE_URL_META } from '../wp/probe.ts';
+import { SOURCE_URL_META, WRITE_META } from '../wp/probe.ts';
 import { creatingAsCaller, type Undo } from '../write/undo.ts';
 import { RemoteImageError, RemoteImages, stemOf } from './remote-image.ts';
 
@@ -49,7 +49,20 @@ async function findAttachment(
   // An upload a failed write left to be removed is not reused (the removal would take it from this write); this
   // write's own is (its values resolved again: src/events/write.ts).
   const leaving = (await deps.undo?.pending('media', undo.token)) ?? new Set<number>();
-  return res.items.find((m) => (m.source_url === url.href || fromSource(m)) && !leaving.has(m.id))?.id;
+  const found = res.items.find((m) => (m.source_url === url.href || fromSource(m)) && !leaving.has(m.id))?.id;
+  // An upload whose create answer was lost is no entry's record yet, only its write's probe: read its token (edit
+  // context, as the service) when some other write is still looking for a lost upload, and leave it to that write.
+  const probing = found === undefined ? undefined : await deps.undo?.probing('media', undo.token);
+  if (found === undefined || !probing?.size) return found;
+  const token = await deps.wp
+    .request<{ meta?: Record<string, unknown> }>({
+      path: `/wp/v2/media/${found}`,
+      query: { context: 'edit', _fields: 'id,meta' },
+      as: 'service',
+    })
+    .then((r) => r.body.meta?.[WRITE_META])
+    .catch(() => undefined);
+  return typeof token === 'string' && probing.has(token) ? undefined : found;
 }
 
 /**

@@ -21,6 +21,8 @@ export function routeOfPath(path: string): string {
   if (path === REFERENCE_PATH || path.startsWith(`${REFERENCE_PATH}/`)) return 'reference';
   if (path.startsWith(`${OPS_PREFIX}/`)) {
     const name = path.slice(OPS_PREFIX.length + 1).replace(/\/+$/, '');
+    // Every webhook route is one label: their ids would make labels without end.
+    if (/^webhooks(\/|$)/.test(name)) return 'ops.webhooks';
     return OPS_ROUTES.has(name) ? `ops.${name}` : 'ops.no-route';
   }
   const rest = /^\/(?:[a-z]{2}\/)?wp-json(?:\/(.*))?$/i.exec(path);

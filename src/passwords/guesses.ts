@@ -1,7 +1,7 @@
 // Throttles guesses at post passwords, per client and record and per client overall (Redis or memory, fixed window).
-import { LRUCache } from 'lru-cache';
 import { tooManyPasswordAttempts } from '../http/errors.ts';
 import type { SharedRedis } from '../shared-redis.ts';
+import { secondsLeft, WindowCounters } from '../throttle/counters.ts';
 
 export interface GuessLimits {
   /** Wrong passwords one client may try against one record per window. */
@@ -20,24 +20,6 @@ export interface Attempt {
 const NOTHING: Attempt = { refund: async () => {} };
 
 /**
- * Adds `ARGV[1]` to a counter and starts its window on first use; answers the count and the window's time left.
- * One script, so a counter never exists without its expiry (a crash between INCRBY and PEXPIRE would block forever).
- */
-const INCR = `local v = redis.call('INCRBY', KEYS[1], ARGV[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return {v, redis.call('PTTL', KEYS[1])}`;
-
-/** Gives back `ARGV[1]` if the window is still open (never recreates an expired counter without an expiry). */
-const DECR = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECRBY', KEYS[1], ARGV[1]) end
-return 0`;
-
-interface Count {
-  n: number;
-  /** When the window ends (ms since the epoch). */
-  until: number;
-}
-
-/**
  * Counts password attempts as reservations: every record tried is counted before WordPress is asked, and given back
  * once the answer shows the password matched (or the record has none). So concurrent guesses can never get past the
  * limit, and a caller who knows the password is never counted. Over a limit, nothing is tried: the caller gets 429
@@ -46,17 +28,12 @@ interface Count {
  */
 export class PasswordGuesses {
   readonly #limits: GuessLimits;
-  readonly #redis?: SharedRedis;
-  readonly #memory: LRUCache<string, Count>;
+  readonly #counts: WindowCounters;
 
   constructor(limits: GuessLimits, redis?: SharedRedis, memoryKeys = 100_000) {
     this.#limits = limits;
-    this.#redis = redis;
-    // Bounded: a flood of addresses evicts the oldest counters rather than growing without end.
-    this.#memory = new LRUCache<string, Count>({ max: memoryKeys });
+    this.#counts = new WindowCounters('pwguess:', redis, memoryKeys);
   }
-
-  #key = (k: string) => `${this.#redis?.prefix ?? ''}pwguess:${k}`;
 
   /**
    * Reserves one guess of `client` at each record (`event:12`), or throws 429 when any count would pass its limit
@@ -69,13 +46,14 @@ export class PasswordGuesses {
       [`c:${client}`, records.length, perClient],
       ...records.map((r): [string, number, number] => [`r:${client}|${r}`, 1, perRecord]),
     ];
-    const counts = await Promise.all(wanted.map(([k, by]) => this.#add(k, by)));
+    const windowMs = this.#limits.windowMs;
+    const counts = await Promise.all(wanted.map(([k, by]) => this.#counts.add(k, by, windowMs)));
     const over = counts.filter((c, i) => c.n > (wanted[i]?.[2] ?? 0));
-    const give = (keys: Array<[string, number]>) => Promise.all(keys.map(([k, by]) => this.#take(k, by)));
+    const give = (keys: Array<[string, number]>) =>
+      Promise.all(keys.map(([k, by]) => this.#counts.take(k, by)));
     if (over.length) {
       await give(wanted.map(([k, by]) => [k, by]));
-      const until = Math.max(...over.map((c) => c.until));
-      throw tooManyPasswordAttempts(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+      throw tooManyPasswordAttempts(secondsLeft(over));
     }
     return {
       refund: async (done) => {
@@ -86,41 +64,6 @@ export class PasswordGuesses {
         ]);
       },
     };
-  }
-
-  async #add(key: string, by: number): Promise<Count> {
-    const r = this.#redis;
-    if (r?.up()) {
-      try {
-        const [n, ttl] = (await r.cmd.eval(INCR, 1, this.#key(key), by, this.#limits.windowMs)) as [
-          number,
-          number,
-        ];
-        return { n, until: Date.now() + Math.max(0, ttl) };
-      } catch {
-        // Redis went away mid-call: this instance's memory counts until it is back.
-      }
-    }
-    const now = Date.now();
-    const seen = this.#memory.get(key);
-    const c = seen && seen.until > now ? seen : { n: 0, until: now + this.#limits.windowMs };
-    c.n += by;
-    this.#memory.set(key, c);
-    return { ...c };
-  }
-
-  async #take(key: string, by: number): Promise<void> {
-    const r = this.#redis;
-    if (r?.up()) {
-      try {
-        await r.cmd.eval(DECR, 1, this.#key(key), by);
-        return;
-      } catch {
-        // As in #add: the memory counter is the one that was used.
-      }
-    }
-    const c = this.#memory.get(key);
-    if (c && c.until > Date.now()) c.n = Math.max(0, c.n - by);
   }
 }
 

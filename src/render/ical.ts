@@ -9,6 +9,7 @@ import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ic
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { displayText, oneLine } from '../text/display.ts';
+import { DAY_ID, type Masters, mastersOf, seriesPartsOf, withDateIds } from './ical-series.ts';
 
 type Json = Record<string, unknown>;
 
@@ -121,9 +122,10 @@ function calendarOf(info?: CalendarInfo): ICalCalendar {
 }
 
 /** Adds one event's VEVENT; notes the zone its times are in. False for an event without a readable start. */
-function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>): void {
+function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>, masters: Masters): void {
   const times = timesOf(e);
   if (!times) return;
+  const series = seriesPartsOf(e, times, masters);
   if (times.timezone) zones.add(times.timezone);
   const modified = utcOf(e.modified_utc) ?? utcOf(e.date_utc) ?? times.start.toUTC();
   const location = locationOf(e.venue);
@@ -131,7 +133,11 @@ function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>):
   // Paragraphs and line breaks stay: ical-generator writes them as TEXT's escaped `\n`.
   const description = typeof e.description === 'string' ? displayText(e.description) : '';
   cal.createEvent({
-    id: `event-${e.id}@${host}`,
+    // An override shares its series' UID; its RECURRENCE-ID says which occurrence it replaces.
+    id: `event-${series?.uidOf ?? e.id}@${host}`,
+    ...(series?.repeating && { repeating: series.repeating }),
+    ...(series?.recurrenceId && { recurrenceId: series.recurrenceId }),
+    ...(series?.recurrenceDay && { x: { [DAY_ID]: series.recurrenceDay } }),
     sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),
     stamp: modified,
     start: times.start,
@@ -172,12 +178,13 @@ export async function renderCalendar(
 ): Promise<string> {
   const head = calendarOf(info).toString();
   const zones = new Set<string>();
+  const masters = mastersOf(events, timesOf);
   const parts: string[] = [];
   for (let i = 0; i < events.length; i += slice) {
     if (i) await nextTurn();
     const cal = calendarOf();
-    for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones);
-    parts.push(componentsOf(cal.toString()));
+    for (const e of events.slice(i, i + slice)) addEvent(cal, e, info.host, zones, masters);
+    parts.push(withDateIds(componentsOf(cal.toString())));
   }
   const timezones = [...zones].map((z) => `${(vtimezoneOf(z) ?? '').replace(/\r?\n/g, '\r\n').trim()}\r\n`);
   return `${head.slice(0, head.lastIndexOf('END:VCALENDAR'))}${timezones.join('')}${parts.join('')}END:VCALENDAR\r\n`;

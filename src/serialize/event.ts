@@ -1,6 +1,7 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
 import { EVENT_STATUSES, eventRecord } from '../contract/records.ts';
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
+import { recurrenceFieldsOf } from '../recurrence/answer.ts';
 import type { WpPost } from '../wp/types.ts';
 import { escHtml, globalId, postHead, renderedText } from './common.ts';
 import { formatCost } from './cost.ts';
@@ -132,6 +133,7 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
       venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
       organizer: organizers,
       custom_fields: [],
+      ...recurrenceFieldsOf(post.id, v, { start, timezone: zone, allDay: v.all_day === true }, utcStart),
     },
     v,
   );

@@ -7,22 +7,28 @@ import { answerTags } from '../cache/tags.ts';
 import type { Answer } from '../http/answer.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import { GLOBAL_PARAMS } from '../http/globals.ts';
+import type { FormatChecks, Parsed } from '../http/parse-args.ts';
 import type { AnswerSource } from '../observe/metrics.ts';
+import { parsedOf } from './parse.ts';
 
 /**
  * Only anonymous GET/HEAD requests are shared. A request carrying a post password is not: its answer depends on a
- * secret, and storing it would hand the protected content to whoever guesses the URL.
+ * secret, and storing it would hand the protected content to whoever guesses the URL. The password is looked for in
+ * what was sent as well as in the parsed arguments: TEC reads it from the raw request on routes that do not declare
+ * it (venues, organizers: src/linked/read.ts), so any `password` at all makes the answer the caller's own.
  */
-export function isShareable(method: string, anonymous: boolean, params: Record<string, unknown>): boolean {
-  return (method === 'GET' || method === 'HEAD') && anonymous && params.password === undefined;
-}
-
-/** The arguments without WordPress's global parameters, which never change the stored answer. */
-function withoutGlobals(raw: Record<string, unknown>): Record<string, unknown> {
-  if (!GLOBAL_PARAMS.some((p) => raw[p] !== undefined)) return raw;
-  const out = { ...raw };
-  for (const p of GLOBAL_PARAMS) delete out[p];
-  return out;
+export function isShareable(
+  method: string,
+  anonymous: boolean,
+  raw: Record<string, unknown>,
+  args: Record<string, unknown> = {},
+): boolean {
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    anonymous &&
+    raw.password === undefined &&
+    args.password === undefined
+  );
 }
 
 /** The cache's name for where an answer came from, as metrics and logs name it. */
@@ -43,14 +49,31 @@ class Failed extends Error {
  * as it is. Only a 200 is stored.
  */
 export const cacheStage =
-  (cache: ResponseCache): Stage =>
+  (cache: ResponseCache, formats: FormatChecks): Stage =>
   async (x, next) => {
     if (x.binding.cache === false || !isShareable(x.method, !x.credentials, x.raw)) return next();
-    // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3).
-    // WordPress's global parameters shape the answer outside this stage (src/stages/shape.ts): one stored answer.
+    // A URL already resolved to a stored answer is answered as the fast path answers it, without parsing it again (an
+    // anonymous reader with a site's analytics cookie comes this way on every read).
+    const known = cache.aliases.lookup(x.req);
+    const stored = known && cache.peek(known.key);
+    if (stored) return served(x, stored, cache, 'l1', true);
+    // Keyed by the arguments the handler will read, parsed once here (src/stages/parse.ts reuses them). Arguments the
+    // route refuses are the parse stage's 400, which is never stored.
+    let parsed: Parsed;
+    try {
+      parsed = parsedOf(x, formats);
+    } catch {
+      // A parser that throws is a bug: the parse stage meets it again inside render, which answers it as an error.
+      return next();
+    }
+    if (!parsed.ok || !isShareable(x.method, !x.credentials, x.raw, parsed.args)) return next();
+    // Anonymous read: stored bytes and ETag, no JSON work on a hit (design decision 3). Names the route does not take
+    // (utm_source, fbclid, a random one) are not arguments, so they neither split the cache nor reach WordPress; nor
+    // are WordPress's global parameters, which shape the answer outside this stage (src/stages/shape.ts).
+    const args = parsed.args;
     const key = cacheKey({
       route: x.binding.contract.id,
-      params: withoutGlobals(x.raw),
+      args,
       language: x.rootLanguage,
       base: x.site.apiRoot,
       audience: 'anonymous',
@@ -64,7 +87,7 @@ export const cacheStage =
         await next();
         const a = x.answer as Answer;
         if (a.status >= 500) throw new Failed(a);
-        const tags = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, x.raw) : [];
+        const tags = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, args) : [];
         return { entry: entryOf(a, tags), store: a.status === 200 };
       });
       served(x, entry, cache, source, shared);

@@ -2,6 +2,7 @@
 // WP_REST_Server::serve_request's order. The stages inside (the cache above all) only ever see and store the full
 // answer; each shaped form is made once per answer and kept beside it.
 import { type Answer, answerOf, JSON_TYPE } from '../http/answer.ts';
+import { besideOf, countBeside, keptBeside, uncount } from '../http/beside.ts';
 import { jsonpCallbackInvalid, jsonpDisabled } from '../http/errors.ts';
 import type { Stage } from '../http/exchange.ts';
 import {
@@ -77,8 +78,17 @@ export function shaped(answer: Answer, shape: Shape): Answer {
     known = new Map();
     forms.set(answer, known);
   }
-  if (known.size >= MAX_FORMS) known.delete(known.keys().next().value as string);
+  if (known.size >= MAX_FORMS) {
+    const first = known.keys().next().value as string;
+    const dropped = known.get(first) as Answer;
+    known.delete(first);
+    uncount(dropped);
+    keptBeside(answer, -(dropped.body.length + besideOf(dropped)));
+  }
   known.set(key, out);
+  // Kept as long as the answer is: a stored answer's budget counts the form, and the form's own gzip when it is made.
+  keptBeside(answer, out.body.length);
+  countBeside(out, (delta) => keptBeside(answer, delta));
   return out;
 }
 

@@ -26,6 +26,15 @@ describe('RecordCache', () => {
     expect(c.get('organizer', 'es', 3)?.id).toBe(3);
   });
 
+  it('drops an attachment by its media tag', () => {
+    const c = new RecordCache(60_000);
+    c.set('media', 'en', post(9));
+    c.set('media', 'en', post(10));
+    c.drop(['media:9']);
+    expect(c.get('media', 'en', 9)).toBeUndefined();
+    expect(c.get('media', 'en', 10)?.id).toBe(10);
+  });
+
   it('drops everything on a purge', () => {
     const c = new RecordCache(60_000);
     c.set('organizer', 'en', post(8));

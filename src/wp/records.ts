@@ -2,7 +2,7 @@
 import { LRUCache } from 'lru-cache';
 import type { WpMedia, WpPost } from './types.ts';
 
-/** Venues and organizers leave with their tags; attachments (images) only with the TTL. */
+/** Venues, organizers and attachments (images) leave with their tags (`media:<id>`), else with the TTL. */
 export type RecordKind = 'venue' | 'organizer' | 'media';
 type Stored = WpPost | WpMedia;
 
@@ -36,7 +36,7 @@ export class RecordCache {
       this.#lru.clear();
       return;
     }
-    const wanted = new Set(tags.filter((t) => t.startsWith('venue:') || t.startsWith('organizer:')));
+    const wanted = new Set(tags.filter((t) => /^(?:venue|organizer|media):/.test(t)));
     if (wanted.size === 0) return;
     for (const key of [...this.#lru.keys()])
       if (wanted.has(key.slice(0, key.indexOf('|')))) this.#lru.delete(key);

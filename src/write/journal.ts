@@ -41,6 +41,16 @@ export const LATE_CHECK_MS = 60_000;
 /** The meta a create sends: the write's token, or nothing where the site does not register it. */
 export type Stamp = Record<string, string>;
 
+/** A record a write changed (not made), and how to put it back (applied by src/write/restore.ts). */
+export interface UndoRestore {
+  restBase: string;
+  id: number;
+  /** What the write set: wp/v2 body keys (`meta` by key). `status: 'trash'` for a move to the trash. */
+  wrote: Record<string, unknown>;
+  /** The wp/v2 body that puts back what `wrote` changed. */
+  put: Record<string, unknown>;
+}
+
 export interface Entry {
   posts: UndoStep[];
   terms: UndoStep[];
@@ -55,6 +65,8 @@ export interface Entry {
   removing?: UndoStep[];
   /** Lost creates past the time they could land, still looked for (see {@link LATE_WATCH_MS}). */
   late?: LateProbe[];
+  /** Records the write changed, and how to put each back (src/write/restore.ts). */
+  restores?: UndoRestore[];
   /** When a sweep may take the entry (ms since epoch): a live write keeps pushing it ahead. */
   due: number;
 }
@@ -176,6 +188,24 @@ export class UndoJournal {
   }
 
   /**
+   * The tokens of the other entries still looking for a lost create of `restBase`: a record carrying one of them is
+   * that write's to remove once found (an upload whose answer was lost), not a record to reuse.
+   */
+  async probing(restBase: string, except?: string): Promise<Set<string>> {
+    const out = new Set<string>();
+    const take = (id: string, e: Entry) => {
+      if (id !== except && [...e.probes, ...(e.late ?? [])].some((p) => p.restBase === restBase)) out.add(id);
+    };
+    for (const [id, e] of this.#memory) take(id, e);
+    const r = this.#redis;
+    if (r?.up()) {
+      const all = await r.cmd.hgetall(this.#key).catch(() => ({}) as Record<string, string>);
+      for (const [id, text] of Object.entries(all)) take(id, JSON.parse(text) as Entry);
+    }
+    return out;
+  }
+
+  /**
    * What the other entries claim (`uses`: writes linking to records they did not make) and are about to delete
    * (`removing`), as `restBase:id` keys. Read after writing one's own claims or removals (see {@link Undo.claim}).
    */
@@ -253,6 +283,8 @@ export class Undo {
   readonly removing: UndoStep[] = [];
   /** Lost creates looked for now and then after they could have landed: see {@link LATE_WATCH_MS}. */
   readonly late: LateProbe[] = [];
+  /** Records the write changed (not made): put back by a rollback before anything made is removed. */
+  readonly restores: UndoRestore[] = [];
   readonly #id: string;
   readonly #journal?: UndoJournal;
   readonly #stamped: boolean;
@@ -268,6 +300,7 @@ export class Undo {
       this.target = e.target;
       this.gone.push(...(e.gone ?? []));
       this.late.push(...(e.late ?? []));
+      this.restores.push(...(e.restores ?? []));
     }
   }
 
@@ -309,7 +342,13 @@ export class Undo {
 
   /** Nothing made, nothing being made: nothing to undo. */
   get empty(): boolean {
-    return !this.posts.length && !this.terms.length && !this.probes.length && !this.late.length;
+    return (
+      !this.posts.length &&
+      !this.terms.length &&
+      !this.probes.length &&
+      !this.late.length &&
+      !this.restores.length
+    );
   }
 
   /** Nothing to keep in the journal: nothing to undo, claimed or being removed. */
@@ -342,8 +381,18 @@ export class Undo {
     // Nothing noted: nothing to keep alive either.
     j.live(this, due === undefined && !this.#idle);
     if (this.#idle) return j.drop(this.#id);
-    const { posts, terms, probes, target, gone, uses, removing, late } = this;
-    const entry = { posts, terms, probes, target, gone, uses, removing, ...(late.length ? { late } : {}) };
+    const { posts, terms, probes, target, gone, uses, removing, late, restores } = this;
+    const entry = {
+      posts,
+      terms,
+      probes,
+      target,
+      gone,
+      uses,
+      removing,
+      ...(late.length ? { late } : {}),
+      ...(restores.length ? { restores } : {}),
+    };
     await j.put(this.#id, { ...entry, due: due ?? Date.now() + j.leaseMs });
     // Left for a later sweep: at its due time, not once a claim taken now runs out.
     if (due !== undefined) await j.release(this.#id);

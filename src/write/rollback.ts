@@ -17,6 +17,7 @@ import {
   type UndoProbe,
   type UndoStep,
 } from './journal.ts';
+import { putBack } from './restore.ts';
 
 /** Whether a record as wp/v2 shows it in the edit context carries `token`. */
 const carries = (r: { meta?: unknown }, token: string): boolean =>
@@ -139,6 +140,8 @@ async function inUse(deps: UndoDeps, undo: Undo, removedEvents: Set<number>): Pr
 export async function rollback(deps: UndoDeps, undo: Undo, ctx?: RequestContext): Promise<void> {
   // Refused before anything was made (most failures): nothing to look at.
   if (undo.empty) return undo.done();
+  // What it changed goes back first; WordPress not answering leaves the rest for the sweep too.
+  if (!(await putBack(deps, undo, ctx))) return undo.save(Date.now() + 5_000);
   const left: UndoProbe[] = [];
   const known = new Set([...undo.posts, ...undo.terms].map(stepKey));
   for (const p of undo.probes.splice(0)) {

@@ -5,6 +5,8 @@ import { makeEntry } from '../../src/cache/entry.ts';
 import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
+import { encodeEntry } from '../../src/cache/store.ts';
+import { gzipOf } from '../../src/http/answer.ts';
 import { ensureSharedRedis, privateRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
@@ -22,6 +24,14 @@ const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 2000) => {
   return false;
 };
 const ready = (link: RedisLink) => waitFor(() => link.up(), 5000);
+/** A stored answer's gzip is made off the event loop on its first demand: its size once it is ready. */
+async function gzipped(e: Parameters<typeof gzipOf>[0]): Promise<number> {
+  for (;;) {
+    const gz = gzipOf(e, true);
+    if (gz) return gz.body.length;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 describe('two instances on one Redis', () => {
   const { prefix, cleanup } = testPrefix();
@@ -70,6 +80,25 @@ describe('two instances on one Redis', () => {
       expect(r.entry.body.toString()).toBe(`{"id":"${keys[i]}"}`);
       expect([r.entry.body.byteOffset, r.entry.body.buffer.byteLength]).toEqual([0, r.entry.body.length]);
     }
+  });
+
+  it("holds one copy in Redis, the plain bytes, and counts a Redis entry's gzip in the reading instance's budget", async () => {
+    const body = JSON.stringify({
+      events: Array.from({ length: 60 }, (_, i) => ({ id: i, title: `Concert ${i}` })),
+    });
+    await a.get('gz-budget', load(body, ['event:4']));
+    await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('gz-budget')}`)) === 1);
+    const mine = a.peek('gz-budget')!;
+    const gzA = await gzipped(mine);
+    const got = await b.get('gz-budget', load('other', ['event:4']));
+    expect(got.source).toBe('l2');
+    const before = b.size.bytes;
+    const gzB = await gzipped(got.entry);
+    expect(gzB).toBe(gzA);
+    expect(b.size.bytes).toBe(before + gzB);
+    // Redis keeps the entry as stored (meta and plain body): each instance makes and counts its own gzip.
+    const stored = await raw.getBuffer(`${prefix}e:${hashedKey('gz-budget')}`);
+    expect(stored?.length).toBe(encodeEntry(mine).length);
   });
 
   it('keeps the ETag computed by the filling instance', async () => {

@@ -160,6 +160,29 @@ describe('Varnish in front of the gateway (deploy/varnish.vcl)', () => {
     expect((await read(`/events/${other}`)).headers.get('x-cache')).toBe('HIT');
   });
 
+  it('takes the common tracking parameters off before its cache: a shared link with them is a HIT', async () => {
+    const path = '/events?per_page=3&start_date=2031-06-01';
+    const first = await read(`${path}&utm_source=newsletter&utm_medium=email`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    for (const url of [
+      path,
+      `/events?fbclid=IwAR0abc&per_page=3&start_date=2031-06-01`,
+      `${path}&gclid=Cj0K&msclkid=5f2&dclid=9`,
+      `/events?utm_campaign=spring&per_page=3&mc_cid=a1b2&start_date=2031-06-01&mc_eid=c3d4&_ga=2.1.3`,
+      `${path}&UTM_Content=banner&_gl=1*abc`,
+    ]) {
+      const res = await read(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('x-cache'), url).toBe('HIT');
+    }
+    // Only those names: an argument, or a name that merely contains one, is another object.
+    expect((await read(`${path}&not_fbclid=1`)).headers.get('x-cache')).toBe('MISS');
+    expect((await read('/events?per_page=2&start_date=2031-06-01&utm_term=x')).headers.get('x-cache')).toBe(
+      'MISS',
+    );
+  });
+
   it('never caches a signed-in read, and refuses a purge without tags', async () => {
     const signedIn = await fetch(`${front}${NS}/events?per_page=1`, { headers: { Authorization: editor } });
     expect(signedIn.headers.get('cache-control')).toBe('private, no-store');

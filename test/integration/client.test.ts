@@ -6,6 +6,9 @@ import {
   type CalendarClient,
   createCalendarClient,
 } from '../../packages/client/src/index.ts';
+import { readRecord } from '../../src/mapping/codec.ts';
+import { occurrenceId } from '../../src/recurrence/ids.ts';
+import type { WpPost } from '../../src/wp/types.ts';
 import { call, openTarget, type Target } from '../harness.ts';
 import { monthOf, token } from './fixtures.ts';
 
@@ -97,6 +100,34 @@ describe('typed client', () => {
     created.push({ kind: 'venues', id: venue!.id });
     const read = await anonymous.event(event.id!);
     expect(read.title).toBe(`Client created ${tok}`);
+  });
+
+  it('writes a series: recurrence in the create body, scope on an update and a delete', async () => {
+    const series = await editor.createEvent({
+      title: `Client series ${tok}`,
+      start_date: day(2, '19:00:00'),
+      end_date: day(2, '21:00:00'),
+      timezone: 'UTC',
+      recurrence: { rrule: 'FREQ=DAILY;COUNT=5' },
+    });
+    created.push({ kind: 'events', id: series.id! });
+    const at = (d: number) =>
+      occurrenceId({
+        seriesId: series.id!,
+        originalStartMs: Date.parse(`${day(d, '19:00:00').replace(' ', 'T')}Z`),
+      })!;
+    await editor.updateEvent(at(3), { title: `Client moved ${tok}`, scope: 'this' });
+    await editor.deleteEvent(at(4), { scope: 'following' });
+    const stored = async (id: number) => {
+      const res = await fetch(`${t.upstream}/wp/v2/${t.mapping.event.restBase}/${id}?context=edit`, {
+        headers: { Authorization: t.auth.admin },
+      });
+      const post = (await res.json()) as WpPost;
+      return { ...readRecord(t.mapping, 'event', post), status: post.status };
+    };
+    expect((await stored(series.id!)).recurrence).toBe('RRULE:FREQ=DAILY;COUNT=2');
+    await editor.deleteEvent(series.id!, { scope: 'all' });
+    expect((await stored(series.id!)).status).toBe('trash');
   });
 
   it('throws WordPress errors as CalendarApiError, with the failing parameters', async () => {

@@ -139,7 +139,31 @@ describe('the document', () => {
       '/categories/{id}',
       '/tags',
       '/tags/{id}',
+      // Ours: the changes feed, after TEC's routes.
+      '/changes',
     ]);
+  });
+
+  it('documents the changes feed: its arguments, its answer and its event stream', () => {
+    type Op = {
+      parameters: Array<{ name: string }>;
+      responses: Record<string, { content: Record<string, { schema: Record<string, unknown> }> }>;
+    };
+    const get = (doc.paths['/changes'] as unknown as { get: Op }).get;
+    expect(get.parameters.map((p) => p.name)).toEqual([
+      'since',
+      'limit',
+      'feed',
+      'timeout',
+      'multilang_language',
+    ]);
+    const content = get.responses['200']!.content;
+    expect(Object.keys(content['application/json']!.schema.properties as object)).toEqual([
+      'items',
+      'next',
+      'has_more',
+    ]);
+    expect(content['text/event-stream']!.schema.description).toMatch(/Last-Event-ID/);
   });
 
   it('documents collections with get and post (create), and single records with get, post, put, patch and delete', () => {

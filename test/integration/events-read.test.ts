@@ -151,12 +151,17 @@ describe('the full record', () => {
   it('adds json_ld on single reads only', async () => {
     const single = (await get(`/events/${full.id}`)).body as Json;
     expect((single.json_ld as Json)['@type']).toBe('Event');
-    // TEC's order ends with custom_fields; the keys the gateway adds follow it, and json_ld comes last.
+    // TEC's order: custom_fields, then our additions (event status, recurrence), then json_ld, last.
     const keys = Object.keys(single);
     expect(keys.at(-1)).toBe('json_ld');
-    expect(keys.slice(keys.indexOf('custom_fields') + 1, -1)).toEqual(
-      expect.arrayContaining(['event_status', 'event_status_reason']),
-    );
+    expect(keys.slice(keys.indexOf('custom_fields') + 1, -1)).toEqual([
+      'event_status',
+      'event_status_reason',
+      'is_recurring',
+      'series_id',
+      'original_start_utc',
+      'recurrence',
+    ]);
     expect(full).not.toHaveProperty('json_ld');
     const listed = await call(t, 'GET', `/events?include=${full.id}`);
     const [item] = listed.body.events as Json[];

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, openTarget, type Role, type Target } from '../harness.ts';
 import { Fixtures, type Json, monthOf, token } from './fixtures.ts';
+import { checkFeed, drainFeed } from './visibility-changes.ts';
 
 type Caller = 'anonymous' | Role | 'wrong-password';
 type Status = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash' | 'protected';
@@ -64,6 +65,8 @@ const userIds = {} as Record<Owner, number>;
 const upstreamCreated: Array<{ base: string; id: number }> = [];
 let cells = 0;
 let requests = 0;
+/** Where the changes feed stood before the matrix was made. */
+let feedSince = '0';
 
 // ---- the oracle: WordPress's read rules -------------------------------------------------------------------------
 
@@ -502,6 +505,7 @@ async function upstream(base: string, body: Json): Promise<Json> {
 beforeAll(async () => {
   t = await openTarget();
   fx = new Fixtures(t);
+  feedSince = (await drainFeed(t, '0', {})).next;
   for (const o of OWNERS) {
     const me = await fetch(`${t.upstream}/wp/v2/users/me`, { headers: { Authorization: t.auth[o] } });
     userIds[o] = ((await me.json()) as { id: number }).id;
@@ -610,6 +614,36 @@ describe('visibility matrix', () => {
       );
     });
   }
+
+  it('tells each caller of the changes feed only of what it may see, now and since', async () => {
+    // The venues were made in WordPress without a notification: the log hears of them by its reconciliation (every
+    // RECONCILE_INTERVAL_MS; this gateway polls nothing).
+    await t.gateway.deps.recorder!.reconcile();
+    for (const c of CALLERS) {
+      const full = editsOthers(c);
+      cells += await checkFeed(t, {
+        since: feedSince,
+        headers: authOf(c),
+        full,
+        rejected: c === 'wrong-password',
+        label: `changes ${c}`,
+        cells: [
+          ...recs.map((r) => ({
+            kind: 'event' as const,
+            id: r.id,
+            visible: full ? r.status !== 'trash' : r.status === 'publish',
+            everPublic: ['publish', 'protected', 'trash'].includes(r.status),
+          })),
+          ...venues.map((v) => ({
+            kind: 'venue' as const,
+            id: v.id,
+            visible: full || v.status === 'publish',
+            everPublic: v.status === 'publish',
+          })),
+        ],
+      });
+    }
+  });
 
   it('opens nothing of a protected event to a wrong post password', async () => {
     // Each protected event a wrong password is tried at is a guess, throttled per client (5 per event): a few cells.

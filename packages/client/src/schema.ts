@@ -326,6 +326,23 @@ export interface paths {
         patch: operations["tags.update.patch"];
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+        get: operations["changes.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -494,6 +511,19 @@ export interface components {
             event_status?: "scheduled" | "canceled" | "postponed";
             /** @description Why the event was canceled or postponed, as shown to visitors. */
             event_status_reason?: string;
+            /** @description Whether the event is a series or one of its occurrences. */
+            is_recurring?: boolean;
+            /** @description The series' post id (its own id on the series itself), or null for an event that does not repeat. */
+            series_id?: number | null;
+            /** @description The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat. */
+            original_start_utc?: string | null;
+            /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+            recurrence?: {
+                rrule?: string;
+                rdate?: string[];
+                exdate?: string[];
+                text?: string;
+            } | null;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -1135,6 +1165,14 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
@@ -1411,11 +1449,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1643,11 +1694,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -1686,6 +1750,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -1919,11 +1985,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2193,11 +2272,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2423,11 +2515,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -2466,6 +2571,8 @@ export interface operations {
             query?: {
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
+                /** @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat. */
+                scope?: "this" | "following" | "all";
             };
             header?: never;
             path: {
@@ -2697,11 +2804,24 @@ export interface operations {
                     event_status?: "scheduled" | "canceled" | "postponed";
                     /** @description Why the event was canceled or postponed, as shown to visitors. */
                     event_status_reason?: string | number;
+                    /** @description The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start. */
+                    recurrence?: ({
+                        /** @example FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T235959Z */
+                        rrule: string;
+                        rdate?: string[];
+                        exdate?: string[];
+                        text?: string;
+                    } | null) | string;
                     /**
                      * @description The content language.
                      * @enum {string}
                      */
                     multilang_language?: "en" | "es";
+                    /**
+                     * @description Which occurrences of a series the write changes: `this` one, this and the `following` ones, or `all`. Default: `all` on a series id, `this` on an occurrence id. Ignored on an event that does not repeat.
+                     * @enum {string}
+                     */
+                    scope?: "this" | "following" | "all";
                 };
             };
         };
@@ -5902,6 +6022,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Term"];
+                };
+            };
+            /** @description A WordPress error: `{code, message, data: {status}}`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The error code. */
+                        code: string;
+                        /** @description A readable message. */
+                        message: string;
+                        data: {
+                            /** @description The HTTP status. */
+                            status?: number;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    "changes.list": {
+        parameters: {
+            query?: {
+                /** @description The cursor to read on from: the `next` of the previous answer. `0` or none: an initial sync (what exists now, then the changes from there). */
+                since?: string;
+                /** @description The most items to return (at most 500). */
+                limit?: number;
+                /** @description `longpoll`: when nothing changed after the cursor, wait up to `timeout` seconds for the next change. */
+                feed?: "normal" | "longpoll";
+                /** @description How long a long poll waits, in seconds (at most 60). */
+                timeout?: number;
+                /** @description The content language. */
+                multilang_language?: "en" | "es";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Returns what was created, updated or deleted since a cursor (events, venues, organizers, categories, tags), in commit order, as the caller may see it. With Accept: text/event-stream, streams the changes as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @enum {string} */
+                            kind: "event" | "venue" | "organizer" | "category" | "tag";
+                            /** @description The record id. */
+                            id: number;
+                            /** @enum {string} */
+                            action: "created" | "updated" | "deleted";
+                            /** @description When it changed (UTC, Y-m-d H:i:s): the record's modified date, or the time of a deletion; null for a category or tag in an initial sync. */
+                            modified_utc: string | null;
+                            /** @description The record in this API. */
+                            rest_url: string;
+                            /** @description The cache tags to revalidate (the names of the Cache-Tag / xkey headers). */
+                            tags: string[];
+                        }[];
+                        /** @description The cursor to read on from (opaque). */
+                        next: string;
+                        /** @description Whether more can be read now, without waiting. */
+                        has_more: boolean;
+                    };
+                    "text/event-stream": string;
                 };
             };
             /** @description A WordPress error: `{code, message, data: {status}}`. */

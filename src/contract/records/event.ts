@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ACCEPTS, anyString } from '../args.ts';
 import { linkedAccepts, oneOfStrings, TERMS_ACCEPTS, termList } from '../common.ts';
+import { recurrenceArg } from '../recurrence.ts';
 import {
   type Arg,
   anyValue,
@@ -270,6 +271,52 @@ export const eventRecord = tecRecord({
       blank: '',
       stored: true,
       arg: clearable,
+    }),
+    // Recurrence (RECURRENCE.md, "API"): worked out by the serializer from the mapping's rule and series links.
+    field({
+      key: 'is_recurring',
+      about: {
+        en: 'Whether the event is a series or one of its occurrences.',
+        es: 'Si el evento es una serie o una de sus repeticiones.',
+      },
+      type: { type: 'boolean' },
+    }),
+    field({
+      key: 'series_id',
+      about: {
+        en: "The series' post id (its own id on the series itself), or null for an event that does not repeat.",
+        es: 'El id de la entrada de la serie (el suyo propio en la serie), o null si el evento no se repite.',
+      },
+      type: { type: 'integer', nullable: true },
+    }),
+    field({
+      key: 'original_start_utc',
+      about: {
+        en: "The occurrence's original start in UTC (Y-m-d H:i:s): with series_id, what identifies it even when it was moved; null for an event that does not repeat.",
+        es: 'El inicio original de la repetición en UTC (Y-m-d H:i:s): con series_id, lo que la identifica aunque se haya movido; null si el evento no se repite.',
+      },
+      type: { type: 'string', nullable: true },
+    }),
+    field({
+      key: 'recurrence',
+      about: {
+        en: "The series' rule: the RRULE value, the added (rdate) and excluded (exdate) dates in their stored forms, and the rule in words; null for an event that does not repeat. Sent on a create or update (`{rrule, rdate, exdate}`: an RFC 5545 RRULE without `RRULE:`, FREQ DAILY to YEARLY, dates as local times `YYYYMMDDTHHMMSS` of the event's time zone or `YYYYMMDD`; or the rule's text), it makes the event a series whose first occurrence is the event's start.",
+        es: 'La regla de la serie: el valor RRULE, las fechas añadidas (rdate) y excluidas (exdate) tal como se guardan, y la regla en palabras; null si el evento no se repite. Enviada al crear o actualizar (`{rrule, rdate, exdate}`: una RRULE de RFC 5545 sin `RRULE:`, FREQ de DAILY a YEARLY, fechas como horas locales `YYYYMMDDTHHMMSS` de la zona horaria del evento o `YYYYMMDD`; o el texto de la regla), convierte el evento en una serie cuya primera repetición es el inicio del evento.',
+      },
+      // OpenAPI 3.0 (what /doc is): null is `nullable`, not a type of its own.
+      type: {
+        type: 'object',
+        nullable: true,
+        properties: {
+          rrule: { type: 'string' },
+          rdate: { type: 'array', items: { type: 'string' } },
+          exdate: { type: 'array', items: { type: 'string' } },
+          text: { type: 'string' },
+        },
+      },
+      // Written by the handler: validated for the event's start and stored as the canonical text (src/recurrence/).
+      arg: recurrenceArg,
+      byHandler: true,
     }),
   ],
 }) satisfies RecordDescriptor;

@@ -1,0 +1,102 @@
+// The ledger: what the log last said of each record, so that a change seen by several sources (a write, the companion
+// plugin's notification, a poll, another instance) is appended once, in order, as created, updated or deleted. Pure.
+import type { Change, ChangeAction, ChangeKind } from './types.ts';
+
+/** What a source saw of a record now. */
+export interface Observation {
+  kind: ChangeKind;
+  id: number;
+  /**
+   * The record's version (no `|`): a post's `modified_gmt`, status and password flag, a term's digest; `null` when
+   * it is gone (deleted or trashed).
+   */
+  version: string | null;
+  /** A post's `modified_gmt` (`Y-m-d H:i:s`), to refuse a read older than what the log holds; `''` for terms. */
+  order: string;
+  /** Whether an anonymous reader may see it now (published, no password); false when gone. */
+  public: boolean;
+  /**
+   * A write through the gateway saw it change: logged even when its version reads the same (WordPress's modified
+   * date has one-second resolution, so two saves within a second can carry the same version). The sources that hear
+   * of that write again (the plugin's notification, a poll) are not forced, and find it logged.
+   */
+  force?: boolean;
+}
+
+/** What a record's ledger entry holds: `<version or ->|<order>|<1 or 0>`. */
+export const stateOf = (o: Observation): string =>
+  `${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`;
+
+export interface Decision {
+  action: ChangeAction;
+  wasPublic: boolean;
+  /** The ledger entry after the change. */
+  state: string;
+}
+
+/**
+ * Whether an observation is a change to log, given the ledger's entry (`undefined`: never logged). The Redis log runs
+ * the same rules in one script (src/changes/redis-log.ts); `test/cache/changes-log.test.ts` holds them to agree.
+ * - A gone record is deleted once; a record never logged is logged deleted too (a reader may hold it from a sync).
+ * - The same version is no change, unless a write through the gateway says it is (`force`). A read older than the entry (by `order`) is stale and dropped; so is one no newer
+ *   than a deletion (a poll that read the record just before it was deleted).
+ */
+export function decide(prev: string | undefined, o: Observation): Decision | null {
+  const [pv, po = '', pp = '0'] = prev === undefined ? [] : prev.split('|');
+  const wasLive = pv !== undefined && pv !== '-';
+  if (o.version === null) {
+    if (pv === '-') return null;
+    const order = o.order || po;
+    return { action: 'deleted', wasPublic: wasLive && pp === '1', state: `-|${order}|0` };
+  }
+  if (pv === o.version && !o.force) return null;
+  if (pv !== undefined && o.order !== '' && po !== '') {
+    if (pv === '-' ? o.order <= po : o.order < po) return null;
+  }
+  return {
+    action: wasLive ? 'updated' : 'created',
+    wasPublic: wasLive && pp === '1',
+    state: stateOf(o),
+  };
+}
+
+const PLURAL: Record<ChangeKind, string> = {
+  event: 'events',
+  venue: 'venues',
+  organizer: 'organizers',
+  category: 'categories',
+  tag: 'tags',
+};
+
+/** A record's URL below an API root (`…/wp-json/calendar/events/v1`). */
+export const restUrlOf = (apiRoot: string, kind: ChangeKind, id: number): string =>
+  `${apiRoot}/${PLURAL[kind]}/${id}`;
+
+/** The cache tags a change drops (the names of src/cache/tags.ts), given the taxonomies of categories and tags. */
+export function tagsOf(kind: ChangeKind, id: number, taxonomy: Record<'category' | 'tag', string>): string[] {
+  if (kind === 'category' || kind === 'tag') {
+    return [`term:${taxonomy[kind]}:${id}`, 'list:term', 'list:event'];
+  }
+  return [`${kind}:${id}`, `list:${kind}`];
+}
+
+/** UTC now as WordPress writes `modified_gmt`. */
+export const nowGmt = (now = new Date()): string => now.toISOString().slice(0, 19).replace('T', ' ');
+
+/** The change an observation and its decision make (without its place in the log). */
+export function changeOf(
+  o: Observation,
+  d: Decision,
+  ctx: { apiRoot: string; taxonomy: Record<'category' | 'tag', string>; now: Date },
+): Change & { was_public: boolean } {
+  return {
+    kind: o.kind,
+    id: o.id,
+    action: d.action,
+    modified_utc: d.action === 'deleted' || !o.order ? nowGmt(ctx.now) : o.order,
+    rest_url: restUrlOf(ctx.apiRoot, o.kind, o.id),
+    tags: tagsOf(o.kind, o.id, ctx.taxonomy),
+    public: d.action !== 'deleted' && o.public,
+    was_public: d.wasPublic,
+  };
+}

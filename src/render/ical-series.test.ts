@@ -1,0 +1,216 @@
+// A series in the feed: expanding it with ical.js gives the occurrence model's occurrences (overrides moved or
+// cancelled, EXDATEs removed) at the same instants, across DST, all-day series, UTC+5:30 and Lord Howe; node-ical reads it.
+import fc from 'fast-check';
+import ical from 'node-ical';
+import { Temporal } from 'temporal-polyfill';
+import { describe, expect, it } from 'vitest';
+import { Expander, type SeriesTimes, type StoredRule } from '../recurrence/expand.ts';
+import { type OverrideTimes, occurrencesOf, utcWallOf } from '../recurrence/occurrences.ts';
+import { expandWithIcalJs, seriesArb, synchronised } from '../recurrence/test-support.ts';
+import { type CalendarInfo, renderCalendar } from './ical.ts';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const info: CalendarInfo = { name: 'Series', host: 'example.test', refreshSeconds: 0 };
+const SERIES_ID = 41;
+
+const wallIn = (ms: number, tz: string) =>
+  Temporal.Instant.fromEpochMilliseconds(ms)
+    .toZonedDateTimeISO(tz)
+    .toPlainDateTime()
+    .toString()
+    .replace('T', ' ')
+    .slice(0, 19);
+
+/** A record as the serializer writes it, for the renderer. */
+function record(
+  id: number,
+  times: SeriesTimes,
+  startMs: number,
+  endMs: number,
+  extra: Record<string, unknown>,
+) {
+  const start = wallIn(startMs, times.timezone);
+  return {
+    id,
+    title: `event ${id}`,
+    modified_utc: '2026-01-01 00:00:00',
+    start_date: times.allDay ? `${start.slice(0, 10)} 00:00:00` : start,
+    end_date: times.allDay
+      ? `${wallIn(endMs, times.timezone).slice(0, 10)} 23:59:59`
+      : wallIn(endMs, times.timezone),
+    utc_start_date: utcWallOf(startMs),
+    utc_end_date: utcWallOf(endMs),
+    timezone: times.timezone,
+    all_day: times.allDay,
+    event_status: 'scheduled',
+    is_recurring: true,
+    series_id: SERIES_ID,
+    ...extra,
+  };
+}
+
+const series = fc
+  .tuple(
+    seriesArb(),
+    fc.array(fc.tuple(fc.nat(), fc.integer({ min: -30, max: 30 }), fc.boolean()), { maxLength: 3 }),
+  )
+  .map(([{ rule, times }, picks]) => ({ rule, times: synchronised(rule, times), picks }));
+
+describe('a series in the feed', () => {
+  it('expands in ical.js to the occurrence model’s occurrences, overrides and exclusions included', async () => {
+    await fc.assert(
+      fc.asyncProperty(series, async ({ rule: drawn, times, picks }) => {
+        fc.pre(times !== undefined);
+        const t = times as SeriesTimes;
+        // EXDATEs name occurrences, as the writers store them (ical.js skips a later EXDATE after one that matches
+        // nothing: src/recurrence/README.md).
+        const all = Expander.of({ ...drawn, exdate: [] }, t)?.between(0, Date.UTC(2031, 0, 1)) ?? [];
+        const stamps = new Set(
+          all.map((o) => (t.allDay ? o.wall.slice(0, 10) : o.wall).replace(/[-:]/g, '').replace(' ', 'T')),
+        );
+        const rule: StoredRule = {
+          ...drawn,
+          exdate: drawn.exdate.filter((x) => stamps.has(x) && !drawn.rdate.includes(x)),
+        };
+        const expander = Expander.of(rule, t);
+        fc.pre(expander !== undefined);
+        const e = expander as Expander;
+        // A day-long all-day event (TEC's 00:00–23:59:59), two hours otherwise.
+        const duration = t.allDay ? DAY - 1000 : 2 * HOUR;
+        const from = e.first.ms - DAY;
+        const to = from + 2 * 365 * DAY;
+        const plain = e.between(from, to);
+        fc.pre(plain.length > 0);
+        // Overrides: an occurrence moved by hours (days, all-day) and maybe cancelled.
+        const overrides: OverrideTimes[] = [];
+        for (const [pick, shift, canceled] of picks) {
+          const o = plain[pick % plain.length];
+          if (overrides.some((x) => x.originalStartMs === o.ms)) continue;
+          const startMs = t.allDay
+            ? Temporal.Instant.fromEpochMilliseconds(o.ms).toZonedDateTimeISO(t.timezone).add({ days: shift })
+                .epochMilliseconds
+            : o.ms + shift * HOUR;
+          overrides.push({
+            postId: 100 + overrides.length,
+            originalStartMs: o.ms,
+            startMs,
+            endMs: startMs + duration,
+            canceled,
+          });
+        }
+        const master = record(SERIES_ID, t, e.first.ms, e.first.ms + duration, {
+          original_start_utc: utcWallOf(e.first.ms),
+          recurrence: { ...rule, text: 'words' },
+        });
+        const records = [
+          master,
+          ...overrides.map((o) =>
+            record(o.postId, t, o.startMs, o.endMs, {
+              original_start_utc: utcWallOf(o.originalStartMs),
+              event_status: o.canceled ? 'canceled' : 'scheduled',
+              title: `override ${o.postId}`,
+            }),
+          ),
+        ];
+        const text = await renderCalendar(records, info);
+        const key = (ms: number) =>
+          t.allDay ? wallIn(ms, t.timezone).slice(0, 10) : new Date(ms).toISOString();
+        const want = occurrencesOf(SERIES_ID, e, duration, overrides, from, to)
+          .filter((o) => o.startMs >= from)
+          .map((o) => ({
+            start: key(o.startMs),
+            recurrenceId: key(o.originalStartMs),
+            summary: o.overrideId ? `override ${o.overrideId}` : `event ${SERIES_ID}`,
+            status: o.canceled ? 'CANCELLED' : 'CONFIRMED',
+          }));
+        const lo = t.allDay ? key(from + DAY) : key(from);
+        const hi = t.allDay ? key(to - DAY) : key(to);
+        const inside = (k: string) => k >= lo && k <= hi;
+        const got = expandWithIcalJs(text, new Date(from - 2 * DAY), new Date(to + 2 * DAY))
+          .filter((o) => inside(o.start))
+          .map(({ start, recurrenceId, summary, status }) => ({ start, recurrenceId, summary, status }));
+        const sort = (
+          a: { start: string; recurrenceId: string },
+          b: { start: string; recurrenceId: string },
+        ) => a.start.localeCompare(b.start) || a.recurrenceId.localeCompare(b.recurrenceId);
+        // ical.js repeats an RDATE the rule also makes (RFC 5545: one instance; src/recurrence/README.md).
+        const once = got.sort(sort).filter((o, i, all) => !i || sort(all[i - 1], o) !== 0);
+        expect(once).toEqual(want.filter((w) => inside(w.start)).sort(sort));
+        // node-ical reads the same feed: one series with its rule and an override per RECURRENCE-ID.
+        const parsed = Object.values(ical.sync.parseICS(text)).filter((c) => c?.type === 'VEVENT');
+        expect(parsed).toHaveLength(1);
+        const [vevent] = parsed as Array<{ rrule?: unknown; recurrences?: Record<string, unknown> }>;
+        if (rule.rrule) expect(vevent.rrule).toBeDefined();
+        // node-ical keys each override twice (by its date and by its instant).
+        expect(new Set(Object.values(vevent.recurrences ?? {})).size).toBe(overrides.length);
+      }),
+      { numRuns: Number(process.env.RECURRENCE_RUNS ?? 60) },
+    );
+    // CPU-bound (two expansions a run): seconds alone, several times that on a loaded two-core machine.
+  }, 180_000);
+
+  it('writes an override with its series’ UID and a RECURRENCE-ID in the master’s zone, an all-day one as a date', async () => {
+    const ny: SeriesTimes = { start: '2026-10-27 19:00:00', timezone: 'America/New_York', allDay: false };
+    const lh: SeriesTimes = { start: '2026-11-28 00:00:00', timezone: 'Australia/Lord_Howe', allDay: true };
+    const at = (wall: string, tz: string) =>
+      Temporal.PlainDateTime.from(wall.replace(' ', 'T')).toZonedDateTime(tz).epochMilliseconds;
+    const text = await renderCalendar(
+      [
+        record(
+          SERIES_ID,
+          ny,
+          at('2026-10-27 19:00:00', ny.timezone),
+          at('2026-10-27 21:00:00', ny.timezone),
+          {
+            recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=TU', rdate: [], exdate: ['20261110T190000'] },
+          },
+        ),
+        record(7, ny, at('2026-11-18 20:00:00', ny.timezone), at('2026-11-18 22:00:00', ny.timezone), {
+          original_start_utc: '2026-11-18 00:00:00',
+        }),
+        {
+          ...record(
+            8,
+            lh,
+            at('2026-12-13 00:00:00', lh.timezone),
+            at('2026-12-13 23:00:00', lh.timezone),
+            {},
+          ),
+          series_id: 9,
+          original_start_utc: '2026-12-11 13:00:00',
+        },
+        {
+          ...record(
+            9,
+            lh,
+            at('2026-11-28 00:00:00', lh.timezone),
+            at('2026-11-28 23:00:00', lh.timezone),
+            {},
+          ),
+          series_id: 9,
+          recurrence: { rrule: 'FREQ=WEEKLY', rdate: [], exdate: [] },
+        },
+      ],
+      info,
+    );
+    expect(text).toContain('RRULE:FREQ=WEEKLY;BYDAY=TU\r\nEXDATE;TZID=America/New_York:20261110T190000\r\n');
+    const override = text.split('BEGIN:VEVENT').find((v) => v.includes('20261118T200000')) ?? '';
+    expect(override).toContain('UID:event-41@example.test\r\n');
+    expect(override).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
+    expect(text).toContain('RECURRENCE-ID;VALUE=DATE:20261212\r\n');
+    expect(text).not.toContain('X-CALENDAR-GATEWAY');
+    // Alone, as its own .ics: that occurrence only, with its RECURRENCE-ID, no rule.
+    const alone = await renderCalendar(
+      [
+        record(7, ny, at('2026-11-18 20:00:00', ny.timezone), at('2026-11-18 22:00:00', ny.timezone), {
+          original_start_utc: '2026-11-18 00:00:00',
+        }),
+      ],
+      info,
+    );
+    expect(alone).toContain('UID:event-41@example.test\r\n');
+    expect(alone).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
+    expect(alone.slice(alone.indexOf('BEGIN:VEVENT'))).not.toContain('RRULE');
+  });
+});
