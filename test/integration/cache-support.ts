@@ -60,7 +60,10 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     cdnTagHeaders: o.cdn?.tagHeaders,
     logLevel: 'silent',
   });
-  return startGateway({ ...config, upstreamUrl }, { quiet: true });
+  const g = await startGateway({ ...config, upstreamUrl }, { quiet: true });
+  // Tests that count upstream calls start counting after the change log's start-up reconciliation read WordPress.
+  await g.deps.changesReconciled;
+  return g;
 }
 
 export async function get(
