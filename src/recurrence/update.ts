@@ -12,7 +12,7 @@ import type { Caller } from '../wp/caller.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { flat, norm } from '../write/restore.ts';
-import { createPost, newUndo, undoing } from '../write/undo.ts';
+import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { changeEvent } from './journal.ts';
 import { continueFrom, endBefore, shiftDates, shiftedMs } from './split.ts';
 import { linksOf, msOfUtcWall, overridesOf, seriesStartOf, utcWall } from './store.ts';
@@ -48,6 +48,34 @@ function ownKeys(deps: Deps): Set<string> {
 /** The new slug of a post made from a series for one date (WordPress makes it unique). */
 const slugFor = (series: WpPost, date: string) => (series.slug ? { slug: `${series.slug}-${date}` } : {});
 
+/**
+ * The occurrence's own dates (as stored values and as a write body), and what was sent read against them, as an
+ * update of the occurrence's own post would read it: the start of an override and of a split alike.
+ */
+async function atOccurrence(
+  kit: Kit,
+  deps: Deps,
+  ctx: RequestContext,
+  caller: Caller,
+  { series, ms }: Occurrence,
+  a: Args,
+  body: Record<string, unknown>,
+  undo: Undo,
+) {
+  const dates = occurrenceDates(deps, series.post, ms);
+  const datesBody = writeRecord(deps.mapping, 'event', dates);
+  const payload = await kit.values(
+    deps,
+    ctx,
+    caller,
+    a as never,
+    body,
+    withBody(series.post, datesBody),
+    undo,
+  );
+  return { dates, datesBody, payload };
+}
+
 /** `this`: the override of one occurrence, made from the series with what was sent written over it. */
 async function makeOverride(
   kit: Kit,
@@ -66,18 +94,7 @@ async function makeOverride(
     ctx,
     undo,
     async () => {
-      const dates = occurrenceDates(deps, series.post, ms);
-      const datesBody = writeRecord(deps.mapping, 'event', dates);
-      // What was sent is read against the occurrence, as an update of the occurrence's own post would be.
-      const payload = await kit.values(
-        deps,
-        ctx,
-        caller,
-        a as never,
-        body,
-        withBody(series.post, datesBody),
-        undo,
-      );
+      const { dates, datesBody, payload } = await atOccurrence(kit, deps, ctx, caller, t, a, body, undo);
       const links = writeRecord(deps.mapping, 'event', {
         series_parent: series.post.id,
         recurrence_id: utcWall(ms),
@@ -117,17 +134,7 @@ async function split(
     ctx,
     undo,
     async () => {
-      const dates = occurrenceDates(deps, series.post, ms);
-      const datesBody = writeRecord(deps.mapping, 'event', dates);
-      const payload = await kit.values(
-        deps,
-        ctx,
-        caller,
-        a as never,
-        body,
-        withBody(series.post, datesBody),
-        undo,
-      );
+      const { dates, datesBody, payload } = await atOccurrence(kit, deps, ctx, caller, t, a, body, undo);
       let next = mergeBodies(copyBody(deps, series.post), datesBody, payload);
       const nextStart = seriesStartOf(deps, withBody(series.post, next));
       const shift = wallShift(String(dates.start_date), nextStart.start);
