@@ -78,6 +78,28 @@ export function entryOf(id: string, fields: string[]): LoggedChange {
 /** How long one follow read blocks: the loop notices a close within this. */
 const BLOCK_MS = 2_000;
 
+/** A change as the fields of its stream entry (strings; `tags` comma-joined, booleans as `1`/`0`): see types.ts. */
+export function streamFields(change: Change): string[] {
+  const c = change as Change & { was_public?: boolean };
+  return [
+    'kind',
+    c.kind,
+    'id',
+    String(c.id),
+    'action',
+    c.action,
+    'modified_utc',
+    c.modified_utc,
+    'rest_url',
+    c.rest_url,
+    'tags',
+    c.tags.join(','),
+    'public',
+    c.public ? '1' : '0',
+    ...(c.was_public === undefined ? [] : ['was_public', c.was_public ? '1' : '0']),
+  ];
+}
+
 export class RedisChangeLog implements ChangeStore {
   readonly retentionMs: number;
   readonly taxonomy: Record<'category' | 'tag', string>;
@@ -131,24 +153,7 @@ export class RedisChangeLog implements ChangeStore {
   }
 
   async append(change: Change): Promise<LoggedChange> {
-    const c = change as Change & { was_public?: boolean };
-    const fields = [
-      'kind',
-      c.kind,
-      'id',
-      String(c.id),
-      'action',
-      c.action,
-      'modified_utc',
-      c.modified_utc,
-      'rest_url',
-      c.rest_url,
-      'tags',
-      c.tags.join(','),
-      'public',
-      c.public ? '1' : '0',
-      ...(c.was_public === undefined ? [] : ['was_public', c.was_public ? '1' : '0']),
-    ];
+    const fields = streamFields(change);
     await this.#trim();
     const id = await this.#cmd.xadd(this.key, '*', ...fields);
     return entryOf(id!, fields);

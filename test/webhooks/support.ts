@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { streamFields } from '../../src/changes/redis-log.ts';
 import type { Change, ChangeLog, LoggedChange } from '../../src/changes/types.ts';
 import { createLogger } from '../../src/log.ts';
 import type { SharedRedis } from '../../src/shared-redis.ts';
@@ -82,25 +83,7 @@ export async function appendToStream(
   prefix: string,
   c: Change & { was_public?: boolean },
 ): Promise<string> {
-  const id = await r.xadd(
-    `${prefix}changes`,
-    '*',
-    'kind',
-    c.kind,
-    'id',
-    String(c.id),
-    'action',
-    c.action,
-    'modified_utc',
-    c.modified_utc,
-    'rest_url',
-    c.rest_url,
-    'tags',
-    c.tags.join(','),
-    'public',
-    c.public ? '1' : '0',
-    ...(c.was_public === undefined ? [] : ['was_public', c.was_public ? '1' : '0']),
-  );
+  const id = await r.xadd(`${prefix}changes`, '*', ...streamFields(c));
   return id as string;
 }
 
