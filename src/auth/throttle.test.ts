@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { fail, succeed } from '../../test/support/auth-attempts.ts';
 import { type AuthLimits, AuthThrottle, claimedUser } from './throttle.ts';
 
 const limits: AuthLimits = {
@@ -8,26 +9,6 @@ const limits: AuthLimits = {
   windowMs: 60_000,
   knownMs: 3_600_000,
 };
-
-/** One sign-in of `user` from `address`: 'ok' when it was let through (then WordPress refused it), else the status. */
-async function fail(g: AuthThrottle, address: string, user: string): Promise<'ok' | number> {
-  try {
-    await g.attempt(address, user);
-    return 'ok';
-  } catch (err) {
-    return (err as { status: number }).status;
-  }
-}
-
-/** A sign-in WordPress accepted. */
-async function succeed(g: AuthThrottle, address: string, user: string): Promise<'ok' | number> {
-  try {
-    await (await g.attempt(address, user)).accepted();
-    return 'ok';
-  } catch (err) {
-    return (err as { status: number }).status;
-  }
-}
 
 describe('failed sign-ins in memory', () => {
   it('lets one address fail as one user up to the limit, then answers 429 with the time left', async () => {

@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AuthLimits, AuthThrottle } from '../../src/auth/throttle.ts';
+import { fail, succeed } from '../support/auth-attempts.ts';
 import { SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const { prefix, cleanup } = testPrefix();
@@ -20,24 +21,6 @@ const limits: AuthLimits = {
 };
 const instance = (over: Partial<AuthLimits> = {}, up = () => true) =>
   new AuthThrottle({ ...limits, ...over }, { cmd: redis, up, prefix });
-
-async function fail(g: AuthThrottle, address: string, user: string): Promise<'ok' | number> {
-  try {
-    await g.attempt(address, user);
-    return 'ok';
-  } catch (err) {
-    return (err as { status: number }).status;
-  }
-}
-
-async function succeed(g: AuthThrottle, address: string, user: string): Promise<'ok' | number> {
-  try {
-    await (await g.attempt(address, user)).accepted();
-    return 'ok';
-  } catch (err) {
-    return (err as { status: number }).status;
-  }
-}
 
 describe('failed sign-ins in Redis', () => {
   it('counts the failures of one address and user on every instance', async () => {
