@@ -47,6 +47,10 @@ export interface IndexQuery {
    * the series only, or the overrides only (src/index/occurrences/ lists a series' occurrences, never the row).
    */
   rows?: 'all' | 'single' | 'series' | 'override';
+  /** Lists of occurrences (src/index/occurrences/list.ts; the columns ignore these): one series' occurrences only. */
+  series?: number;
+  /** Lists of occurrences: only the first occurrence of each series in the window (`hide_subsequent_recurrences`). */
+  firstOnly?: boolean;
   page: number;
   perPage: number;
 }

@@ -304,9 +304,7 @@ export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer>
 /** Reads a snapshot's header chunk; null when it is not one of ours or not for `language`. */
 async function headerOf(chunk: Buffer, language: string): Promise<Header | null> {
   const h = JSON.parse((await gunzipAsync(chunk)).toString('utf8')) as Partial<Header>;
-  return h.format === FORMAT && h.version === VERSION && h.language === language
-    ? (h as Header)
-    : null;
+  return h.format === FORMAT && h.version === VERSION && h.language === language ? (h as Header) : null;
 }
 
 /**

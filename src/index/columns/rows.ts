@@ -38,7 +38,14 @@ export type StoredEvent = IndexedEvent & Pick<EventFacets, 'searchText'>;
  * An event's yes/no facets as bits: the low bits of a row's `meta`, and a snapshot row's flags byte (stored bytes:
  * a bit never changes meaning).
  */
-export const FLAG = { hidden: 1, featured: 2, protected: 4, hasExcerpt: 8, series: 16, override: 32 } as const;
+export const FLAG = {
+  hidden: 1,
+  featured: 2,
+  protected: 4,
+  hasExcerpt: 8,
+  series: 16,
+  override: 32,
+} as const;
 /** The `meta` bit of a row that holds its event's current version (a replaced or removed event's row loses it). */
 export const ALIVE = 64;
 /** `meta` is the status code above this many bits of flags. */

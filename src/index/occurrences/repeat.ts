@@ -18,7 +18,8 @@ export interface RepeatFacets {
   originalStartMs?: number;
 }
 
-const floatOf = (wall: string): number => Date.parse(`${wall.slice(0, 10)}T${wall.slice(11, 19) || '00:00:00'}Z`);
+const floatOf = (wall: string): number =>
+  Date.parse(`${wall.slice(0, 10)}T${wall.slice(11, 19) || '00:00:00'}Z`);
 
 /** The mapped values of a post read as recurrence facets; undefined for a one-off. */
 export function repeatOf(v: {
@@ -35,7 +36,9 @@ export function repeatOf(v: {
   const rule = typeof v.recurrence === 'string' && readRuleText(v.recurrence) ? v.recurrence : undefined;
   const parent = Number(v.seriesParent);
   const original =
-    typeof v.recurrenceId === 'string' && v.recurrenceId ? Date.parse(`${v.recurrenceId.replace(' ', 'T')}Z`) : NaN;
+    typeof v.recurrenceId === 'string' && v.recurrenceId
+      ? Date.parse(`${v.recurrenceId.replace(' ', 'T')}Z`)
+      : NaN;
   const isOverride = !rule && Number.isInteger(parent) && parent > 0 && Number.isFinite(original);
   if (!rule && !isOverride) return undefined;
   const utc = v.startUtc && v.endUtc ? floatOf(v.endUtc) - floatOf(v.startUtc) : NaN;

@@ -79,12 +79,17 @@ export class OccurrenceStore {
     this.version++;
     if (repeat.rule !== undefined) {
       const { from, to } = this.horizon();
-      this.#series.set(id, { repeat, from, to, occ: expandFloating(id, repeat, from, to, Number.MAX_SAFE_INTEGER) });
+      this.#series.set(id, {
+        repeat,
+        from,
+        to,
+        occ: expandFloating(id, repeat, from, to, Number.MAX_SAFE_INTEGER),
+      });
       if (repeat.durationMs > this.#longest) this.#longest = repeat.durationMs;
     } else if (repeat.seriesParent !== undefined) {
       this.#overrides.set(id, repeat);
-      let set = this.#bySeries.get(repeat.seriesParent);
-      if (!set) this.#bySeries.set(repeat.seriesParent, (set = new Set()));
+      const set = this.#bySeries.get(repeat.seriesParent) ?? new Set<number>();
+      this.#bySeries.set(repeat.seriesParent, set);
       set.add(id);
     }
   }
