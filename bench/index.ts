@@ -6,6 +6,7 @@
 // does not stretch) and the machine's load.
 // BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases).
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
+// Then bench/index-series.ts: 100k events with 20 % weekly series, one item per occurrence, beside today's.
 
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,6 +18,7 @@ import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
+import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
 
@@ -415,6 +417,8 @@ async function main(): Promise<void> {
   const lines = [head, `|---|${sizes.map(() => '---').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${columns.map((c) => c[name]).join(' | ')} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  // Recurring events beside today's index (BENCH_INDEX_SERIES=0 leaves them out).
+  if (process.env.BENCH_INDEX_SERIES !== '0') process.stdout.write(`\n${await seriesTable()}\n`);
 }
 
 await main();
