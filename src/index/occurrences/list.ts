@@ -154,11 +154,12 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
     gone: number[];
   }[] = [];
   let total = singles.total + moved.length;
+  const horizon = store.horizon();
   for (const id of series) {
     const r = store.get(id);
     if (!r) continue;
     const dur = r.durationMs;
-    const w = store.window(id, lower, to);
+    const w = store.window(id, lower, to, horizon);
     const s = w.occ.starts;
     let lo = w.lo;
     let hi = w.hi;

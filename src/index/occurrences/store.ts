@@ -20,6 +20,8 @@ export interface OccurrenceStoreOptions {
 
 interface Series {
   repeat: RepeatFacets;
+  /** Its first occurrence's floating start. */
+  first: number;
   /** The horizon expanded (floating ms) and its occurrences; undefined until first needed after a change. */
   from: number;
   to: number;
@@ -81,6 +83,7 @@ export class OccurrenceStore {
       const { from, to } = this.horizon();
       this.#series.set(id, {
         repeat,
+        first: floatOfWall(repeat.start),
         from,
         to,
         occ: expandFloating(id, repeat, from, to, Number.MAX_SAFE_INTEGER),
@@ -135,18 +138,16 @@ export class OccurrenceStore {
    * window is inside the horizon (expanded again once the horizon has moved on), else expanded for this window alone,
    * at most MAX_PER_SERIES.
    */
-  window(seriesId: number, fromFloat: number, toFloat: number): Window {
+  window(seriesId: number, fromFloat: number, toFloat: number, now = this.horizon()): Window {
     const s = this.#series.get(seriesId);
     if (!s || !(fromFloat <= toFloat)) return { occ: NONE, lo: 0, hi: 0 };
-    const now = this.horizon();
     if (s.to < now.to - MONTH_MS / 2 && toFloat <= now.to) {
       // The horizon moved on since this series was expanded: once, for every query after.
       s.from = now.from;
       s.to = now.to;
       s.occ = expandFloating(seriesId, s.repeat, now.from, now.to, Number.MAX_SAFE_INTEGER);
     }
-    const first = floatOfWall(s.repeat.start);
-    if ((fromFloat >= s.from || first >= s.from) && toFloat <= s.to) {
+    if ((fromFloat >= s.from || s.first >= s.from) && toFloat <= s.to) {
       const lo = lowerIndex(s.occ.starts, fromFloat, false);
       return { occ: s.occ, lo, hi: lowerIndex(s.occ.starts, toFloat, true, lo) };
     }
