@@ -1,6 +1,6 @@
 // A list miss costs one upstream request once the short-lived caches are warm (docs/benchmarks.md: "exactly one").
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, openTarget, type Target } from '../harness.ts';
+import { call, freshTermLists, openTarget, type Target } from '../harness.ts';
 
 let t: Target;
 
@@ -15,14 +15,9 @@ describe('upstream cost of a list', () => {
   it('reads only the page of events from WordPress on a cache miss once the caches are warm', async () => {
     const warm = await call(t, 'GET', '/events?per_page=10');
     expect(warm.status).toBe(200);
-    // The term lists live 30 s and are refreshed in the background once stale. An earlier file may have loaded them
-    // up to 30 s ago, and the warm list above may have been a cached answer that needed none (CI saw a `/wp/v2/tags`
-    // refresh here): their refresh is not this list's cost, so load them fresh before counting.
-    const { deps } = t.gateway;
-    deps.terms.invalidate();
-    for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags]) {
-      if (tax) await deps.terms.all(tax, 'en');
-    }
+    // The warm list may have been a cached answer that loaded no terms: a stale term list's refresh is not this
+    // list's cost (CI saw a `/wp/v2/tags` refresh there).
+    await freshTermLists(t);
     const spy = vi.spyOn(t.gateway.deps.wp, 'request');
     try {
       // Another query string is another cache key: a miss that the index answers, then one `include=` read.
