@@ -16,7 +16,7 @@ describe('upstream cost of a list', () => {
     const warm = await call(t, 'GET', '/events?per_page=10');
     expect(warm.status).toBe(200);
     // The warm list may have been a cached answer that loaded no terms: a stale term list's refresh is not this
-    // list's cost (CI saw a `/wp/v2/tags` refresh there).
+    // list's cost (CI saw a `/wp/v2/tags` refresh here).
     await freshTermLists(t);
     const spy = vi.spyOn(t.gateway.deps.wp, 'request');
     try {
