@@ -1,0 +1,45 @@
+// What every view is given by the element: the days, the placed events, the words and formats, and what to open.
+import type { Day } from './dates.ts';
+import type { Formats } from './format.ts';
+import type { Placed } from './layout.ts';
+import type { Strings } from './strings.ts';
+
+export interface ViewContext {
+  s: Strings;
+  f: Formats;
+  days: Day[];
+  anchor: Day;
+  today: Day;
+  placed: Placed[];
+  /** The day cell that takes the focus (roving tabindex). */
+  focusDay: Day;
+  openEvent(p: Placed, opener: HTMLElement): void;
+  openDay(day: Day, opener: HTMLElement): void;
+  onGridKey(e: KeyboardEvent): void;
+}
+
+/** The label of an event's button: its title, time and marks, for screen readers and tooltips. */
+export function eventLabel(ctx: ViewContext, p: Placed): string {
+  const parts = [p.event.title ?? '', ctx.f.when(p, ctx.s.allDay)];
+  if (p.event.event_status === 'canceled') parts.push(ctx.s.canceled);
+  if (p.event.event_status === 'postponed') parts.push(ctx.s.postponed);
+  if (p.event.is_recurring) parts.push(ctx.s.recurring);
+  return parts.join(', ');
+}
+
+/** The classes of an event's button: its status and whether it repeats. */
+export function eventClasses(p: Placed): Record<string, boolean> {
+  return {
+    event: true,
+    canceled: p.event.event_status === 'canceled',
+    postponed: p.event.event_status === 'postponed',
+    recurring: p.event.is_recurring === true,
+    featured: p.event.featured === true,
+  };
+}
+
+/** Decodes the HTML entities WordPress leaves in titles (`&#8217;`), as text: nothing is parsed as markup. */
+export function plain(html: string | undefined): string {
+  if (!html) return '';
+  return new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+}
