@@ -7,7 +7,7 @@ import type { Day } from './dates.ts';
 import { eventsOn, type Placed } from './layout.ts';
 import { status, venueName } from './list.ts';
 import { mark } from './month.ts';
-import { eventClasses, eventLabel, plain, type ViewContext } from './view.ts';
+import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
 
 export type Opened = { event: Placed } | { day: Day };
 
@@ -37,11 +37,10 @@ function renderDay(ctx: ViewContext, day: Day): TemplateResult {
           part="event"
           class=${classMap({ ...eventClasses(p), row: true })}
           data-event-id=${String(p.event.id)}
-          aria-label=${eventLabel(ctx, p)}
           @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
         >
           <span class="time">${p.allDay ? ctx.s.allDay : ctx.f.time(p.start)}</span>
-          <span class="title">${mark(p)}${plain(p.event.title)}</span>
+          <span class="title">${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}</span>
           ${status(ctx, p)}
         </button>
       </li>`,

@@ -395,6 +395,19 @@ export class CalendarGatewayView extends LitElement {
     </div>`;
   }
 
+  /** A week or day view opens scrolled to the morning (or its first event), not at midnight. */
+  protected override updated(changed: PropertyValues): void {
+    if (!changed.has('view') && !changed.has('_events')) return;
+    const grid = this.renderRoot.querySelector<HTMLElement>('.timegrid');
+    const body = grid?.querySelector<HTMLElement>('.body');
+    if (!grid || !body) return;
+    const blocks = Array.from(grid.querySelectorAll<HTMLElement>('.block'), (b) => b.offsetTop);
+    const hour = body.offsetHeight / 24;
+    const head = grid.querySelector<HTMLElement>('.head')?.offsetHeight ?? 0;
+    const y = Math.max(0, Math.min(8 * hour, blocks.length ? Math.min(...blocks) - hour / 2 : 8 * hour));
+    grid.scrollTop = body.offsetTop - head + y;
+  }
+
   #more(): void {
     this.#listPage++;
     void this.#fetch(true);

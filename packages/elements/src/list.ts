@@ -4,7 +4,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import { type Day, maxDay } from './dates.ts';
 import { byStart, type Placed } from './layout.ts';
 import { mark } from './month.ts';
-import { eventClasses, eventLabel, plain, type ViewContext } from './view.ts';
+import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
 
 /** Each event under the first day it covers from `from` on (an event in progress is listed today). */
 export function groupByDay(placed: Placed[], from: Day): Array<[Day, Placed[]]> {
@@ -31,11 +31,10 @@ export function renderList(ctx: ViewContext, more: (() => void) | undefined): Te
                 part="event"
                 class=${classMap({ ...eventClasses(p), row: true })}
                 data-event-id=${String(p.event.id)}
-                aria-label=${eventLabel(ctx, p)}
                 @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
               >
                 <span class="time">${p.allDay ? ctx.s.allDay : ctx.f.time(p.start)}</span>
-                <span class="title">${mark(p)}${plain(p.event.title)}</span>
+                <span class="title">${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}</span>
                 ${status(ctx, p)}
                 <span class="where">${venueName(p)}</span>
               </button>

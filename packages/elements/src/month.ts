@@ -4,10 +4,10 @@ import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { type Day, monthOf, weekday } from './dates.ts';
 import { barLanes, eventsOn, type Placed } from './layout.ts';
-import { eventClasses, eventLabel, plain, type ViewContext } from './view.ts';
+import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
 
 /** Rows a day cell shows before "+N more": bars and timed events together. */
-const ROWS = 3;
+const ROWS = 4;
 
 export function renderMonth(ctx: ViewContext): TemplateResult {
   const weeks: Day[][] = [];
@@ -15,8 +15,8 @@ export function renderMonth(ctx: ViewContext): TemplateResult {
   return html`<div role="grid" part="grid" class="month" aria-labelledby="title" @keydown=${ctx.onGridKey}>
     <div role="row" class="weekdays">
       ${weeks[0]!.map(
-        (d) => html`<div role="columnheader" part="weekday" aria-label=${ctx.f.weekdayLong(d)}>
-          ${ctx.f.weekdayShort(d)}
+        (d) => html`<div role="columnheader" part="weekday">
+          <span aria-hidden="true">${ctx.f.weekdayShort(d)}</span><span class="sr">${ctx.f.weekdayLong(d)}</span>
         </div>`,
       )}
     </div>
@@ -51,10 +51,9 @@ function renderWeek(ctx: ViewContext, week: Day[]): TemplateResult {
         })}
         data-day=${day}
         tabindex=${day === ctx.focusDay ? 0 : -1}
-        aria-label=${label}
         aria-current=${day === ctx.today ? 'date' : nothing}
       >
-        <span class="num" aria-hidden="true">${ctx.f.dayNumber(day)}</span>
+        <span class="num" aria-hidden="true">${ctx.f.dayNumber(day)}</span><span class="sr">${label}</span>
         <div class="lanes" style=${styleMap({ height: `calc(${shownLanes} * var(--_bar))` })}>
           ${bars.map(
             (s) => html`<button
@@ -74,10 +73,9 @@ function renderWeek(ctx: ViewContext, week: Day[]): TemplateResult {
               data-event-id=${String(s.placed.event.id)}
               data-first=${s.placed.first}
               data-last=${s.placed.last}
-              aria-label=${eventLabel(ctx, s.placed)}
               @click=${(e: Event) => ctx.openEvent(s.placed, e.currentTarget as HTMLElement)}
             >
-              ${mark(s.placed)}${plain(s.placed.event.title)}
+              ${mark(s.placed)}${plain(s.placed.event.title)}${eventExtra(ctx, s.placed)}
             </button>`,
           )}
         </div>
@@ -88,10 +86,9 @@ function renderWeek(ctx: ViewContext, week: Day[]): TemplateResult {
             part="event"
             class=${classMap(eventClasses(p))}
             data-event-id=${String(p.event.id)}
-            aria-label=${eventLabel(ctx, p)}
             @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
           >
-            <span class="time">${ctx.f.time(p.start)}</span> ${mark(p)}${plain(p.event.title)}
+            <span class="time">${ctx.f.time(p.start)}</span> ${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}
           </button>`,
         )}
         ${

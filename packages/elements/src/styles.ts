@@ -86,7 +86,11 @@ export const styles = css`
     flex: 1;
     margin: 0;
     font-size: 1.3em;
-    text-transform: capitalize;
+  }
+  .title::first-letter,
+  .list h3::first-letter,
+  .dialog-head h2::first-letter {
+    text-transform: uppercase;
   }
   [part~='button'] {
     background: var(--_bg);
@@ -170,7 +174,7 @@ export const styles = css`
   }
   .day {
     position: relative;
-    min-height: 6.5rem;
+    min-height: calc(6.5rem * var(--cg-density, 1) + var(--_bar));
     padding-bottom: var(--_space);
     border-top: 1px solid var(--_border);
     border-left: 1px solid var(--_border);
@@ -256,6 +260,7 @@ export const styles = css`
     text-decoration: underline;
   }
   .timegrid {
+    position: relative;
     display: grid;
     max-height: 40rem;
     overflow: auto;
@@ -315,6 +320,10 @@ export const styles = css`
     background-color: var(--_today);
   }
   .event.block {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    justify-content: flex-start;
     margin: 0;
     white-space: normal;
     line-height: 1.2;
@@ -327,7 +336,6 @@ export const styles = css`
   .list h3 {
     margin: 0 0 var(--_space);
     font-size: 1em;
-    text-transform: capitalize;
     border-bottom: 1px solid var(--_border);
   }
   .list ul,

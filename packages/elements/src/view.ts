@@ -1,4 +1,5 @@
 // What every view is given by the element: the days, the placed events, the words and formats, and what to open.
+import { html, type TemplateResult } from 'lit';
 import type { Day } from './dates.ts';
 import type { Formats } from './format.ts';
 import type { Placed } from './layout.ts';
@@ -18,13 +19,16 @@ export interface ViewContext {
   onGridKey(e: KeyboardEvent): void;
 }
 
-/** The label of an event's button: its title, time and marks, for screen readers and tooltips. */
-export function eventLabel(ctx: ViewContext, p: Placed): string {
-  const parts = [p.event.title ?? '', ctx.f.when(p, ctx.s.allDay)];
+/**
+ * What a screen reader hears after an event button's visible text (its time and title): when in full, and its marks.
+ * A visually hidden part of the button, not an aria-label, so the name starts with what is seen.
+ */
+export function eventExtra(ctx: ViewContext, p: Placed): TemplateResult {
+  const parts = [ctx.f.when(p, ctx.s.allDay)];
   if (p.event.event_status === 'canceled') parts.push(ctx.s.canceled);
   if (p.event.event_status === 'postponed') parts.push(ctx.s.postponed);
   if (p.event.is_recurring) parts.push(ctx.s.recurring);
-  return parts.join(', ');
+  return html`<span class="sr">, ${parts.join(', ')}</span>`;
 }
 
 /** The classes of an event's button: its status and whether it repeats. */

@@ -4,7 +4,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { barLanes, timedBlocks } from './layout.ts';
 import { mark } from './month.ts';
-import { eventClasses, eventLabel, plain, type ViewContext } from './view.ts';
+import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -26,9 +26,9 @@ export function renderWeek(ctx: ViewContext): TemplateResult {
           role="columnheader"
           part="weekday"
           class=${classMap({ today: d === ctx.today })}
-          aria-label=${ctx.f.dayLong(d)}
         >
-          <span>${ctx.f.weekdayShort(d)}</span> <span class="num">${ctx.f.dayNumber(d)}</span>
+          <span aria-hidden="true">${ctx.f.weekdayShort(d)} <span class="num">${ctx.f.dayNumber(d)}</span></span>
+          <span class="sr">${ctx.f.dayLong(d)}</span>
         </div>`,
       )}
     </div>
@@ -55,10 +55,9 @@ export function renderWeek(ctx: ViewContext): TemplateResult {
                     width: `calc(${s.span * 100}% - 4px)`,
                   })}
                   data-event-id=${String(s.placed.event.id)}
-                  aria-label=${eventLabel(ctx, s.placed)}
                   @click=${(e: Event) => ctx.openEvent(s.placed, e.currentTarget as HTMLElement)}
                 >
-                  ${mark(s.placed)}${plain(s.placed.event.title)}
+                  ${mark(s.placed)}${plain(s.placed.event.title)}${eventExtra(ctx, s.placed)}
                 </button>`,
               )}
           </div>
@@ -76,9 +75,9 @@ export function renderWeek(ctx: ViewContext): TemplateResult {
           class=${classMap({ column: true, today: day === ctx.today })}
           data-day=${day}
           tabindex=${day === ctx.focusDay ? 0 : -1}
-          aria-label=${ctx.f.dayLong(day)}
           aria-current=${day === ctx.today ? 'date' : nothing}
         >
+          <span class="sr">${ctx.f.dayLong(day)}</span>
           ${timedBlocks(
             ctx.placed.filter((p) => !p.bar),
             day,
@@ -95,12 +94,9 @@ export function renderWeek(ctx: ViewContext): TemplateResult {
                   width: `${100 / b.columns}%`,
                 })}
                 data-event-id=${String(b.placed.event.id)}
-                aria-label=${eventLabel(ctx, b.placed)}
                 @click=${(e: Event) => ctx.openEvent(b.placed, e.currentTarget as HTMLElement)}
               >
-                <span class="time">${ctx.f.time(b.placed.start)}</span> ${mark(b.placed)}${plain(
-                  b.placed.event.title,
-                )}
+                <span class="time">${ctx.f.time(b.placed.start)}</span> ${mark(b.placed)}${plain(b.placed.event.title)}${eventExtra(ctx, b.placed)}
               </button>`,
           )}
         </div>`,
