@@ -26,7 +26,8 @@ export function canBuild(): boolean {
   }
 }
 
-export async function buildElements(): Promise<{ bytes: number; gzipped: number }> {
+/** Builds the package into packages/elements/dist, and the bundle to `bundle` (the served one by default). */
+export async function buildElements(bundle = BUNDLE): Promise<{ bytes: number; gzipped: number }> {
   buildClient();
   const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
   execFileSync(process.execPath, [tsc, '-p', ELEMENTS_DIR], { stdio: 'inherit' });
@@ -35,9 +36,9 @@ export async function buildElements(): Promise<{ bytes: number; gzipped: number 
     input: join(ELEMENTS_DIR, 'dist', 'index.js'),
     platform: 'browser',
     logLevel: 'warn',
-    output: { file: BUNDLE, format: 'esm', minify: true, comments: { legal: false } },
+    output: { file: bundle, format: 'esm', minify: true, comments: { legal: false } },
   });
-  const code = readFileSync(BUNDLE);
+  const code = readFileSync(bundle);
   return { bytes: code.length, gzipped: gzipSync(code, { level: 9 }).length };
 }
 

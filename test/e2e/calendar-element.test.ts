@@ -100,6 +100,34 @@ afterAll(async () => {
 const dayBefore = (day: string) => DateTime.fromISO(day).minus({ days: 1 }).toISODate()!;
 
 describe('<calendar-gateway-view> on the demo gateway', () => {
+  it('is the page at / in demo mode and at /calendar-gateway/v1/calendar/, with the reference page’s headers', async () => {
+    const reference = await fetch(`${gw.url}/calendar-gateway/v1/reference/`);
+    const headers = [
+      'content-security-policy',
+      'x-frame-options',
+      'x-content-type-options',
+      'referrer-policy',
+    ];
+    const pages = ['/', PAGE_PATH, `${PAGE_PATH}es/`];
+    for (const path of [...pages, `${PAGE_PATH}calendar-gateway-view.js`, `${PAGE_PATH}page.css`]) {
+      const res = await fetch(`${gw.url}${path}`);
+      expect(res.status, path).toBe(200);
+      for (const h of headers) expect(res.headers.get(h), `${path} ${h}`).toBe(reference.headers.get(h));
+      const body = await res.text();
+      if (!pages.includes(path)) continue;
+      expect(body, path).toContain('<calendar-gateway-view src="');
+      expect(body, path).toMatch(/<script type="module" src="[^":]*calendar-gateway-view\.js"><\/script>/);
+      expect(body, path).toContain('calendar-gateway/v1/reference/');
+      expect(body, path).toContain('/calendar/events/v1/events.ics');
+      // The demo's WordPress is in memory: it has no wp-admin to link.
+      expect(body, path).not.toContain('wp-admin');
+    }
+    const script = await fetch(`${gw.url}${PAGE_PATH}calendar-gateway-view.js`);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    const bare = await fetch(`${gw.url}${PAGE_PATH.slice(0, -1)}`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, PAGE_PATH]);
+  });
+
   it('shows the month of a DST change with every event of /events on its days, in one list request per page', async () => {
     const { page, problems, api } = await newPage();
     await page.goto(`${gw.url}${PAGE_PATH}?cg_date=${month}`);

@@ -403,7 +403,11 @@ export class CalendarGatewayView extends LitElement {
     if (!grid || !body) return;
     const blocks = Array.from(grid.querySelectorAll<HTMLElement>('.block'), (b) => b.offsetTop);
     const hour = body.offsetHeight / 24;
-    const head = grid.querySelector<HTMLElement>('.head')?.offsetHeight ?? 0;
+    // The head and the all-day row stay on top (sticky): the hour shown first is the one right below them.
+    const head = Array.from(
+      grid.querySelectorAll<HTMLElement>('.head, .allday'),
+      (r) => r.offsetHeight,
+    ).reduce((a, b) => a + b, 0);
     const y = Math.max(0, Math.min(8 * hour, blocks.length ? Math.min(...blocks) - hour / 2 : 8 * hour));
     grid.scrollTop = body.offsetTop - head + y;
   }

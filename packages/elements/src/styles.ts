@@ -283,7 +283,15 @@ export const styles = css`
     color: var(--_accent-fg);
     border-radius: 999px;
   }
+  .timegrid .head {
+    height: 2.5rem;
+    align-items: center;
+  }
   .allday {
+    position: sticky;
+    top: 2.5rem;
+    z-index: 2;
+    background: var(--_bg);
     border-bottom: 1px solid var(--_border);
   }
   .allday-cell {
