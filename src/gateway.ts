@@ -333,6 +333,7 @@ async function prepare(
     pollMs: config.pollIntervalMs > 0 ? config.pollIntervalMs : false,
     reconcileMs: config.reconcileIntervalMs,
     crawlConcurrency: config.indexCrawlConcurrency,
+    recurrenceWindowMonths: config.recurrenceWindowMonths,
     logger: log,
   });
   const catalog = new LinkedCatalog(

@@ -211,6 +211,13 @@ export const configSchema = z.object({
     .int('must be a whole number')
     .min(1, 'must be at least 1')
     .default(1000),
+  // Lists of occurrences (src/index/occurrences/): how far an unbounded rule is expanded when a list names no end.
+  recurrenceWindowMonths: z.coerce
+    .number({ message: 'must be a number of months' })
+    .int('must be a whole number of months')
+    .min(1, 'must be at least 1 month')
+    .max(120, 'must be at most 120 months')
+    .default(24),
   // Failed sign-ins (src/auth/throttle.ts).
   authFailuresPerAddress: z.coerce
     .number({ message: 'must be a number of sign-ins' })

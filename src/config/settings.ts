@@ -272,6 +272,12 @@ export const settings: Record<keyof Config, SettingDoc> = {
     meaning:
       "the largest `COUNT` a series' rule may have, and the most `RDATE` or `EXDATE` dates it may list (more is 400 `rest_invalid_param`)",
   },
+  recurrenceWindowMonths: {
+    env: 'RECURRENCE_WINDOW_MONTHS',
+    flag: 'recurrence-window-months',
+    meaning:
+      "how far a list of events with no `end_date` lists a series' occurrences after its `start_date`, in months; the event index keeps each series expanded from a year back to this far ahead",
+  },
   // Failed sign-ins (src/auth/throttle.ts).
   authFailuresPerAddress: {
     env: 'AUTH_FAILURES_PER_ADDRESS',

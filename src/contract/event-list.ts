@@ -166,6 +166,20 @@ export const listEventsArgs = {
     },
     schema: positiveInt,
   } satisfies ArgDef<number>,
+  series: {
+    type: 'integer',
+    in: 'query',
+    description: {
+      en: 'Only the occurrences of this series (the id of a recurring event you may read; another id is a 400).',
+      es: 'Solo las repeticiones de esta serie (el id de un evento recurrente que puede leer; otro id es un 400).',
+    },
+    schema: positiveInt,
+  } satisfies ArgDef<number>,
+  hide_subsequent_recurrences: bool(
+    'hide_subsequent_recurrences',
+    'Only the first occurrence of each series in the window (true).',
+    'Solo la primera repetición de cada serie en el intervalo (true).',
+  ),
   ticketed: bool(
     'ticketed',
     'Events with (true) or without (false) tickets; needs Event Tickets.',

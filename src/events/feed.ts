@@ -1,11 +1,13 @@
 // GET /events.ics and /events/{id}.ics: the events a list or a read would show, for the iCalendar renderer.
 //
 // The feed takes the list's filters and visibility (events/filters.ts) without paging: every matching event in the
-// window, up to the configured cap, read as the caller as a list page is (events/read-events.ts).
+// window, up to the configured cap, read as the caller as a list page is (events/read-events.ts). A series is sent
+// once, when any of its occurrences is in the window (src/index/occurrences/feed.ts).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
+import { feedPosts } from '../index/occurrences/feed.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
 import { type EventListArgs, eventQueryOf } from './filters.ts';
@@ -48,7 +50,8 @@ export async function eventsFeed(
 ): Promise<HandlerResult> {
   const { query, visibility, index } = await eventQueryOf(deps, ctx, args);
   const cap = deps.feed?.maxEvents ?? FEED_MAX_EVENTS;
-  const result = index.query({ ...query, page: 1, perPage: cap });
+  // A series once (its master and overrides) when any of its occurrences is in the window.
+  const result = feedPosts(index, query, cap);
   const posts = await readEvents(deps, ctx, index, result.ids, visibility, args.password);
   const related = await relatedOf(deps, ctx, posts);
   const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };

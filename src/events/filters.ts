@@ -207,6 +207,28 @@ const parent: EventFilter = {
   },
 };
 
+const series: EventFilter = {
+  args: ['series'],
+  async apply(env) {
+    const id = env.args.series;
+    if (id === undefined) return {};
+    // A series the caller may not read is as unknown as one that does not exist, and a one-off is no series.
+    const [index, v] = await Promise.all([env.index, env.visibility]);
+    const found = index.get(id);
+    if (!(found?.series && visibleTo(v)(found.status, found.author)))
+      throw invalidParams({ series: 'series: no recurring event with this id that you may read.' });
+    return { query: { series: id }, echo: { series: id } };
+  },
+};
+
+const firstOnly: EventFilter = {
+  args: ['hide_subsequent_recurrences'],
+  apply: ({ args }) =>
+    args.hide_subsequent_recurrences === true
+      ? { query: { firstOnly: true }, echo: { hide_subsequent_recurrences: 'true' } }
+      : {},
+};
+
 /** Every filter, in the order `rest_url` echoes them (TEC's, with categories and tags kept). */
 export const EVENT_FILTERS: readonly EventFilter[] = [
   ticketed,
@@ -220,6 +242,8 @@ export const EVENT_FILTERS: readonly EventFilter[] = [
   status,
   include,
   parent,
+  series,
+  firstOnly,
 ];
 
 export interface ResolvedEventQuery {

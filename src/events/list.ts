@@ -1,13 +1,13 @@
-// GET /events: the filters' index query (events/filters.ts), one page of it, then the page's records upstream.
+// GET /events: the filters' index query (events/filters.ts), one page of it with one item per occurrence of a series
+// (src/index/occurrences/list.ts), then the page's records upstream.
 import type { listEventsArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
 import { archivePageNotFound } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
-import { serializeEvent } from '../serialize/index.ts';
+import { listOccurrences } from '../index/occurrences/list.ts';
 import { eventQueryOf } from './filters.ts';
+import { occurrenceRecords } from './occurrences/records.ts';
 import { postListResult } from './page.ts';
-import { readEvents } from './read-events.ts';
-import { relatedOf } from './related.ts';
 
 export async function listEvents(
   deps: Deps,
@@ -17,22 +17,12 @@ export async function listEvents(
   const { query, echo, visibility, index } = await eventQueryOf(deps, ctx, input.args);
   const page = input.args.page ?? 1;
   const perPage = input.args.per_page ?? 10;
-  const result = index.query({ ...query, page, perPage });
-  if (page > 1 && result.ids.length === 0) {
+  const result = listOccurrences(index, { ...query, page, perPage });
+  if (page > 1 && result.items.length === 0) {
     throw archivePageNotFound('event');
   }
   const password = input.args.password;
-  const posts = await readEvents(deps, ctx, index, result.ids, visibility, password);
-  const related = await relatedOf(deps, ctx, posts);
-  const events = posts.map((p) =>
-    serializeEvent(p, related, {
-      mapping: deps.mapping,
-      site,
-      context: 'list',
-      password,
-    }),
-  );
-
+  const events = await occurrenceRecords(deps, ctx, index, result.items, visibility, password, site);
   const links = { per_page: perPage, ...echo, multilang_language: input.args.multilang_language };
   return postListResult(site.apiRoot, 'events', events, links, page, result.total, result.totalPages);
 }

@@ -4,6 +4,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import type { ColumnsOptions } from './columns/index.ts';
 import type { RowBytes, Rows, StoredEvent } from './columns/rows.ts';
+import type { RepeatFacets } from './occurrences/repeat.ts';
 import type { IndexLogger } from './progress.ts';
 
 /** The part of the WordPress client the index uses (tests pass a stub). */
@@ -33,6 +34,8 @@ export interface EventIndexOptions {
    * and `sliceMs` of applying crawled or polled posts before yielding (0: after every post). Small values reach,
    * with a few events, the block splits and the interleavings a large site has.
    */
+  /** How far lists of occurrences look ahead by default (months; RECURRENCE_WINDOW_MONTHS). Default 24. */
+  recurrenceWindowMonths?: number;
   tuning?: { columns?: ColumnsOptions; compactRows?: number; compactMs?: number; sliceMs?: number };
 }
 
@@ -46,6 +49,8 @@ export interface IndexSnapshot {
   batches(n: number): Iterable<StoredEvent[]>;
   /** The same events as rows of the columns, `n` at a time (what a save encodes, without decoding them). */
   runs(n: number): Iterable<{ rows: Rows; list: Int32Array }>;
+  /** The recurrence facets of its series and overrides (absent: none). */
+  repeats?(): Iterable<[number, RepeatFacets]>;
 }
 
 /** Loading a snapshot in batches (over many ticks); abandoned unless finished, leaving the index empty. */
@@ -55,6 +60,8 @@ export interface Restoring {
   addBytes(row: RowBytes): void;
   /** Makes room for `rows` more events at once (a load that knows its size copies no column as it grows). */
   reserve(rows: number): void;
+  /** The recurrence facets of series and overrides already added (a snapshot's last chunk). */
+  addRepeats(list: Iterable<[number, RepeatFacets]>): void;
   finish(since: number | null, builtAt: string): void;
   abandonUnlessFinished(): void;
 }

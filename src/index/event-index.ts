@@ -16,8 +16,10 @@ import {
 } from './compaction.ts';
 import { type CrawlState, crawlPages, UpstreamEvents } from './crawl.ts';
 import type { EventIndexOptions, IndexSnapshot, ReconcileResult, Restoring } from './event-index-types.ts';
-import { facetsOf } from './facets.ts';
+import { type EventFacets, facetsOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
+import { sameRepeat } from './occurrences/repeat.ts';
+import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
@@ -66,8 +68,11 @@ export class EventIndex {
   readonly #periodic: { refresh: Periodic; reconcile: Periodic };
   /** What the changes applied since the last `onChange` altered (linked lists, public view). */
   readonly #changes: UpstreamChanges;
+  /** The series and overrides held, and the series' occurrences (src/index/occurrences/). */
+  readonly repeats: OccurrenceStore;
 
   constructor(options: EventIndexOptions) {
+    this.repeats = new OccurrenceStore({ windowMonths: options.recurrenceWindowMonths });
     this.language = options.language;
     this.#mapping = options.mapping;
     this.#logger = options.logger ?? stderrLogger;
@@ -101,6 +106,7 @@ export class EventIndex {
       size: columns.size,
       batches: (n) => columns.batches(n),
       runs: (n) => columns.runs(n),
+      repeats: () => this.repeats.entries(),
     };
   }
 
@@ -125,6 +131,9 @@ export class EventIndex {
         this.#setDone(row.id);
       },
       reserve: (rows) => this.#reserve(rows),
+      addRepeats: (list) => {
+        for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
+      },
       finish: (since, builtAt) => {
         finished = true;
         this.#columns.pauseWords(false);
@@ -137,6 +146,7 @@ export class EventIndex {
         this.#columns.pauseWords(false);
         this.#columns = this.#newColumns();
         this.#written.clear();
+        this.repeats.clear();
       },
     };
   }
@@ -162,6 +172,10 @@ export class EventIndex {
 
   get size(): number {
     return this.#columns.size;
+  }
+  /** Bumped by every change the index takes (what answers worked out from it are cached on). */
+  get version(): number {
+    return this.#seq;
   }
   /** Rows of replaced or removed events not yet compacted away. */
   get deadRows(): number {
@@ -393,7 +407,7 @@ export class EventIndex {
     const had = this.#columns.has(f.id);
     if (had && (this.#columns.modifiedOf(f.id) ?? '') > f.modifiedGmt) return false;
     this.#tombstones.delete(f.id);
-    if (had && this.#columns.holds(f)) return false;
+    if (had && this.#columns.holds(f) && sameRepeat(this.repeats.get(f.id), f.repeat)) return false;
     if (report) {
       this.#changes.note(had ? this.#columns.get(f.id) : undefined, f);
     }
@@ -413,8 +427,9 @@ export class EventIndex {
     this.#written.reserve(this.#written.size + rows);
   }
 
-  #set(f: StoredEvent, inOrder = false): void {
+  #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
     this.#columns.set(f, inOrder);
+    this.repeats.set(f.id, f.repeat);
     this.#setDone(f.id);
   }
 
@@ -425,6 +440,7 @@ export class EventIndex {
   }
 
   #delete(id: number): void {
+    this.repeats.delete(id);
     if (!this.#columns.delete(id)) return;
     this.#written.set(id, ++this.#seq);
     this.#changed(id);

@@ -5,6 +5,7 @@ import type { EventFieldName, FieldSource, Mapping } from '../mapping/schema.ts'
 import { blanksOf } from '../serialize/protect.ts';
 import { plainText } from '../text/plain.ts';
 import type { WpPost } from '../wp/types.ts';
+import { type RepeatFacets, repeatOf } from './occurrences/repeat.ts';
 
 export interface EventFacets {
   id: number;
@@ -39,6 +40,11 @@ export interface EventFacets {
   hasExcerpt: boolean;
   /** Title, excerpt and content as plain lower-cased text, one per line; a protected event's title alone. */
   searchText: string;
+  /** A series (it carries a rule) or an override (it replaces one occurrence of a series): never listed as itself. */
+  series?: true;
+  override?: true;
+  /** The recurrence facets of a series or an override (src/index/occurrences/). */
+  repeat?: RepeatFacets;
 }
 
 /** The mapped event fields the facets read; the index asks wp/v2 for exactly these (plus taxonomies). */
@@ -63,6 +69,10 @@ const FACET_FIELDS = [
   'featured',
   'venue',
   'organizer',
+  'timezone',
+  'recurrence',
+  'series_parent',
+  'recurrence_id',
 ] as const satisfies readonly EventFieldName[];
 
 /** Statuses the index crawls. `trash` is allowed in the same CSV for editors; `any` would leave it out. */
@@ -112,15 +122,31 @@ export function facetsOf(post: WpPost, mapping: Mapping): EventFacets {
   const sticky = read(f.sticky);
   const venue = read(f.venue);
   const { categories, tags } = mapping.event;
+  const start = str(read(f.start_date));
+  const end = str(read(f.end_date));
+  const startUtc = str(read(f.utc_start_date)) || null;
+  const endUtc = str(read(f.utc_end_date)) || null;
+  const allDay = bool(read(f.all_day));
+  const repeat = repeatOf({
+    recurrence: read(f.recurrence),
+    seriesParent: read(f.series_parent),
+    recurrenceId: read(f.recurrence_id),
+    start,
+    end,
+    startUtc,
+    endUtc,
+    timezone: str(read(f.timezone)),
+    allDay,
+  });
   return {
     id: post.id,
     status: str(read(f.status)) || str(post.status),
     slug: str(read(f.slug)),
     title,
-    start: str(read(f.start_date)),
-    end: str(read(f.end_date)),
-    startUtc: str(read(f.utc_start_date)) || null,
-    endUtc: str(read(f.utc_end_date)) || null,
+    start,
+    end,
+    startUtc,
+    endUtc,
     categories: categories ? ids(post[categories.restBase]) : [],
     tags: tags ? ids(post[tags.restBase]) : [],
     venue: typeof venue === 'number' ? venue : null,
@@ -129,7 +155,7 @@ export function facetsOf(post: WpPost, mapping: Mapping): EventFacets {
     hidden: bool(read(f.hide_from_listings)),
     // Sticky is stored as `menu_order = -1` by TEC; a boolean meta on other sites.
     sticky: typeof sticky === 'number' ? sticky < 0 : bool(sticky),
-    allDay: bool(read(f.all_day)),
+    allDay,
     parent: Number(read(f.parent)) || 0,
     protected: str(read(f.password)) !== '',
     author: Number(read(f.author)) || 0,
@@ -137,6 +163,7 @@ export function facetsOf(post: WpPost, mapping: Mapping): EventFacets {
     modifiedGmt: str(read(f.modified_utc)) || str(read({ post: 'modified_gmt' })),
     hasExcerpt: excerpt.trim() !== '',
     searchText: searchTextOf({ title, excerpt, description: content }, str(read(f.password)) !== ''),
+    ...(repeat?.rule ? { series: true as const, repeat } : repeat ? { override: true as const, repeat } : {}),
   };
 }
 

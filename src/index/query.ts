@@ -42,6 +42,15 @@ export interface IndexQuery {
   featured?: boolean;
   include?: number[];
   parent?: number;
+  /**
+   * Which rows: every event as itself (`all`, the default), the one-offs only (`single`: no series, no override),
+   * the series only, or the overrides only (src/index/occurrences/ lists a series' occurrences, never the row).
+   */
+  rows?: 'all' | 'single' | 'series' | 'override';
+  /** Lists of occurrences (src/index/occurrences/list.ts; the columns ignore these): one series' occurrences only. */
+  series?: number;
+  /** Lists of occurrences: only the first occurrence of each series in the window (`hide_subsequent_recurrences`). */
+  firstOnly?: boolean;
   page: number;
   perPage: number;
 }
@@ -155,6 +164,14 @@ const anyOf = (wanted: Set<number> | null, have: readonly number[]): boolean => 
 const setOf = (list: readonly number[] | undefined): Set<number> | null =>
   list && list.length > 0 ? new Set(list) : null;
 
+/** Whether an event is of the kind of rows a query lists. */
+function ofKind(rows: IndexQuery['rows'], f: EventFacets): boolean {
+  if (rows === undefined || rows === 'all') return true;
+  if (rows === 'series') return f.series === true;
+  if (rows === 'override') return f.override === true;
+  return !f.series && !f.override;
+}
+
 /** A predicate for everything but the start bounds (those are applied by binary search on the sorted array). */
 export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
   const statuses = new Set(q.statuses.filter((s) => !UNLISTED_STATUSES.has(s)));
@@ -170,7 +187,7 @@ export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
   const include = setOf(q.include);
   const blanked = readsBlanked(q);
   return (f) => {
-    if (f.hidden || !listed(f)) return false;
+    if (f.hidden || !listed(f) || !ofKind(q.rows, f)) return false;
     if (blanked && !seenInFull(q.seesProtected, f)) return false;
     if (q.protectedOnly && !f.protected) return false;
     if (include && !include.has(f.id)) return false;

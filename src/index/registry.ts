@@ -21,6 +21,8 @@ export interface IndexRegistryOptions {
   snapshots?: SnapshotStore;
   /** Events a poll, refetch or reconciliation found changed upstream (the response cache drops their answers). */
   onChange?: (language: string, ids: number[], links: string[], soft: boolean) => void;
+  /** How far lists of occurrences look ahead by default (months). Default 24. */
+  recurrenceWindowMonths?: number;
 }
 
 export class IndexRegistry {
@@ -66,6 +68,7 @@ export class IndexRegistry {
       pollMs = 5_000,
       reconcileMs,
       crawlConcurrency,
+      recurrenceWindowMonths,
     } = this.#options;
     const { snapshots, onChange } = this.#options;
     let saveTimer: NodeJS.Timeout | undefined;
@@ -76,6 +79,7 @@ export class IndexRegistry {
       logger,
       overlapMs,
       crawlConcurrency,
+      recurrenceWindowMonths,
       onChange: (ids, links, soft) => {
         onChange?.(language, ids, links, soft);
         // Keep the shared snapshot close to the index (the writer instance only), at most one save per few seconds.

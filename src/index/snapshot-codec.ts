@@ -16,13 +16,20 @@ import {
 } from './columns/rows.ts';
 import { wallKey, wallText } from './columns/wall-clock.ts';
 import type { EventIndex, IndexSnapshot } from './event-index.ts';
+import type { RepeatFacets } from './occurrences/repeat.ts';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 const FORMAT = 'calendar-gateway-index';
-/** 2: a protected event's search text is its title alone (src/index/facets.ts). Version 1 is read and cut so. */
-const VERSION = 2;
+/**
+ * 2: a protected event's search text is its title alone (src/index/facets.ts). 3: rows flag series and overrides,
+ * and their recurrence facets follow the rows (src/index/occurrences/). Older snapshots are not loaded (a crawl
+ * rebuilds): without the facets their series would be listed once instead of per occurrence.
+ */
+const VERSION = 3;
+/** Recurrence facets per chunk after the rows. */
+const REPEATS_PER_CHUNK = 2000;
 /** Rows per chunk: ~300 kB before compression with 500-character texts. */
 export const ROWS_PER_CHUNK = 500;
 /** Rows per run: what is encoded or loaded in one tick (2–3 ms at 500-character texts). */
@@ -35,6 +42,8 @@ interface Header {
   since: number | null;
   builtAt: string;
   size: number;
+  /** How many series and overrides' recurrence facets follow the rows. */
+  repeats?: number;
 }
 
 /** Rows as bytes: count, then per row fixed fields, then the variable ones length-prefixed (little-endian). */
@@ -163,6 +172,8 @@ function decodeRun(b: Buffer, from: number): { rows: StoredEvent[]; end: number 
       date: wallText(e.date),
       modifiedGmt: wallText(e.modified),
       hasExcerpt: (e.flags & FLAG.hasExcerpt) !== 0,
+      ...(e.flags & FLAG.series ? { series: true as const } : {}),
+      ...(e.flags & FLAG.override ? { override: true as const } : {}),
       searchText: b.toString('utf8', e.textAt, e.textAt + e.textLen),
     });
   });
@@ -259,6 +270,8 @@ function statusOf(b: Buffer, at: number, len: number): string {
 export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer> {
   const s = index.snapshot();
   if (!s) return;
+  // Taken now, with the rows: the same view of the index.
+  const repeats = [...(s.repeats?.() ?? [])];
   const header: Header = {
     format: FORMAT,
     version: VERSION,
@@ -266,6 +279,7 @@ export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer>
     since: s.since,
     builtAt: s.builtAt,
     size: s.size,
+    repeats: repeats.length,
   };
   yield await gzipAsync(Buffer.from(JSON.stringify(header), 'utf8'));
   let runs: Buffer[] = [];
@@ -282,14 +296,15 @@ export async function* encodeSnapshot(index: EventIndex): AsyncGenerator<Buffer>
     rows = 0;
   }
   if (runs.length) yield await gzipAsync(Buffer.concat(runs));
+  for (let i = 0; i < repeats.length; i += REPEATS_PER_CHUNK) {
+    yield await gzipAsync(Buffer.from(JSON.stringify(repeats.slice(i, i + REPEATS_PER_CHUNK)), 'utf8'));
+  }
 }
 
 /** Reads a snapshot's header chunk; null when it is not one of ours or not for `language`. */
 async function headerOf(chunk: Buffer, language: string): Promise<Header | null> {
   const h = JSON.parse((await gunzipAsync(chunk)).toString('utf8')) as Partial<Header>;
-  return h.format === FORMAT && (h.version === VERSION || h.version === 1) && h.language === language
-    ? (h as Header)
-    : null;
+  return h.format === FORMAT && h.version === VERSION && h.language === language ? (h as Header) : null;
 }
 
 /**
@@ -309,6 +324,7 @@ export async function decodeSnapshot(
 ): Promise<boolean> {
   let header: Header | null = null;
   let rows = 0;
+  let repeats = 0;
   const restore = index.restoring();
   try {
     for await (const chunk of chunks) {
@@ -318,6 +334,14 @@ export async function decodeSnapshot(
         continue;
       }
       const body = await gunzipAsync(chunk);
+      if (rows === header.size && rows > 0) {
+        // After the rows: the recurrence facets of their series and overrides.
+        const list = JSON.parse(body.toString('utf8')) as [number, RepeatFacets][];
+        restore.addRepeats(list);
+        repeats += list.length;
+        await nextTick();
+        continue;
+      }
       for (let o = 0; o < body.length; ) {
         let n = 0;
         if (header.version === 1) {
@@ -338,7 +362,7 @@ export async function decodeSnapshot(
         await nextTick();
       }
     }
-    if (!header || rows !== header.size) return false;
+    if (!header || rows !== header.size || repeats !== (header.repeats ?? 0)) return false;
     restore.finish(header.since, header.builtAt);
     return true;
   } catch {

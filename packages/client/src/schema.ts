@@ -921,6 +921,10 @@ export interface operations {
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
+                /** @description Only the occurrences of this series (the id of a recurring event you may read; another id is a 400). */
+                series?: number;
+                /** @description Only the first occurrence of each series in the window (true). */
+                hide_subsequent_recurrences?: boolean | (0 | 1) | string;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
                 ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */
@@ -2896,6 +2900,10 @@ export interface operations {
                 include?: number[];
                 /** @description Events whose parent is this event id. */
                 post_parent?: number;
+                /** @description Only the occurrences of this series (the id of a recurring event you may read; another id is a 400). */
+                series?: number;
+                /** @description Only the first occurrence of each series in the window (true). */
+                hide_subsequent_recurrences?: boolean | (0 | 1) | string;
                 /** @description Events with (true) or without (false) tickets; needs Event Tickets. */
                 ticketed?: boolean | (0 | 1) | string;
                 /** @description The content language. */

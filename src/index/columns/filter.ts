@@ -43,6 +43,14 @@ function memberOf(list: readonly number[] | undefined): ((v: number) => boolean)
   return (v) => s.has(v);
 }
 
+/** Whether a row's flags are of the kind a query lists (src/index/query.ts, `rows`). */
+function ofKind(rows: IndexQuery['rows'], f: number): boolean {
+  if (rows === undefined || rows === 'all') return true;
+  if (rows === 'series') return (f & FLAG.series) !== 0;
+  if (rows === 'override') return (f & FLAG.override) !== 0;
+  return (f & (FLAG.series | FLAG.override)) === 0;
+}
+
 /** The parts of a query's row predicate, for the range walk to apply in its own order. */
 export function checksOf(rows: Rows, q: IndexQuery, d: Bounds, search: SearchMemo | null) {
   // Per meta value: 0 not listed, 1 listed, 2 listed when the caller wrote the event.
@@ -58,7 +66,7 @@ export function checksOf(rows: Rows, q: IndexQuery, d: Bounds, search: SearchMem
     const code = rows.statusCode.get(name);
     if (code === undefined || UNLISTED_STATUSES.has(name)) continue;
     for (let f = 0; f < 1 << FLAG_BITS; f++) {
-      if (f & FLAG.hidden || !(f & ALIVE)) continue;
+      if (f & FLAG.hidden || !(f & ALIVE) || !ofKind(q.rows, f)) continue;
       if (q.featured !== undefined && ((f & FLAG.featured) !== 0) !== q.featured) continue;
       // WordPress searches password-protected posts only for logged-in callers.
       if (search && f & FLAG.protected && q.searchesProtected !== true) continue;

@@ -27,6 +27,8 @@ export type IndexedEvent = Pick<
   | 'date'
   | 'modifiedGmt'
   | 'hasExcerpt'
+  | 'series'
+  | 'override'
 >;
 
 /** An indexed event with its search text: what a row is built from, and what a snapshot holds. */
@@ -36,11 +38,18 @@ export type StoredEvent = IndexedEvent & Pick<EventFacets, 'searchText'>;
  * An event's yes/no facets as bits: the low bits of a row's `meta`, and a snapshot row's flags byte (stored bytes:
  * a bit never changes meaning).
  */
-export const FLAG = { hidden: 1, featured: 2, protected: 4, hasExcerpt: 8 } as const;
+export const FLAG = {
+  hidden: 1,
+  featured: 2,
+  protected: 4,
+  hasExcerpt: 8,
+  series: 16,
+  override: 32,
+} as const;
 /** The `meta` bit of a row that holds its event's current version (a replaced or removed event's row loses it). */
-export const ALIVE = 16;
+export const ALIVE = 64;
 /** `meta` is the status code above this many bits of flags. */
-export const FLAG_BITS = 5;
+export const FLAG_BITS = 7;
 
 /**
  * A row read in place from bytes (a snapshot's, src/index/snapshot-codec.ts): its numbers (dates as their keys), and
@@ -78,7 +87,9 @@ export const flagsOf = (f: Pick<IndexedEvent, keyof typeof FLAG>): number =>
   (f.hidden ? FLAG.hidden : 0) |
   (f.featured ? FLAG.featured : 0) |
   (f.protected ? FLAG.protected : 0) |
-  (f.hasExcerpt ? FLAG.hasExcerpt : 0);
+  (f.hasExcerpt ? FLAG.hasExcerpt : 0) |
+  (f.series ? FLAG.series : 0) |
+  (f.override ? FLAG.override : 0);
 
 /** Where `meta` is among the columns a growth copies (see `Rows.#perRow`). */
 const META = 3;
@@ -274,6 +285,8 @@ export class Rows {
       date: wallText(this.date[r]),
       modifiedGmt: wallText(this.modified[r]),
       hasExcerpt: (f & FLAG.hasExcerpt) !== 0,
+      ...(f & FLAG.series ? { series: true as const } : {}),
+      ...(f & FLAG.override ? { override: true as const } : {}),
     };
   }
 

@@ -1,0 +1,235 @@
+// A list of one item per occurrence (issue 31): the one-off events the column query gives, merged with the
+// occurrences of the series that match every filter but the dates, in the usual order (start, then id), paged and
+// counted. Series and override rows are never listed as themselves: an override the caller may see replaces its
+// occurrence (listed where it now is, when it matches the query), an EXDATE removes one.
+import { occurrenceId } from '../../recurrence/ids.ts';
+import type { IndexedEvent } from '../columns/rows.ts';
+import type { IndexQuery, IndexResult } from '../query.ts';
+import { floatOfBound, floatOfWall, lowerIndex } from './expand.ts';
+import type { OccurrenceStore } from './store.ts';
+
+/** What the list reads of an event index. */
+export interface OccurrenceIndex {
+  query(q: IndexQuery): IndexResult;
+  get(id: number): IndexedEvent | undefined;
+  readonly repeats: OccurrenceStore;
+  readonly version: number;
+}
+
+/** One item of a list: an event as itself, or an occurrence of a series (its override's post when there is one). */
+export interface ListItem {
+  /** The id the answer shows: the post id of a one-off, the occurrence id of an occurrence. */
+  id: number;
+  /** The post the record is read from: the one-off, the series, or the override. */
+  post: number;
+  /** Floating start (the local wall clock as if UTC): the order. */
+  start: number;
+  occurrence?: { seriesId: number; originalStartMs: number; overrideId?: number };
+}
+
+export interface ListResult {
+  items: ListItem[];
+  total: number;
+  totalPages: number;
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const byStart = (a: ListItem, b: ListItem) => a.start - b.start || a.id - b.id;
+
+/** Answers worked out from the whole index, cached while it does not change (the series matching a query). */
+const memo = new WeakMap<OccurrenceIndex, { version: number; answers: Map<string, number[]> }>();
+export function cachedIds(index: OccurrenceIndex, q: IndexQuery): number[] {
+  let m = memo.get(index);
+  if (!m || m.version !== index.version) {
+    m = { version: index.version, answers: new Map() };
+    memo.set(index, m);
+  }
+  const key = JSON.stringify(q);
+  let ids = m.answers.get(key);
+  if (!ids) {
+    ids = index.query(q).ids;
+    if (m.answers.size >= 64) m.answers.clear();
+    m.answers.set(key, ids);
+  }
+  return ids;
+}
+
+/** The query's bounds on floating starts and ends. */
+function boundsOf(q: IndexQuery) {
+  const d = q.dates ?? {};
+  return {
+    sGte: floatOfBound(d.startGte),
+    sGt: floatOfBound(d.startGt),
+    sLt: floatOfBound(d.startLt),
+    eLte: floatOfBound(d.endLte),
+    eLt: floatOfBound(d.endLt),
+    eGt: floatOfBound(d.endGt),
+  };
+}
+
+/**
+ * The list of a query with one item per occurrence; `page`/`perPage` cut it as a list does, `series` and `firstOnly`
+ * narrow it to one series, or to the first occurrence of each.
+ */
+export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): ListResult {
+  const { series: only, firstOnly, ...q } = query;
+  const o = { series: only, firstOnly };
+  const perPage = Math.max(1, Math.floor(q.perPage));
+  const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
+  const want = offset + perPage;
+  const done = (items: ListItem[], total: number): ListResult => ({
+    items: items.slice(offset, offset + perPage),
+    total,
+    totalPages: Math.ceil(total / perPage),
+  });
+  // `include` names posts (in publication order): the one-offs among them, no occurrence.
+  if (q.include?.length || index.repeats.seriesCount === 0) {
+    if (o.series !== undefined) return done([], 0);
+    const r = index.query({ ...q, rows: 'single' });
+    const items = r.ids.map((id) => ({ id, post: id, start: 0 }));
+    return { items, total: r.total, totalPages: r.totalPages };
+  }
+  const store = index.repeats;
+  const b = boundsOf(q);
+  const lower = Math.max(b.sGte ?? -Infinity, b.sGt ?? -Infinity, (b.eGt ?? -Infinity) - store.longestMs);
+  const upper = Math.min(b.sLt ?? Infinity, b.eLte ?? Infinity, b.eLt ?? Infinity);
+  // Unbounded rules are expanded as far as the window: with no end, the configured months from its start.
+  const to = Number.isFinite(upper) ? upper : (Number.isFinite(lower) ? lower : Date.now()) + store.windowMs;
+
+  // The one-offs: the first `want` of them, and how many.
+  const singles =
+    o.series !== undefined
+      ? { ids: [], total: 0 }
+      : index.query({ ...q, rows: 'single', page: 1, perPage: want });
+  const items: ListItem[] = [];
+  for (const id of singles.ids) items.push({ id, post: id, start: floatOfWall(index.get(id)?.start ?? '') });
+
+  // The series matching every filter but the dates, and the overrides the caller may see (status alone).
+  const { dates: _d, page: _p, perPage: _pp, include: _i, ...undated } = q;
+  let series = cachedIds(index, { ...undated, rows: 'series', page: 1, perPage: MAX });
+  if (o.series !== undefined) series = series.includes(o.series) ? [o.series] : [];
+  const seen = cachedIds(index, {
+    statuses: q.statuses,
+    ownStatuses: q.ownStatuses,
+    author: q.author,
+    rows: 'override',
+    page: 1,
+    perPage: MAX,
+  });
+  const replaced = new Map<number, number[]>();
+  for (const id of seen) {
+    const r = store.get(id);
+    if (r?.seriesParent === undefined || r.originalStartMs === undefined) continue;
+    const list = replaced.get(r.seriesParent);
+    if (list) list.push(r.originalStartMs);
+    else replaced.set(r.seriesParent, [r.originalStartMs]);
+  }
+  // The overrides listed: those matching the query themselves, of a series the caller may read, still replacing
+  // an occurrence of it.
+  const readable = new Set(cachedIds(index, { ...statusOnly(q), rows: 'series', page: 1, perPage: MAX }));
+  const moved: ListItem[] = [];
+  for (const id of index.query({ ...q, rows: 'override', page: 1, perPage: MAX }).ids) {
+    const r = store.get(id);
+    const parent = r?.seriesParent;
+    if (parent === undefined || r?.originalStartMs === undefined || !readable.has(parent)) continue;
+    if (o.series !== undefined && parent !== o.series) continue;
+    if (!store.occursAt(parent, r.originalStartMs)) continue;
+    const occ = occurrenceId({ seriesId: parent, originalStartMs: r.originalStartMs });
+    if (occ === undefined) continue;
+    const start = floatOfWall(index.get(id)?.start ?? '');
+    moved.push({
+      id: occ,
+      post: id,
+      start,
+      occurrence: { seriesId: parent, originalStartMs: r.originalStartMs, overrideId: id },
+    });
+  }
+
+  // Each series' occurrences in the window: a range of its kept arrays, found by binary search.
+  const ranges: {
+    id: number;
+    w: ReturnType<OccurrenceStore['window']>;
+    lo: number;
+    hi: number;
+    gone: number[];
+  }[] = [];
+  let total = singles.total + moved.length;
+  for (const id of series) {
+    const r = store.get(id);
+    if (!r) continue;
+    const dur = r.durationMs;
+    const w = store.window(id, lower, to);
+    const s = w.occ.starts;
+    let lo = w.lo;
+    let hi = w.hi;
+    if (b.sGt !== undefined) lo = lowerIndex(s, b.sGt, true, lo, hi);
+    if (b.eGt !== undefined) lo = lowerIndex(s, b.eGt - dur, true, lo, hi);
+    if (b.sLt !== undefined) hi = lowerIndex(s, b.sLt, false, lo, hi);
+    if (b.eLte !== undefined) hi = lowerIndex(s, b.eLte - dur, true, lo, hi);
+    if (b.eLt !== undefined) hi = lowerIndex(s, b.eLt - dur, false, lo, hi);
+    if (hi <= lo) continue;
+    // Originals replaced by an override the caller sees, within the range.
+    const gone: number[] = [];
+    for (const ms of replaced.get(id) ?? []) {
+      const at = w.occ.originals.subarray(lo, hi).indexOf(ms);
+      if (at >= 0) gone.push(lo + at);
+    }
+    if (hi - lo - gone.length <= 0) continue;
+    ranges.push({ id, w, lo, hi, gone });
+    total += hi - lo - gone.length;
+  }
+
+  const itemAt = (seriesId: number, w: ReturnType<OccurrenceStore['window']>, i: number): ListItem => {
+    const originalStartMs = w.occ.originals[i];
+    return {
+      id: occurrenceId({ seriesId, originalStartMs }) ?? 0,
+      post: seriesId,
+      start: w.occ.starts[i],
+      occurrence: { seriesId, originalStartMs },
+    };
+  };
+  const firstOf = (g: (typeof ranges)[number]): number => {
+    let i = g.lo;
+    while (g.gone.includes(i)) i++;
+    return i;
+  };
+
+  if (o.firstOnly) {
+    // One item per series: its first occurrence in the window, or its first override there if earlier.
+    const first = new Map<number, ListItem>();
+    for (const g of ranges) first.set(g.id, itemAt(g.id, g.w, firstOf(g)));
+    for (const m of moved) {
+      const s = m.occurrence?.seriesId ?? 0;
+      const had = first.get(s);
+      if (!had || byStart(m, had) < 0) first.set(s, m);
+    }
+    const all = [...first.values()];
+    const singleItems =
+      o.series !== undefined ? [] : index.query({ ...q, rows: 'single', page: 1, perPage: MAX }).ids;
+    for (const id of singleItems) all.push({ id, post: id, start: floatOfWall(index.get(id)?.start ?? '') });
+    return done(all.sort(byStart), all.length);
+  }
+
+  // The page: the `want`-th smallest first start bounds what can be on it; only starts up to it are collected.
+  const heads = Float64Array.from(ranges, (g) => g.w.occ.starts[firstOf(g)]).sort();
+  const limit = heads.length >= want ? heads[want - 1] : Infinity;
+  for (const g of ranges) {
+    if (g.w.occ.starts[firstOf(g)] > limit) continue;
+    let taken = 0;
+    for (let i = g.lo; i < g.hi && taken < want && g.w.occ.starts[i] <= limit; i++) {
+      if (g.gone.includes(i)) continue;
+      items.push(itemAt(g.id, g.w, i));
+      taken++;
+    }
+  }
+  items.push(...moved);
+  items.sort(byStart);
+  return done(items, total);
+}
+
+/** The part of a query that says whose events of which statuses the caller may read. */
+export const statusOnly = (q: IndexQuery) => ({
+  statuses: q.statuses,
+  ownStatuses: q.ownStatuses,
+  author: q.author,
+});
