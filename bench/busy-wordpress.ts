@@ -68,7 +68,7 @@ const pct = (xs: number[], p: number) => {
   const s = Float64Array.from(xs).sort();
   return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
 };
-const max = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), 0);
+const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const usNow = () => Number(process.hrtime.bigint() / 1000n);
 
 /** RATE reads a second over PATHS for SECONDS, every answer's time kept. */
@@ -171,7 +171,10 @@ function report(mode: string, dir: string, rounds: Round[]): void {
 
 function reportTasks(profileDir: string, windows: Array<{ from: number; to: number }>): void {
   const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) return console.log('  (no CPU profile written)');
+  if (!file) {
+    console.log('  (no CPU profile written)');
+    return;
+  }
   const tasks = windows.flatMap((w) => longTasks(join(profileDir, file), w.from, w.to, 5));
   const ms = tasks.map((t) => t.ms);
   console.log(
