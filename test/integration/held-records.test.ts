@@ -124,6 +124,27 @@ describe('held events', () => {
     expect(cats.map((c) => c.name)).toEqual([`Cat renamed ${tok}`]);
   });
 
+  it('holds an event the gateway created as an anonymous reader reads it from WordPress', async () => {
+    await anonymous(22);
+    const made = await fx.event({
+      title: `Made “${tok}” — 5'10" & more…`,
+      description: `<p>Made by the gateway: "quotes" -- dashes ... ${tok}</p>\n\nA second paragraph.`,
+      excerpt: `Short ${tok}`,
+      start_date: day(6),
+      end_date: day(6, '12:00:00'),
+      status: 'publish',
+      venue: venueB,
+      categories: [cat],
+    });
+    let fromWrite: Json | undefined;
+    expect(await eventReads(async () => (fromWrite = eventIn(await anonymous(21), made.id)))).toBe(0);
+    // The same list built from WordPress's own anonymous answer.
+    t.gateway.deps.records!.drop([`event:${made.id}`]);
+    const fromRead = eventIn(await anonymous(20), made.id);
+    expect(fromWrite).toBeDefined();
+    expect(fromWrite).toEqual(fromRead);
+  });
+
   it('answers a cached list with the change within the bound of a soft invalidation (10 s)', async () => {
     const path = list('&per_page=24');
     await eventually(
