@@ -35,6 +35,8 @@ export interface HandlerResult {
    * the previous answer while it refills. Absent: a hard drop.
    */
   soft?: boolean;
+  /** What a write does once its invalidation is done (src/stages/invalidate.ts): hold its public copy. */
+  afterDrop?: () => void;
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;
