@@ -199,6 +199,12 @@ export class EventColumns {
     });
   }
 
+  /** An event's venue id (0: none, or no such event). */
+  venueOf(id: number): number {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? 0 : this.#rows.venue[r];
+  }
+
   /** The venue (or organizer) ids the given events link to. */
   linkedOf(kind: 'venue' | 'organizer', ids: readonly number[]): Set<number> {
     const { rowOf, venue, valOff, catN, tagN, orgN, vals } = this.#rows;

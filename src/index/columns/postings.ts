@@ -47,8 +47,16 @@ export class FacetPostings {
    * Null when nothing narrows.
    */
   narrow(q: IndexQuery, rows: Int32Array | null, alive: number, always: boolean): Int32Array | null {
-    for (const kind of ['categories', 'tags', 'venue', 'organizer'] as const) {
-      const values = q[kind];
+    // A geolocation's venues (src/geo/) narrow as a venue list does; none at all match no row.
+    if (q.venueIn?.size === 0) return new Int32Array(0);
+    const near = q.venueIn ? [...q.venueIn] : undefined;
+    for (const [kind, values] of [
+      ['categories', q.categories],
+      ['tags', q.tags],
+      ['venue', q.venue],
+      ['organizer', q.organizer],
+      ['venue', near],
+    ] as const) {
       if (!values || values.length === 0) continue;
       const lists = values.map((v) => this.#of[kind].get(v)).filter((l) => l !== undefined);
       const size = lists.reduce((n, l) => n + l.n, 0);
