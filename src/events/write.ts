@@ -33,7 +33,7 @@ import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, type UndoStep, undoing, withStamp } from '../write/undo.ts';
 import { resolveLinked } from './linked.ts';
-import { readEventPost } from './read.ts';
+import { readEventPost } from './read-post.ts';
 import { relatedOf } from './related.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
