@@ -14,7 +14,7 @@ import { describeRoute } from './discovery/describe.ts';
 import { REFERENCE_PATH, referenceRouter } from './discovery/reference.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
-import { CALENDAR_PATH, calendarPages } from './elements/page.ts';
+import { bundleBuilt, CALENDAR_PATH, calendarPages } from './elements/page.ts';
 import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
@@ -143,6 +143,12 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     wpAdmin: !opts.demo,
   });
   app.use(CALENDAR_PATH, calendar.router);
+  if (!bundleBuilt()) {
+    deps.log.warn(
+      { path: CALENDAR_PATH },
+      'the calendar element is not built (`npm install` builds it, or `npm run elements:build`): its page says so',
+    );
+  }
   if (opts.demo) app.get('/', calendar.home);
   app.use(
     OPS_PREFIX,

@@ -1,4 +1,4 @@
-// `npm run elements:build` (and, with --if-stale, `npm install`'s prepare and `npm start`): builds @calendar-gateway/elements: the typed client first
+// `npm run elements:build` (and, with --if-stale, `npm install`'s prepare): builds @calendar-gateway/elements: the typed client first
 // (its declarations are the elements' types), the package's ES modules and declarations by plain tsc, then the one
 // file a page loads with `<script type="module">`, every dependency in it, minified by rolldown. The gateway serves
 // that file (src/elements/page.ts). Without the dev dependencies (a production install) it says so and does nothing.
@@ -50,7 +50,9 @@ export function bundleIsFresh(): boolean {
     join(ELEMENTS_DIR, 'src'),
     fileURLToPath(new URL('../../packages/client/src/', import.meta.url)),
   ]) {
-    for (const f of readdirSync(dir)) if (statSync(join(dir, f)).mtimeMs > built) return false;
+    for (const f of readdirSync(dir)) {
+      if (!f.endsWith('.test.ts') && statSync(join(dir, f)).mtimeMs > built) return false;
+    }
   }
   return true;
 }

@@ -131,7 +131,11 @@ export function calendarPages(opts: CalendarPageOptions): {
   });
   router.get(`/${SCRIPT}`, (_req, res, next) => {
     if (!bundleBuilt()) return next();
-    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'public, max-age=300');
+    // Any site may load it (a WordPress page with the companion's block, another origin): a module script is
+    // fetched with CORS.
+    res
+      .type('text/javascript; charset=utf-8')
+      .set({ 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' });
     res.sendFile(BUNDLE);
   });
   const home: express.RequestHandler = (req, res) => {
