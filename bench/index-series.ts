@@ -59,14 +59,22 @@ const kinds: [string, (i: number) => IndexQuery][] = [
   ['default list (24 months)', (i) => ({ ...ANON, dates: WINDOW(i) })],
   ['30-day window', (i) => ({ ...ANON, dates: { startGte: day(i % 700), endLte: day((i % 700) + 30) } })],
   ['search, common word', (i) => ({ ...ANON, search: ['music', 'night', 'live'][i % 3], dates: WINDOW(i) })],
-  ['search, rare word or phrase', (i) => ({ ...ANON, search: i % 2 ? 'kalo' : '"music night"', dates: WINDOW(i) })],
+  [
+    'search, rare word or phrase',
+    (i) => ({ ...ANON, search: i % 2 ? 'kalo' : '"music night"', dates: WINDOW(i) }),
+  ],
   [
     'category + venue filter',
     (i) => ({ ...ANON, categories: [1 + (i % 30)], venue: [1000 + (i % 500)], dates: WINDOW(i) }),
   ],
   [
     'page 50, editor (5 statuses)',
-    (i) => ({ ...ANON, page: 50, statuses: ['publish', 'future', 'draft', 'pending', 'private'], dates: WINDOW(i) }),
+    (i) => ({
+      ...ANON,
+      page: 50,
+      statuses: ['publish', 'future', 'draft', 'pending', 'private'],
+      dates: WINDOW(i),
+    }),
   ],
   ['hide_subsequent_recurrences', (i) => ({ ...ANON, firstOnly: true, dates: WINDOW(i) })],
 ];
@@ -93,7 +101,8 @@ function time(run: (q: IndexQuery) => unknown, make: (i: number) => IndexQuery):
   return [median(p50), median(p99)];
 }
 
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
+const fmt = (n: number) =>
+  n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
 
 async function measure(series: boolean): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
@@ -115,7 +124,9 @@ async function measure(series: boolean): Promise<Record<string, string>> {
   while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
   row['build from posts (s)'] = ((performance.now() - t0) / 1000).toFixed(1);
   row['index heap (MB)'] = ((heapNow() - before) / 1e6).toFixed(0);
-  row['series / occurrences kept'] = series ? `${index.repeats.seriesCount} / ${index.repeats.held}` : '0 / 0';
+  row['series / occurrences kept'] = series
+    ? `${index.repeats.seriesCount} / ${index.repeats.held}`
+    : '0 / 0';
   const run = series ? (q: IndexQuery) => listOccurrences(index, q) : (q: IndexQuery) => index.query(q);
   for (const [name, make] of kinds) {
     // Today's index has no series: `firstOnly` lists what it lists anyway.
@@ -126,7 +137,9 @@ async function measure(series: boolean): Promise<Record<string, string>> {
   const first: number[] = [];
   for (let i = 0; i < 20; i++) {
     const p = [...syntheticPosts(5 * (i + 1))].at(-1) as WpPost;
-    (p.meta as Record<string, unknown>)._EventRecurrenceRule = series ? `RRULE:FREQ=WEEKLY;INTERVAL=${1 + (i % 3)}` : '';
+    (p.meta as Record<string, unknown>)._EventRecurrenceRule = series
+      ? `RRULE:FREQ=WEEKLY;INTERVAL=${1 + (i % 3)}`
+      : '';
     (p as { modified_gmt: string }).modified_gmt = wall(Date.now() + i * 1000);
     index.upsert(p);
     const t1 = performance.now();
