@@ -259,4 +259,33 @@ describe('a series in the feed', () => {
       byIcalJs,
     );
   });
+
+  // RECURRENCE_SEED=232337145 and 2094847484 (Madrid, Lord Howe): an override of an occurrence the rule makes at a
+  // local time the spring-forward skips.
+  it('writes an override’s RECURRENCE-ID at the local time the rule made, when a DST change skips it', async () => {
+    const madrid: SeriesTimes = { start: '2026-03-22 02:15:00', timezone: 'Europe/Madrid', allDay: false };
+    const rule: StoredRule = { rrule: 'FREQ=WEEKLY;COUNT=3', rdate: [], exdate: [] };
+    const e = Expander.of(rule, madrid) as Expander;
+    const [, skipped] = e.between(e.first.ms, e.first.ms + 20 * DAY);
+    // 29 March 2026: 02:15 does not exist in Madrid; the occurrence is 03:15 CEST, 01:15Z.
+    expect(new Date(skipped.ms).toISOString()).toBe('2026-03-29T01:15:00.000Z');
+    const text = await renderCalendar(
+      [
+        record(SERIES_ID, madrid, e.first.ms, e.first.ms + 2 * HOUR, { recurrence: { ...rule, text: 'w' } }),
+        record(7, madrid, skipped.ms + HOUR, skipped.ms + 3 * HOUR, {
+          original_start_utc: utcWallOf(skipped.ms),
+          title: 'moved',
+        }),
+      ],
+      info,
+    );
+    expect(text).toContain('RECURRENCE-ID;TZID=Europe/Madrid:20260329T021500\r\n');
+    expect(text).not.toContain('X-CGW');
+    const got = expandWithIcalJs(text, new Date(e.first.ms - DAY), new Date(e.first.ms + 30 * DAY));
+    expect(got.map((o) => [o.start, o.summary])).toEqual([
+      ['2026-03-22T01:15:00.000Z', `event ${SERIES_ID}`],
+      ['2026-03-29T02:15:00.000Z', 'moved'],
+      ['2026-04-05T00:15:00.000Z', `event ${SERIES_ID}`],
+    ]);
+  });
 });
