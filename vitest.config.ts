@@ -36,7 +36,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'wordpress/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'mocks/**/*.test.ts',
+            'wordpress/**/*.test.ts',
+            'packages/elements/src/**/*.test.ts',
+          ],
           exclude: ['**/*.integration.test.ts'],
           // Property tests are CPU-bound: a few seconds alone, up to 40 s seen on a loaded two-core machine.
           testTimeout: 60_000,

@@ -6,6 +6,10 @@ declare module 'autocannon' {
     duration?: number;
     headers?: Record<string, string>;
     idReplacement?: boolean;
+    /** Requests a second over all connections (coordinated omission corrected in its own histograms). */
+    overallRate?: number;
+    /** Paths taken in turn by each connection. */
+    requests?: Array<{ path: string }>;
   }
   interface Histogram {
     average: number;
@@ -18,4 +22,9 @@ declare module 'autocannon' {
     non2xx: number;
   }
   export default function autocannon(opts: Options): Promise<Result>;
+  /** With a callback: the running instance, whose `response` events carry each answer's status and time (ms). */
+  export default function autocannon(
+    opts: Options,
+    done: (err: Error | null, result: Result) => void,
+  ): import('node:events').EventEmitter & { stop(): void };
 }

@@ -2,7 +2,9 @@
 // another side by side in one run (BENCH_GATEWAY_DIR, e.g. an export of main; without it, this checkout twice):
 // a cached read answered from Redis (L2 hit), an invalidation of a tag with 10 entries, and a fill. Rounds alternate
 // between the two checkouts; medians are printed. With BENCH_CLUSTER=1 it also starts a local Redis Cluster (test
-// helper) and prints the cost of the invalidation stream's XADD with and without `WAIT 1 100`.
+// helper: 3 masters, 3 replicas, on this machine) and runs the same rounds of this checkout against it and against the
+// standalone Redis in alternation (same server, same code: the ratio is the cluster's cost), then prints what one
+// round trip costs on each and the invalidation stream's XADD with and without `WAIT 1 100`.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -17,7 +19,10 @@ interface Cache {
   invalidate(tags: string[]): Promise<void>;
 }
 interface Mod {
-  connectRedis(url: string, log: object): { waitUp(ms: number): Promise<boolean>; close(): Promise<void> };
+  connectRedis(
+    url: string | { mode: string; url: string },
+    log: object,
+  ): { waitUp(ms: number): Promise<boolean>; close(): Promise<void> };
   ResponseCache: new (o: object) => Cache;
   makeEntry(body: string, o: object): unknown;
 }
@@ -36,9 +41,13 @@ const quiet = { warn() {}, info() {} };
 const policy = { ttlSeconds: 300, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 
 /** One round: µs per L2 hit, ms per invalidation of 10 entries, µs per fill. */
-async function round(m: Mod, prefix: string): Promise<{ l2: number; invalidate: number; fill: number }> {
-  const la = m.connectRedis(REDIS, quiet);
-  const lb = m.connectRedis(REDIS, quiet);
+async function round(
+  m: Mod,
+  prefix: string,
+  target: string | { mode: string; url: string } = REDIS,
+): Promise<{ l2: number; invalidate: number; fill: number }> {
+  const la = m.connectRedis(target, quiet);
+  const lb = m.connectRedis(target, quiet);
   await la.waitUp(5000);
   await lb.waitUp(5000);
   const body = 'x'.repeat(15_000);
@@ -50,10 +59,12 @@ async function round(m: Mod, prefix: string): Promise<{ l2: number; invalidate: 
   await new Promise((r) => setTimeout(r, 300));
   // A second instance with an empty L1: every read is an L2 hit.
   const b = new m.ResponseCache({ policy, redis: lb, prefix });
+  let missed = 0;
   t0 = performance.now();
   for (let i = 0; i < N; i++) {
     const r = await b.get(`k${i}`, loader([]));
-    if (r.source !== 'l2') throw new Error(`expected an L2 hit, got ${r.source}`);
+    // A command over its 500 ms timeout on a loaded machine reads through instead: counted, not fatal.
+    if (r.source !== 'l2') missed++;
   }
   const l2 = ((performance.now() - t0) * 1000) / N;
   const inv: number[] = [];
@@ -65,6 +76,8 @@ async function round(m: Mod, prefix: string): Promise<{ l2: number; invalidate: 
   await a.invalidate(['list:event']);
   await la.close();
   await lb.close();
+  if (missed)
+    process.stderr.write(`  (${missed} of ${N} reads were not L2 hits: Redis over its command timeout)\n`);
   return { l2, invalidate: median(inv), fill };
 }
 
@@ -95,13 +108,60 @@ for (const [name, rs] of Object.entries(results)) {
 
 if (process.env.BENCH_CLUSTER === '1') {
   const { localCluster } = await import('../test/cache/redis-ha-helper.ts');
-  const { Cluster } = await import('ioredis');
+  const { Cluster, Redis } = await import('ioredis');
   const c = await localCluster();
+  const cluster = { mode: 'cluster', url: c.url };
+  const one: Array<{ l2: number; invalidate: number; fill: number }> = [];
+  const many: Array<{ l2: number; invalidate: number; fill: number }> = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    // Alternating which goes first, so neither always follows the other.
+    const pair = [
+      () => round(mine, `bench-rt-s${process.pid}-${i}:`).then((r) => one.push(r)),
+      () => round(mine, `bench-rt-c${process.pid}-${i}:`, cluster).then((r) => many.push(r)),
+    ];
+    if (i % 2) pair.reverse();
+    for (const run of pair) await run();
+  }
+  const med = (rs: typeof one, k: 'l2' | 'invalidate' | 'fill') => median(rs.map((r) => r[k]));
+  console.log(
+    `\nthis checkout, standalone against a local cluster (3 masters, 3 replicas), ${ROUNDS} alternating rounds:`,
+  );
+  console.log(`                    L2 hit µs  invalidate(10 entries) ms  fill µs`);
+  for (const [name, rs] of [
+    ['standalone', one],
+    ['cluster', many],
+  ] as const)
+    console.log(
+      `${name.padEnd(18)}  ${med(rs, 'l2').toFixed(1).padStart(9)}  ${med(rs, 'invalidate').toFixed(2).padStart(25)}  ${med(rs, 'fill').toFixed(1).padStart(7)}`,
+    );
+  const ratio = (k: 'l2' | 'invalidate' | 'fill') => (med(many, k) / med(one, k)).toFixed(2);
+  console.log(
+    `cluster ÷ standalone  ${ratio('l2').padStart(7)}  ${ratio('invalidate').padStart(25)}  ${ratio('fill').padStart(7)}`,
+  );
   const cl = new Cluster(
     c.nodes.slice(0, 3).map((n) => ({ host: '127.0.0.1', port: n.port })),
     { scaleReads: 'master' },
   );
   await new Promise((r) => cl.once('ready', r));
+  const solo = new Redis(REDIS);
+  /** µs of one awaited command, median of 5 rounds of 500. */
+  const rtt = async (send: () => Promise<unknown>) => {
+    const rs: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const s = performance.now();
+      for (let i = 0; i < 500; i++) await send();
+      rs.push(((performance.now() - s) * 1000) / 500);
+    }
+    return median(rs);
+  };
+  const soloSet = await rtt(() => solo.set('bench:rtt', 'x'));
+  const clusterSet = await rtt(() => cl.set('bench:rtt', 'x'));
+  const soloMulti = await rtt(() => solo.multi().sadd('bench:t', 'e').pexpire('bench:t', 60000, 'GT').exec());
+  const clusterWait = await rtt(() => cl.pipeline().unlink('bench:rtt').wait(1, 100).exec());
+  console.log(
+    `one round trip µs: standalone SET ${soloSet.toFixed(0)}, cluster SET ${clusterSet.toFixed(0)}, standalone MULTI of 2 ${soloMulti.toFixed(0)}, cluster UNLINK + WAIT 1 100 ${clusterWait.toFixed(0)}`,
+  );
+  solo.disconnect();
   const time = async (wait: boolean) => {
     const xs: number[] = [];
     for (let i = 0; i < 500; i++) {

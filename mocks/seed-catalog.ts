@@ -50,6 +50,9 @@ export interface VenueInfo {
   zip: string;
   phone: string;
   website: string;
+  /** Where the address is (WGS 84 degrees, rounded to about 10 m), for near-me queries in demo mode. */
+  lat: number;
+  lng: number;
 }
 
 export const VENUES: VenueInfo[] = [
@@ -62,6 +65,8 @@ export const VENUES: VenueInfo[] = [
     zip: '10012',
     phone: '+1 212 555 0101',
     website: 'https://bluenote.example.test',
+    lat: 40.7308,
+    lng: -74.0006,
   },
   {
     name: 'Riverside Park Bandshell',
@@ -72,6 +77,8 @@ export const VENUES: VenueInfo[] = [
     zip: '10027',
     phone: '+1 212 555 0102',
     website: 'https://riverside.example.test',
+    lat: 40.8117,
+    lng: -73.9636,
   },
   {
     name: 'Harbor Theatre',
@@ -82,6 +89,8 @@ export const VENUES: VenueInfo[] = [
     zip: '02109',
     phone: '+1 617 555 0103',
     website: 'https://harbortheatre.example.test',
+    lat: 42.3601,
+    lng: -71.052,
   },
   {
     name: 'Maple Community Center',
@@ -92,6 +101,8 @@ export const VENUES: VenueInfo[] = [
     zip: '19103',
     phone: '+1 215 555 0104',
     website: 'https://maplecc.example.test',
+    lat: 39.9526,
+    lng: -75.1725,
   },
   {
     name: 'Greenfield Stadium',
@@ -102,6 +113,8 @@ export const VENUES: VenueInfo[] = [
     zip: '21230',
     phone: '+1 410 555 0105',
     website: 'https://greenfield.example.test',
+    lat: 39.278,
+    lng: -76.6227,
   },
   {
     name: 'The Pottery Barnyard',
@@ -112,6 +125,8 @@ export const VENUES: VenueInfo[] = [
     zip: '12534',
     phone: '+1 518 555 0106',
     website: 'https://potterybarnyard.example.test',
+    lat: 42.2529,
+    lng: -73.791,
   },
   {
     name: 'Lakeside Pavilion',
@@ -122,6 +137,8 @@ export const VENUES: VenueInfo[] = [
     zip: '60601',
     phone: '+1 312 555 0107',
     website: 'https://lakeside.example.test',
+    lat: 41.8864,
+    lng: -87.6186,
   },
   {
     name: 'Sunset Amphitheater',
@@ -132,6 +149,8 @@ export const VENUES: VenueInfo[] = [
     zip: '90028',
     phone: '+1 323 555 0108',
     website: 'https://sunsetamp.example.test',
+    lat: 34.098,
+    lng: -118.3236,
   },
   {
     name: 'Old Mill Library',
@@ -142,6 +161,8 @@ export const VENUES: VenueInfo[] = [
     zip: '05401',
     phone: '+1 802 555 0109',
     website: 'https://oldmill.example.test',
+    lat: 44.4759,
+    lng: -73.2121,
   },
   {
     name: 'Queen Street Hall',
@@ -152,6 +173,8 @@ export const VENUES: VenueInfo[] = [
     zip: 'M5V 3X3',
     phone: '+1 416 555 0110',
     website: 'https://queenst.example.test',
+    lat: 43.6505,
+    lng: -79.388,
   },
   {
     name: 'Sala Castellana',
@@ -162,6 +185,8 @@ export const VENUES: VenueInfo[] = [
     zip: '28014',
     phone: '+34 91 555 0111',
     website: 'https://salacastellana.example.test',
+    lat: 40.4188,
+    lng: -3.6979,
   },
   {
     name: 'Teatro del Prado',
@@ -172,6 +197,8 @@ export const VENUES: VenueInfo[] = [
     zip: '28014',
     phone: '+34 91 555 0112',
     website: 'https://teatroprado.example.test',
+    lat: 40.4146,
+    lng: -3.6932,
   },
   {
     name: 'Union Square Market',
@@ -182,6 +209,8 @@ export const VENUES: VenueInfo[] = [
     zip: '10003',
     phone: '+1 212 555 0113',
     website: 'https://unionmarket.example.test',
+    lat: 40.7359,
+    lng: -73.9906,
   },
   {
     name: 'Secret Loft',
@@ -192,6 +221,8 @@ export const VENUES: VenueInfo[] = [
     zip: '11201',
     phone: '+1 718 555 0114',
     website: 'https://secretloft.example.test',
+    lat: 40.6943,
+    lng: -73.9903,
   },
   {
     name: 'Unfinished Warehouse',
@@ -202,6 +233,8 @@ export const VENUES: VenueInfo[] = [
     zip: '07105',
     phone: '+1 973 555 0115',
     website: 'https://warehouse.example.test',
+    lat: 40.7245,
+    lng: -74.154,
   },
 ];
 /** Index into VENUES of the password-protected venue and of the draft one. */

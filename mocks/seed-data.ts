@@ -160,6 +160,8 @@ export function buildSeed(mapping: Mapping, now: Date, opts?: { events?: number 
     put(meta, vf, 'zip', v.zip);
     put(meta, vf, 'phone', v.phone);
     put(meta, vf, 'website', v.website);
+    put(meta, vf, 'geo_lat', v.lat);
+    put(meta, vf, 'geo_lng', v.lng);
     put(meta, vf, 'show_map', i % 5 !== 4);
     put(meta, vf, 'show_map_link', true);
     posts.push({

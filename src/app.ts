@@ -14,6 +14,7 @@ import { describeRoute } from './discovery/describe.ts';
 import { REFERENCE_PATH, referenceRouter } from './discovery/reference.ts';
 import { discoveryBindings } from './discovery/routes.ts';
 import { siteIndexHandler } from './discovery/site-index.ts';
+import { bundleBuilt, CALENDAR_PATH, calendarPages } from './elements/page.ts';
 import { FORMATS } from './formats.ts';
 import { apiRouter } from './http/adapter.ts';
 import { cors, type OriginRule, originRule } from './http/cors.ts';
@@ -55,6 +56,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** Long polls and event streams of the changes feed one client address may hold (CHANGES_WAITS_PER_CLIENT). */
   changesWaitsPerClient?: number;
+  /** Demo mode (the in-memory WordPress): `/` is the calendar page instead of the upstream's home. */
+  demo?: boolean;
 }
 
 interface Root {
@@ -131,6 +134,22 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
       publicUrl: opts.publicUrl,
     }),
   );
+  // Public too: the calendar as people see it, the element on this gateway's API (src/elements/page.ts).
+  const calendar = calendarPages({
+    publicUrl: opts.publicUrl,
+    language: deps.mapping.language.default,
+    secondaryLanguage: roots.find((r) => r.secondary)?.lang,
+    site: deps.site,
+    wpAdmin: !opts.demo,
+  });
+  app.use(CALENDAR_PATH, calendar.router);
+  if (!bundleBuilt()) {
+    deps.log.warn(
+      { path: CALENDAR_PATH },
+      'the calendar element is not built (`npm install` builds it, or `npm run elements:build`): its page says so',
+    );
+  }
+  if (opts.demo) app.get('/', calendar.home);
   app.use(
     OPS_PREFIX,
     opsRouter(deps, {

@@ -90,6 +90,8 @@ export interface StartOptions {
   onListening?: (url: string) => void;
   /** How long `close()` lets requests in flight finish. Default 10 s. */
   graceMs?: number;
+  /** Demo mode: the upstream is the in-memory WordPress of mocks/ (`/` serves the calendar page). */
+  demo?: boolean;
 }
 
 /** How long an address that signed in as a user is known for that user (src/auth/throttle.ts). */
@@ -443,6 +445,7 @@ async function prepare(
     metricsToken: config.metricsToken,
     jsonp: config.jsonpEnabled,
     changesWaitsPerClient: config.changesWaitsPerClient,
+    demo: opts.demo,
   });
   return { deps, app, caching, allowOrigin };
 }

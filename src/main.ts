@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     {
       log,
       retry: true,
+      demo: demo !== undefined,
       onListening: (url) => {
         const origin = `http://localhost:${url.split(':').pop()}`;
         log.info(

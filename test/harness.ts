@@ -198,3 +198,15 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Loads the event taxonomies' term lists afresh. They live 30 s and are refreshed in the background once stale, so a
+ * test that counts a list miss's upstream calls would count a refresh due to an earlier file's load (CI saw one).
+ */
+export async function freshTermLists(t: Target): Promise<void> {
+  const { deps } = t.gateway;
+  deps.terms.invalidate();
+  for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags]) {
+    if (tax) await deps.terms.all(tax, 'en');
+  }
+}

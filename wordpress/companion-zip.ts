@@ -1,5 +1,5 @@
 // `npm run companion:zip`: the companion plugin as an installable zip (folder calendar-gateway-companion/ with the main
-// file, admin/, readme.txt and the bundled mappings). Prints the zip's path as its last line.
+// file, admin/, block/, readme.txt and the bundled mappings). Prints the zip's path as its last line.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

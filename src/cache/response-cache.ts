@@ -7,7 +7,10 @@ import { DropTimes } from './drop-times.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
 import { HARD_TAG, isMarker, isSoft, SOFT_TAG } from './markers.ts';
-import type { CacheLogger, RedisLink } from './redis.ts';
+import type { ResponseCacheOptions } from './options.ts';
+import { Races } from './races.ts';
+import type { CacheLogger } from './redis.ts';
+import { SoftMarks } from './soft-marks.ts';
 import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';
 import { tag } from './tags.ts';
@@ -18,36 +21,15 @@ export interface Loaded {
   store: boolean;
 }
 
-export interface ResponseCacheOptions {
-  policy: CachePolicy;
-  /** Bytes the in-process tier may hold (bodies + headers). Default 64 MiB. */
-  maxBytes?: number;
-  redis?: RedisLink;
-  /** Prefix of every Redis key and of the invalidation stream (tests use one per run). Default `cg:`. */
-  prefix?: string;
-  log?: CacheLogger;
-  now?: () => number;
-  /** A shared cache in front (src/cdn/purger.ts): told of this instance's own invalidations only. */
-  purger?: { purge(tags: readonly string[] | null): void };
-  /**
-   * After a soft invalidation, how long (ms) anonymous readers may still get the previous answer of a dropped key
-   * while one refill runs; afterwards they wait for the refill. 0 (the default): every invalidation drops at once.
-   */
-  softStaleMs?: number;
-}
-
 export { HARD_TAG, isSoft, SOFT_TAG } from './markers.ts';
-
-/** A key whose L1 entry was softly invalidated: since when, and the invalidation's sequence number. */
-interface SoftMark {
-  since: number;
-  seq: number;
-}
+export type { ResponseCacheOptions } from './options.ts';
 
 interface FetchContext {
   load: () => Promise<Loaded>;
   /** Invalidation sequence number when the load started: a load that raced an invalidation is not stored. */
   seq: number;
+  /** When it started: a load that raced only soft invalidations is kept as a previous answer since then. */
+  at: number;
   result?: Loaded;
   /** The load was shareable but not stored (it raced an invalidation, or its tags are held): no cache may keep it. */
   unstored?: boolean;
@@ -73,13 +55,12 @@ export class ResponseCache {
   readonly #now: () => number;
   readonly #origin = randomUUID();
   readonly #purger: ResponseCacheOptions['purger'];
-  readonly #softMs: number;
-  /** L1 keys softly invalidated: never fresh (not for `peek`), served while their refill runs for `#softMs`. */
-  readonly #soft = new Map<string, SoftMark>();
+  /** L1 keys softly invalidated: never fresh (not for `peek`), served while their refill runs (src/cache/soft-marks.ts). */
+  readonly #soft: SoftMarks;
   readonly #beside: BesideBudget;
   readonly #tags = new TagIndex();
   readonly #holds = new Holds();
-  #seq = 0;
+  readonly #races = new Races();
   /**
    * The last failed load of each key, numbered: a caller that waited on that load gets its error instead of loading
    * again (lru-cache resolves a rejected fetch without a stale entry to `undefined`), so a failing WordPress sees
@@ -87,15 +68,16 @@ export class ResponseCache {
    */
   readonly #failures = new Map<string, { err: unknown; n: number }>();
   #failureCount = 0;
-  /** tag → sequence number of its last invalidation. */
-  readonly #invalidatedAt = new Map<string, number>();
   /** When this instance dropped each tag: a Redis copy from before is not fresh (src/cache/drop-times.ts). */
   readonly #drops: DropTimes;
   /** Tags invalidated while Redis was away, replayed (deleted + published) when it is back. */
   readonly #pending = new Set<string>();
   #pendingAll = false;
-  /** `soft`: answers served from a softly invalidated entry while its refill ran (also counted in `stale`). */
-  readonly stats = { l1: 0, l2: 0, upstream: 0, stale: 0, soft: 0 };
+  /**
+   * `soft`: answers served from a softly invalidated entry while its refill ran (also counted in `stale`); `softLate`:
+   * those of them served past the soft window because the refill was slower, or waited its turn.
+   */
+  readonly stats = { l1: 0, l2: 0, upstream: 0, stale: 0, soft: 0, softLate: 0 };
   /** Raw URLs already resolved to a key, for the fast path in front of express. */
   readonly aliases = new UrlAliases();
 
@@ -105,7 +87,7 @@ export class ResponseCache {
     this.#now = opts.now ?? Date.now;
     this.#purger = opts.purger;
     this.#drops = new DropTimes(this.#now, isMarker);
-    this.#softMs = Math.max(0, opts.softStaleMs ?? 0);
+    this.#soft = new SoftMarks(Math.max(0, opts.softStaleMs ?? 0));
     const ttl = opts.policy.ttlSeconds * 1000;
     const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
     this.#l1 = new LRUCache<string, CacheEntry, FetchContext>({
@@ -184,17 +166,24 @@ export class ResponseCache {
     const old = this.#l1.get(key, { allowStale: true });
     let allowStale = false;
     const soft = old && this.#soft.get(key);
+    let late = false;
     if (old) {
       const age = this.#now() - old.storedAt;
       if (age > (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000) {
         this.#l1.delete(key);
       } else {
         allowStale = age <= (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000;
-        // Softly invalidated: the previous answer only inside the soft window.
-        if (soft) allowStale &&= this.#now() - soft.since < this.#softMs;
+        // Softly invalidated: the previous answer inside the soft window, and past it (bounded) while the refill is
+        // slow or waits its turn (src/cache/soft-marks.ts).
+        const servable = soft ? this.#soft.servable(key, this.#now()) : 'fresh';
+        allowStale &&= servable !== 'no';
+        late = servable === 'late';
+        // Every refill slot is taken: the previous answer, without starting another refill.
+        if (soft && allowStale && this.#soft.full && !this.#soft.refilling(key))
+          return this.#servedSoft(old, late);
       }
     }
-    const context: FetchContext = { load, seq: this.#seq };
+    const context: FetchContext = { load, seq: this.#races.seq, at: this.#now() };
     const mark = this.#failureCount;
     // A softly invalidated entry may still be fresh by its TTL: the refill is forced (and coalesced per key).
     const entry = await this.#l1.fetch(key, { context, allowStale, forceRefresh: !!soft });
@@ -210,10 +199,9 @@ export class ResponseCache {
         this.stats.l2++;
         return { entry, source: 'l2', shared: true };
       }
+      if (soft) return this.#servedSoft(entry, late);
       this.stats.stale++;
-      if (soft) this.stats.soft++;
-      // The previous answer of a write's drop: a CDN or browser must not keep it past the refill.
-      return { entry, source: 'l1', shared: !soft };
+      return { entry, source: 'l1', shared: true };
     }
     // This call joined another caller's load whose result was not shareable, or its own load was given up by
     // lru-cache while it ran (the key was deleted meanwhile): its own answer, never shared.
@@ -222,7 +210,29 @@ export class ResponseCache {
     return { entry: own.entry, source: 'upstream', shared: false };
   }
 
+  /** The previous answer of a write's drop: a CDN or browser must not keep it past the refill. */
+  #servedSoft(entry: CacheEntry, late: boolean): { entry: CacheEntry; source: CacheSource; shared: boolean } {
+    this.stats.stale++;
+    this.stats.soft++;
+    if (late) this.stats.softLate++;
+    return { entry, source: 'l1', shared: false };
+  }
+
+  /** A refill of a softly invalidated key takes one of the few refill slots (src/cache/soft-marks.ts). */
   async #fill(
+    key: string,
+    context: FetchContext,
+    options: { ttl?: number },
+  ): Promise<CacheEntry | undefined> {
+    const ended = this.#soft.has(key) ? this.#soft.started(key) : undefined;
+    try {
+      return await this.#refill(key, context, options);
+    } finally {
+      ended?.();
+    }
+  }
+
+  async #refill(
     key: string,
     context: FetchContext,
     options: { ttl?: number },
@@ -232,9 +242,10 @@ export class ResponseCache {
     if (
       remote &&
       this.#now() - remote.storedAt < ttl &&
-      !this.#raced(remote.tags, context.seq) &&
+      !this.#races.hard(remote.tags, context.seq) &&
+      !this.#races.soft(remote.tags, context.seq) &&
       !this.#drops.olderThanDrop(remote) &&
-      !this.#softRaced(key, context.seq)
+      !this.#soft.raced(key, context.seq)
     ) {
       // Keep the entry's own age: L1 must not make a copy filled elsewhere look fresher than it is.
       options.ttl = Math.max(1, ttl - (this.#now() - remote.storedAt));
@@ -260,13 +271,17 @@ export class ResponseCache {
     this.#failures.delete(key);
     context.result = loaded;
     if (!loaded.store) return undefined;
-    if (
-      this.#raced(loaded.entry.tags, context.seq) ||
-      this.#softRaced(key, context.seq) ||
-      this.#holds.has(loaded.entry.tags)
-    ) {
+    if (this.#races.hard(loaded.entry.tags, context.seq) || this.#holds.has(loaded.entry.tags)) {
       context.unstored = true;
       return undefined;
+    }
+    if (this.#soft.raced(key, context.seq) || this.#races.soft(loaded.entry.tags, context.seq)) {
+      // Only soft drops came meanwhile (nothing left public view): kept in L1 as the previous answer, newer than the
+      // one it replaces, never fresh nor shared nor in Redis; its age counts from the load's start.
+      context.unstored = true;
+      this.#tags.add(key, loaded.entry.tags);
+      this.#soft.replace(key, { since: context.at, seq: this.#races.seq });
+      return loaded.entry;
     }
     this.#tags.add(key, loaded.entry.tags);
     this.#soft.delete(key);
@@ -274,56 +289,33 @@ export class ResponseCache {
     return loaded.entry;
   }
 
-  #raced(tags: string[], seq: number): boolean {
-    if (this.#seq === seq) return false;
-    if (seq < this.#purgedAt) return true;
-    for (const t of tags) if ((this.#invalidatedAt.get(t) ?? 0) > seq) return true;
-    return false;
-  }
-
-  /**
-   * The key was softly invalidated after this load started. A hard drop aborts a running load (lru-cache's delete);
-   * a soft one keeps the key, so its load must be refused here.
-   */
-  #softRaced(key: string, seq: number): boolean {
-    return (this.#soft.get(key)?.seq ?? 0) > seq;
-  }
-
   /**
    * Drops the L1 entries of the tags: at once, or (a soft invalidation, see SOFT_TAG) by marking them stale since
    * now, so that `get` serves each one's previous answer while its refill runs, for `softStaleMs`.
    */
   #dropLocal(tags: string[]): number {
-    const seq = ++this.#seq;
     const since = this.#now();
-    const soft = this.#softMs > 0 && isSoft(tags);
+    const soft = this.#soft.enabled && isSoft(tags);
+    const named = tags.filter((t) => !isMarker(t));
+    const seq = this.#races.drop(named, soft);
     let n = 0;
-    for (const t of tags) {
-      if (isMarker(t)) continue;
-      this.#invalidatedAt.set(t, seq);
+    for (const t of named) {
       for (const key of soft ? this.#tags.keys(t) : this.#tags.take(t)) {
         if (soft && this.#l1.get(key, { allowStale: true }) !== undefined) {
-          // The first mark stays: a second write inside the window does not stretch it.
-          this.#soft.set(key, { since: this.#soft.get(key)?.since ?? since, seq });
+          this.#soft.mark(key, seq, since);
           n++;
         } else if (this.#l1.delete(key)) n++;
       }
     }
-    // The race map only needs tags newer than any load still running; loads are bounded by the upstream timeout.
-    if (this.#invalidatedAt.size > 100_000) this.#invalidatedAt.clear();
-    const named = tags.filter((t) => !isMarker(t));
     for (const fn of this.#listeners) fn(named);
     return n;
   }
 
   #dropAllLocal(): void {
-    ++this.#seq;
+    this.#races.purge();
     this.#l1.clear();
     this.#tags.clear();
     this.#soft.clear();
-    // Every load running now started before this purge: make them all count as raced.
-    this.#invalidatedAt.clear();
-    this.#purgedAt = this.#seq;
     for (const fn of this.#listeners) fn(null);
   }
 
@@ -333,8 +325,6 @@ export class ResponseCache {
   onInvalidate(fn: (tags: string[] | null) => void): void {
     this.#listeners.push(fn);
   }
-
-  #purgedAt = 0;
 
   /** Events gone from WordPress for good: every answer that showed them, and every event list, is dropped. */
   forgetEvents(ids: readonly number[]): Promise<void> {

@@ -1,7 +1,9 @@
-// Soft invalidation in the in-process tier: the previous answer for a second while one refill runs, never as fresh.
+// Soft invalidation in the in-process tier: the previous answer for a second while one refill runs (longer, bounded,
+// while it is slow), never as fresh.
 import { describe, expect, it } from 'vitest';
 import { makeEntry } from './entry.ts';
 import { isSoft, type Loaded, ResponseCache } from './response-cache.ts';
+import { SOFT_REFILLS } from './soft-marks.ts';
 
 const policy = { ttlSeconds: 60, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 300 };
 
@@ -74,7 +76,7 @@ describe('soft invalidation', () => {
     expect(text((await cache.get('k', loader('new'))).entry)).toBe('new');
   });
 
-  it('does not store a refill that raced a later invalidation: the next reader refills again', async () => {
+  it('keeps a refill that raced a later soft invalidation only as the previous answer, and refills again', async () => {
     const { cache, loader, loads } = setup();
     await cache.get('k', loader('old'));
     await cache.invalidate(['event:1'], { soft: true });
@@ -83,11 +85,55 @@ describe('soft invalidation', () => {
     await cache.invalidate(['list:event'], { soft: true });
     expect(text((await first).entry)).toBe('old');
     await settle();
+    // Never fresh, never shared: it does not show the second write.
     expect(cache.peek('k')).toBeUndefined();
-    expect(text((await cache.get('k', loader('after'))).entry)).toBe('old');
+    const next = await cache.get('k', loader('after'));
+    expect(text(next.entry)).toBe('before the second write');
+    expect(next.shared).toBe(false);
     await settle();
     expect(text(cache.peek('k')!)).toBe('after');
     expect(loads()).toBe(3);
+  });
+
+  it('serves the previous answer past the window while its refill still runs, counted as late', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    expect(text((await cache.get('k', loader('new', undefined, 100))).entry)).toBe('old');
+    clock.t += 1500;
+    const late = await cache.get('k', loader('unused'));
+    expect(text(late.entry)).toBe('old');
+    expect(late.shared).toBe(false);
+    expect(cache.stats.softLate).toBe(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(text(cache.peek('k')!)).toBe('new');
+  });
+
+  it('makes readers wait for the running refill once the bound (10 s) has passed', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    await cache.get('k', loader('new', undefined, 60));
+    clock.t += 10_000;
+    expect(text((await cache.get('k', loader('unused'))).entry)).toBe('new');
+  });
+
+  it(`refills at most ${SOFT_REFILLS} softly invalidated keys at once; the others keep their previous answer`, async () => {
+    const { cache, loader, loads } = setup();
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    for (const k of keys) await cache.get(k, loader(`old ${k}`));
+    await cache.invalidate(['list:event'], { soft: true });
+    const served = await Promise.all(keys.map((k) => cache.get(k, loader(`new ${k}`, undefined, 40))));
+    expect(served.map((r) => text(r.entry))).toEqual(keys.map((k) => `old ${k}`));
+    expect(loads()).toBe(keys.length + SOFT_REFILLS);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(keys.filter((k) => cache.peek(k) !== undefined)).toHaveLength(SOFT_REFILLS);
+    // The next readers of the others start their refills, a few at a time.
+    for (let i = 0; i < 3; i++) {
+      await Promise.all(keys.map((k) => cache.get(k, loader(`new ${k}`, undefined, 10))));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(keys.map((k) => text(cache.peek(k)!))).toEqual(keys.map((k) => `new ${k}`));
   });
 
   it('does not store a load that started before the invalidation, even when its tags do not show it', async () => {

@@ -69,6 +69,18 @@ describe('readTags', () => {
     ]);
   });
 
+  it('tags an occurrence or an override with its series, whose rule and fields it shows; a series only once', () => {
+    const occurrence = 2 ** 52 + 61 * 2 ** 26 + 1000;
+    const tags = readTags({ kind: 'event' }, event(occurrence, { series_id: 61 }));
+    expect(tags).toContain(`event:${occurrence}`);
+    expect(tags).toContain('event:61');
+    expect(readTags({ kind: 'event' }, event(62, { series_id: 61 }))).toContain('event:61');
+    expect(
+      readTags({ kind: 'event' }, event(61, { series_id: 61 })).filter((t) => t.startsWith('event:')),
+    ).toEqual(['event:61']);
+    expect(readTags({ kind: 'event' }, event(3, { series_id: null }))).not.toContain('event:null');
+  });
+
   it.each([
     [{ kind: 'venue' } as const, { id: 5, venue: 'Hall' }, ['venue:5']],
     [{ kind: 'organizer' } as const, { id: 6, organizer: 'Ann' }, ['organizer:6']],

@@ -55,6 +55,9 @@ function imageTag(r: unknown, out: Set<string>): void {
 const RECORD_TAGS: Record<TaggedKind, (record: Json, id: number, out: Set<string>) => void> = {
   event: (r, id, out) => {
     out.add(tag.event(id));
+    // An occurrence or an override shows its series' rule (and an occurrence its fields): it follows the series.
+    const series = r.series_id;
+    if (typeof series === 'number' && Number.isInteger(series) && series !== id) out.add(tag.event(series));
     imageTag(r, out);
     for (const id of idsOf(r.venue)) out.add(tag.venue(id));
     for (const id of idsOf(r.organizer)) out.add(tag.organizer(id));

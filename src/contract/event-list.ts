@@ -1,16 +1,7 @@
 // The arguments of GET /events: every filter of the spec, with TEC's defaults and WordPress's parsing.
 import { z } from 'zod';
-import {
-  ACCEPTS,
-  type ArgDef,
-  anyString,
-  idList,
-  list,
-  MAX_CHARS,
-  nonEmptyString,
-  positiveInt,
-  WHY,
-} from './args.ts';
+import { geoListArgs } from '../geo/args.ts';
+import { ACCEPTS, type ArgDef, idList, list, MAX_CHARS, nonEmptyString, positiveInt, WHY } from './args.ts';
 import { bool, language, page, perPage, termList, time } from './common.ts';
 
 const linkedIds = (en: string, es: string): ArgDef<number[]> => ({
@@ -126,33 +117,8 @@ export const listEventsArgs = {
     'Solo destacados (true) o solo no destacados (false).',
   ),
   status: statusList,
-  geoloc: bool(
-    'geoloc',
-    'Events whose venue has geolocation data (needs an extension; accepted, no effect).',
-    'Eventos cuyo lugar tiene geolocalización (requiere una extensión; se acepta sin efecto).',
-  ),
-  geoloc_lat: {
-    type: 'number',
-    in: 'query',
-    description: {
-      en: 'Venue latitude; with geoloc_lng (needs an extension).',
-      es: 'Latitud del lugar; con geoloc_lng (requiere una extensión).',
-    },
-    // Accepted, with no effect: any number or text.
-    accepts: ACCEPTS.text,
-    schema: anyString,
-  } satisfies ArgDef,
-  geoloc_lng: {
-    type: 'number',
-    in: 'query',
-    description: {
-      en: 'Venue longitude; with geoloc_lat (needs an extension).',
-      es: 'Longitud del lugar; con geoloc_lat (requiere una extensión).',
-    },
-    // Accepted, with no effect: any number or text.
-    accepts: ACCEPTS.text,
-    schema: anyString,
-  } satisfies ArgDef,
+  // Events Calendar Pro's geolocation, done by the gateway (src/geo/): a point, a radius, the order by distance.
+  ...geoListArgs({ en: 'events', es: 'eventos', byVenue: true }),
   include: linkedIds(
     'Only events with these ids; date filters are then ignored.',
     'Solo los eventos con estos ids; se ignoran los filtros de fecha.',

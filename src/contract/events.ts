@@ -19,7 +19,13 @@ const passwordArg: ArgDef<string> = {
 };
 
 // TEC answers id 0 like any missing event: 404 rest-event-not-found.
-const idArg = idPath({ en: 'The event id.', es: 'El id del evento.' }, nonNegativeInt);
+const idArg = idPath(
+  {
+    en: "The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start).",
+    es: 'El id del evento, o el de una repetición (de un evento recurrente: 2^52 + id de la serie × 2^26 + minutos desde 2000-01-01 UTC hasta su inicio original).',
+  },
+  nonNegativeInt,
+);
 const slugArg = slugPath({ en: 'The event slug.', es: 'El slug del evento.' });
 
 export const eventWriteArgs = (create: boolean) => ({
@@ -63,7 +69,10 @@ export const eventRoutes = {
     pattern: '/events/(?P<id>\\d+)',
     path: '/events/{id}',
     methods: READABLE,
-    summary: { en: 'Returns one event.', es: 'Devuelve un evento.' },
+    summary: {
+      en: "Returns one event; an occurrence's id returns that occurrence of its series (its override, if any, under the occurrence's id).",
+      es: 'Devuelve un evento; el id de una repetición devuelve esa repetición de su serie (su excepción, si la hay, con el id de la repetición).',
+    },
     args: { id: idArg, password: passwordArg, multilang_language: language },
     returns: one,
   }),
@@ -98,7 +107,10 @@ export const eventRoutes = {
     pattern: '/events/by-slug/(?P<slug>[^/]+)',
     path: '/events/by-slug/{slug}',
     methods: READABLE,
-    summary: { en: 'Returns one event by its slug.', es: 'Devuelve un evento por su slug.' },
+    summary: {
+      en: "Returns one event by its slug; an override's slug returns the occurrence it replaces, under the occurrence's id.",
+      es: 'Devuelve un evento por su slug; el slug de una excepción devuelve la repetición que sustituye, con el id de la repetición.',
+    },
     args: { slug: slugArg, multilang_language: language },
     returns: one,
   }),
@@ -141,8 +153,8 @@ export const eventRoutes = {
     path: '/events/{id}.ics',
     methods: READABLE,
     summary: {
-      en: 'Returns one event as an iCalendar file ("Add to calendar").',
-      es: 'Devuelve un evento como archivo iCalendar («Añadir al calendario»).',
+      en: 'Returns one event as an iCalendar file ("Add to calendar"); an occurrence\'s id gives that occurrence alone, with its series\' UID and its RECURRENCE-ID.',
+      es: 'Devuelve un evento como archivo iCalendar («Añadir al calendario»); el id de una repetición da esa repetición sola, con el UID de su serie y su RECURRENCE-ID.',
     },
     // Taken as the read takes it, documented nowhere (the spec documents it on the read, update and delete).
     args: { id: idArg, password: { ...passwordArg, roots: 'none' }, multilang_language: language },

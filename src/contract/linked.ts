@@ -1,6 +1,7 @@
 // The venues and organizers routes of calendar/events/v1 (tec-contract.md §1.4): list, create, read/update/delete.
 
 import { z } from 'zod';
+import { geoListArgs } from '../geo/args.ts';
 import {
   ACCEPTS,
   type ArgDef,
@@ -90,6 +91,8 @@ export const linkedListArgs = (kind: LinkedKind) => {
         return items;
       }),
     } satisfies ArgDef<string[]>,
+    // Venues only: Events Calendar Pro's geolocation, on the venues themselves (src/geo/).
+    ...(kind === 'venue' ? geoListArgs({ en: 'venues', es: 'lugares', byVenue: false }) : {}),
     password: listPassword,
     multilang_language: language,
   };

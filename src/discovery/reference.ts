@@ -46,7 +46,21 @@ export function referencePolicy(publicUrl?: string): string {
   ].join('; ');
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The headers of the gateway's own pages (this one, the calendar's): the policy above, no framing, no sniffing. */
+export function pageHeaders(publicUrl?: string): express.RequestHandler {
+  const policy = referencePolicy(publicUrl);
+  return (_req: Request, res: Response, next) => {
+    res.set({
+      'Content-Security-Policy': policy,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
+    next();
+  };
+}
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page and its assets. Documents are fetched by relative URL (`../../../wp-json/…`), so the page works under any
@@ -58,16 +72,7 @@ export function referenceRouter(opts: {
   publicUrl?: string;
 }): express.Router {
   const router = express.Router({ strict: true });
-  const policy = referencePolicy(opts.publicUrl);
-  router.use((_req: Request, res: Response, next) => {
-    res.set({
-      'Content-Security-Policy': policy,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    });
-    next();
-  });
+  router.use(pageHeaders(opts.publicUrl));
   const docs = [{ name: `${NAMESPACE}`, url: `../../../wp-json/${NAMESPACE}/doc` }];
   if (opts.secondaryLanguage) {
     docs.push({

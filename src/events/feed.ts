@@ -11,7 +11,7 @@ import { feedPosts } from '../index/occurrences/feed.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
 import { type EventListArgs, eventQueryOf } from './filters.ts';
-import { readEvent } from './read.ts';
+import { readEventAnswer } from './read.ts';
 import { readEvents } from './read-events.ts';
 import { relatedOf } from './related.ts';
 
@@ -74,8 +74,9 @@ export async function eventFeed(
   id: number,
   password: string | undefined,
 ): Promise<HandlerResult> {
-  const event = (await readEvent(deps, ctx, site, id, password)) as Record<string, unknown>;
+  // An occurrence's id is that occurrence alone: its series' UID and its RECURRENCE-ID (src/render/ical-series.ts).
+  const { body: event, tags } = await readEventAnswer(deps, ctx, site, id, password);
   const title = typeof event.title === 'string' ? [event.title] : [];
   const body: FeedBody = { events: [event], calendar: calendarOf(deps, site, title) };
-  return { body };
+  return { body, ...(tags ? { tags } : {}) };
 }

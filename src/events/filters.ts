@@ -6,6 +6,7 @@ import type { ArgsOf } from '../contract/args.ts';
 import type { listEventsArgs } from '../contract/events.ts';
 import { resolveListDates } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
+import { geoEcho, type Near, pointOf, venueSetsOf } from '../geo/near.ts';
 import { invalidParams } from '../http/errors.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import type { IndexQuery } from '../index/query.ts';
@@ -34,6 +35,8 @@ export interface FilterEnv {
 interface Part {
   query?: Partial<EventQuery>;
   echo?: Record<string, unknown>;
+  /** A point's query: the venues in reach with their distance (src/geo/), for `distance_km` and the order. */
+  near?: Near;
 }
 
 export interface EventFilter {
@@ -44,15 +47,7 @@ export interface EventFilter {
 }
 
 /** List arguments that filter nothing: paging, the password that unblanks records, the language, accepted no-ops. */
-export const NOT_FILTERS: readonly ArgName[] = [
-  'page',
-  'per_page',
-  'password',
-  'multilang_language',
-  'geoloc',
-  'geoloc_lat',
-  'geoloc_lng',
-];
+export const NOT_FILTERS: readonly ArgName[] = ['page', 'per_page', 'password', 'multilang_language'];
 
 async function termIds(env: FilterEnv, tax: TaxonomySource | undefined, name: string, values?: string[]) {
   if (!values?.length) return undefined;
@@ -229,6 +224,25 @@ const firstOnly: EventFilter = {
       : {},
 };
 
+/**
+ * Geolocation (src/geo/): events whose venue has coordinates (or none), or is within a radius of a point. The
+ * venues' coordinates come from the venue catalog; the event index narrows by the venues found.
+ */
+const geo: EventFilter = {
+  args: ['geoloc', 'geoloc_lat', 'geoloc_lng', 'geoloc_radius', 'orderby'],
+  async apply({ deps, ctx, args }) {
+    const point = pointOf(args);
+    if (!point && args.geoloc === undefined) return {};
+    const catalog = await deps.catalog.all('venue', ctx.language);
+    const { distances, ...sets } = venueSetsOf(args, point, catalog);
+    return {
+      query: sets,
+      echo: geoEcho(args, point),
+      near: point && distances ? { ...point, distances } : undefined,
+    };
+  },
+};
+
 /** Every filter, in the order `rest_url` echoes them (TEC's, with categories and tags kept). */
 export const EVENT_FILTERS: readonly EventFilter[] = [
   ticketed,
@@ -244,6 +258,7 @@ export const EVENT_FILTERS: readonly EventFilter[] = [
   parent,
   series,
   firstOnly,
+  geo,
 ];
 
 export interface ResolvedEventQuery {
@@ -252,6 +267,8 @@ export interface ResolvedEventQuery {
   echo: Record<string, unknown>;
   visibility: Visibility;
   index: EventIndex;
+  /** Given a point (`geoloc_lat`, `geoloc_lng`): the distances, and whether the list is ordered by them. */
+  near?: Near;
 }
 
 /**
@@ -278,14 +295,16 @@ export async function eventQueryOf(
   const [visibility, index] = await Promise.all([env.visibility, env.index]);
   const query: EventQuery = { statuses: visibility.statuses };
   const echo: Record<string, unknown> = {};
+  let near: Near | undefined;
   for (const p of parts) {
     Object.assign(query, p.query);
     Object.assign(echo, p.echo);
+    near ??= p.near;
   }
   // A filter on what a password blanks matches a protected event only for who sees it in full (src/index/query.ts):
   // its editors, and whoever gave its password.
   query.seesProtected = await withPassword(deps, ctx, index, query, visibility, args.password);
-  return { query, echo, visibility, index };
+  return { query, echo, visibility, index, near };
 }
 
 /** The status filter alone: the events a caller may read, for queries that take no other list argument. */

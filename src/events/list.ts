@@ -2,6 +2,7 @@
 // (src/index/occurrences/list.ts), then the page's records upstream.
 import type { listEventsArgs } from '../contract/events.ts';
 import type { Deps } from '../deps.ts';
+import { pageByDistance, withDistance } from '../geo/order.ts';
 import { archivePageNotFound } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { listOccurrences } from '../index/occurrences/list.ts';
@@ -14,15 +15,26 @@ export async function listEvents(
   input: HandlerInput<typeof listEventsArgs>,
 ): Promise<HandlerResult> {
   const { ctx, site } = input;
-  const { query, echo, visibility, index } = await eventQueryOf(deps, ctx, input.args);
+  const { query, echo, visibility, index, near } = await eventQueryOf(deps, ctx, input.args);
   const page = input.args.page ?? 1;
   const perPage = input.args.per_page ?? 10;
-  const result = listOccurrences(index, { ...query, page, perPage });
+  // Ordered by distance: every match is listed (a point's matches are the events of the venues in reach), then
+  // sorted by the venue of the post each item is read from (an override's own venue) and cut.
+  const byDistance = near?.byDistance === true;
+  const all = listOccurrences(index, {
+    ...query,
+    page: byDistance ? 1 : page,
+    perPage: byDistance ? Number.MAX_SAFE_INTEGER : perPage,
+  });
+  const kmOf = (post: number) => near?.distances.get(index.venueOf(post));
+  const result = byDistance ? pageByDistance(all, page, perPage, (item) => kmOf(item.post)) : all;
   if (page > 1 && result.items.length === 0) {
     throw archivePageNotFound('event');
   }
   const password = input.args.password;
-  const events = await occurrenceRecords(deps, ctx, index, result.items, visibility, password, site);
+  const records = await occurrenceRecords(deps, ctx, index, result.items, visibility, password, site);
+  const postOf = new Map(result.items.map((item) => [item.id, item.post]));
+  const events = near ? records.map((r) => withDistance(r, kmOf(postOf.get(r.id as number) ?? 0))) : records;
   const links = { per_page: perPage, ...echo, multilang_language: input.args.multilang_language };
   return postListResult(site.apiRoot, 'events', events, links, page, result.total, result.totalPages);
 }

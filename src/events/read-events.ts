@@ -6,6 +6,7 @@ import { asGuesses } from '../passwords/guesses.ts';
 import { canSeeProtected, isProtected } from '../serialize/common.ts';
 import type { WpPost } from '../wp/types.ts';
 import { withStoredExcerpt } from './excerpt.ts';
+import { readHeld } from './held.ts';
 import { readPage } from './page.ts';
 import type { Visibility } from './visibility.ts';
 
@@ -25,17 +26,23 @@ export async function readEvents(
   password: string | undefined,
 ): Promise<WpPost[]> {
   const statuses = visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined;
+  const pages = (ids: number[]) => {
+    const out: Promise<WpPost[]>[] = [];
+    for (let i = 0; i < ids.length; i += UPSTREAM_PAGE)
+      out.push(readPage(deps, ctx, 'event', ids.slice(i, i + UPSTREAM_PAGE), { statuses, password }));
+    return Promise.all(out).then((p) => p.flat());
+  };
+  // An anonymous reader without a password: the events held for that audience are not read again (src/events/held.ts).
+  if (deps.records && !ctx.credentials && password === undefined && !visibility.editor) {
+    const read = await readHeld(deps, ctx, index, ids, pages);
+    return read.map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  }
   const tried = password === undefined ? [] : ids.filter((id) => index.get(id)?.protected);
   const read = await asGuesses(
     deps.passwordGuesses,
     ctx.client,
     tried.map((id) => `event:${id}`),
-    async () => {
-      const pages: Promise<WpPost[]>[] = [];
-      for (let i = 0; i < ids.length; i += UPSTREAM_PAGE)
-        pages.push(readPage(deps, ctx, 'event', ids.slice(i, i + UPSTREAM_PAGE), { statuses, password }));
-      return (await Promise.all(pages)).flat();
-    },
+    () => pages(ids),
     {
       of: (posts) =>
         posts.filter((p) => isProtected(p) && !canSeeProtected(p, password)).map((p) => `event:${p.id}`),

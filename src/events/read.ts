@@ -1,33 +1,17 @@
-// GET /events/{id} and /events/by-slug/{slug}: one event with TEC's access rules and error codes.
+// GET /events/{id} and /events/by-slug/{slug}: one event, or one occurrence of a series, with TEC's access rules.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
+import { invalidParams } from '../http/errors.ts';
+import { isOccurrenceId } from '../recurrence/ids.ts';
 import {
-  ApiError,
-  eventGone,
-  eventNotAccessible,
-  eventNotFound,
-  invalidParams,
-  notAnEvent,
-  passwordProtected,
-} from '../http/errors.ts';
-import { asGuesses } from '../passwords/guesses.ts';
+  type OccurrenceAnswer,
+  overrideOccurrenceId,
+  readOccurrence,
+} from '../recurrence/occurrence-read.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { serializeEvent } from '../serialize/index.ts';
-import { asCaller } from '../wp/client.ts';
-import type { WpPost } from '../wp/types.ts';
-import { withStoredExcerpt } from './excerpt.ts';
+import { readShown } from './read-post.ts';
 import { relatedOf } from './related.ts';
-
-const PASSWORD_PROTECTED = passwordProtected().code;
-
-async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
-  const catalogs = deps.catalog;
-  for (const kind of ['venue', 'organizer'] as const) {
-    const all = await catalogs.all(kind, ctx.language).catch(() => undefined);
-    if (all?.has(id)) return true;
-  }
-  return false;
-}
 
 /** Resolves a slug to an event id through the index (any status); an unknown slug is a 400, as in TEC. */
 export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): Promise<number> {
@@ -38,63 +22,34 @@ export async function idOfSlug(deps: Deps, ctx: RequestContext, slug: string): P
 }
 
 /**
- * Reads the post with the caller's credentials and maps WordPress's refusal onto TEC's codes:
- * trashed (and the caller may edit it) → 403 event-no-longer-available; not readable → 403 event-not-accessible; unknown → 404.
+ * One event as the caller may read it: a post id answers that post; an occurrence id (src/recurrence/ids.ts) answers
+ * that occurrence of its series (src/recurrence/occurrence-read.ts). `asOccurrence`: an override post answers as the
+ * occurrence it replaces, under the occurrence's id (a read by slug). `tags`: what the answer depends on beyond the
+ * records it shows (for the response cache).
  */
-export async function readEventPost(
+export async function readEventAnswer(
   deps: Deps,
   ctx: RequestContext,
+  site: SiteInfo,
   id: number,
-  opts: { password?: string; context?: 'view' | 'edit' } = {},
-): Promise<WpPost> {
-  try {
-    const res = await deps.wp.request<WpPost>({
-      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
-      query: { context: opts.context ?? 'view', password: opts.password },
-      ...asCaller(ctx),
-    });
-    return res.body;
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'rest_post_incorrect_password') {
-      // WordPress refuses any password on a post that has none; TEC ignores it. Read it again without one.
-      if (opts.password !== undefined) {
-        const plain = await readEventPost(deps, ctx, id, { ...opts, password: undefined });
-        if (plain.content?.protected !== true) return plain;
-      }
-      throw passwordProtected();
-    }
-    if (err.status === 404) throw (await isLinkedPost(deps, ctx, id)) ? notAnEvent(id) : eventNotFound(id);
-    if (err.status === 401 || err.status === 403) {
-      if (await trashedForCaller(deps, ctx, id)) {
-        throw eventGone(id);
-      }
-      throw eventNotAccessible(id);
-    }
-    throw err;
-  }
+  password: string | undefined,
+  opts: { edit?: boolean; asOccurrence?: boolean } = {},
+): Promise<OccurrenceAnswer> {
+  if (isOccurrenceId(id)) return readOccurrence(deps, ctx, site, id, password, opts);
+  const { post, unlock } = await readShown(deps, ctx, id, password, opts);
+  const occurrence = opts.asOccurrence ? overrideOccurrenceId(deps, post) : undefined;
+  if (occurrence !== undefined) return readOccurrence(deps, ctx, site, occurrence, password, opts);
+  const related = await relatedOf(deps, ctx, [post]);
+  const body = serializeEvent(post, related, {
+    mapping: deps.mapping,
+    site,
+    context: 'single',
+    password: unlock,
+  });
+  return { body };
 }
 
-/**
- * Whether the caller may see that WordPress holds the post in the trash: asked with the caller's own credentials
- * in edit context (WordPress shows a trashed post to whoever may edit it). Anonymous callers and callers who may
- * not edit it get no answer, so they cannot tell a trashed event from a draft (TEC tells anyone; a deliberate
- * difference).
- */
-async function trashedForCaller(deps: Deps, ctx: RequestContext, id: number): Promise<boolean> {
-  if (!ctx.credentials) return false;
-  try {
-    const res = await deps.wp.request<{ status?: string }>({
-      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
-      query: { context: 'edit', _fields: 'status' },
-      ...asCaller(ctx),
-    });
-    return res.body.status === 'trash';
-  } catch {
-    return false;
-  }
-}
-
+/** One event's record (see readEventAnswer). */
 export async function readEvent(
   deps: Deps,
   ctx: RequestContext,
@@ -103,31 +58,5 @@ export async function readEvent(
   password: string | undefined,
   opts: { edit?: boolean } = {},
 ): Promise<Record<string, unknown>> {
-  const index = await deps.indexes.forLanguage(ctx.language);
-  // TEC lets whoever may edit the event read it in full with `context=edit`, password or not; WordPress decides
-  // who may (edit context needs edit_post), and anyone else reads it as usual.
-  const edited =
-    opts.edit && ctx.credentials
-      ? await readEventPost(deps, ctx, id, { context: 'edit' }).catch(() => undefined)
-      : undefined;
-  // A password is a guess at this event: throttled per client (a wrong one is the 403 below readEventPost).
-  const read = () =>
-    asGuesses(
-      deps.passwordGuesses,
-      ctx.client,
-      password === undefined ? [] : [`event:${id}`],
-      () => readEventPost(deps, ctx, id, { password }),
-      { of: () => [], error: (err) => err instanceof ApiError && err.code === PASSWORD_PROTECTED },
-    );
-  const post = withStoredExcerpt(edited ?? (await read()), index.get(id)?.hasExcerpt);
-  if (post.status === 'trash') {
-    throw eventGone(id);
-  }
-  const content = post.content as { protected?: boolean; rendered?: string } | undefined;
-  if (content?.protected && !password && !edited) {
-    throw passwordProtected();
-  }
-  const related = await relatedOf(deps, ctx, [post]);
-  const unlock = edited ? (edited.password ?? password) : password;
-  return serializeEvent(post, related, { mapping: deps.mapping, site, context: 'single', password: unlock });
+  return (await readEventAnswer(deps, ctx, site, id, password, opts)).body;
 }

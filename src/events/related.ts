@@ -81,7 +81,45 @@ async function linkedPosts(deps: Deps, ctx: RequestContext, kind: 'venue' | 'org
   return posts;
 }
 
-export async function relatedOf(deps: Deps, ctx: RequestContext, events: WpPost[]): Promise<Related> {
+/**
+ * The series of the overrides among `events` (an override answers its series' rule), read with the caller's own
+ * credentials as an event is, or taken from `known` (series posts the caller already read). One request for a page
+ * that holds overrides, none otherwise.
+ */
+async function seriesOf(
+  deps: Deps,
+  ctx: RequestContext,
+  events: WpPost[],
+  known: WpPost[],
+): Promise<Map<number, WpPost>> {
+  const out = new Map(known.map((p) => [p.id, p]));
+  const field = deps.mapping.event.fields.series_parent;
+  if (!field || !deps.mapping.event.fields.recurrence) return out;
+  const wanted = new Set<number>();
+  for (const post of events) {
+    const parent = readField(post, field);
+    if (typeof parent === 'number' && parent > 0 && !out.has(parent)) wanted.add(parent);
+  }
+  if (!wanted.size) return out;
+  const caller = await deps.callers.resolve(ctx);
+  const status = can(caller, deps.site.caps.event ?? {}, 'edit_posts') ? { status: VISIBLE_TO_EDITORS } : {};
+  const found = await byIds<WpPost>(
+    deps,
+    ctx,
+    `/wp/v2/${deps.mapping.event.restBase}`,
+    [...wanted],
+    status,
+  ).catch(() => new Map<number, WpPost>());
+  for (const [id, p] of found) out.set(id, p);
+  return out;
+}
+
+export async function relatedOf(
+  deps: Deps,
+  ctx: RequestContext,
+  events: WpPost[],
+  knownSeries: WpPost[] = [],
+): Promise<Related> {
   const { mapping } = deps;
   const venueIds = new Set<number>();
   const organizerIds = new Set<number>();
@@ -91,10 +129,11 @@ export async function relatedOf(deps: Deps, ctx: RequestContext, events: WpPost[
     const o = readField(post, mapping.event.fields.organizer);
     for (const id of Array.isArray(o) ? o : typeof o === 'number' ? [o] : []) organizerIds.add(Number(id));
   }
-  const [venues, organizers, terms] = await Promise.all([
+  const [venues, organizers, terms, series] = await Promise.all([
     linkedPosts(deps, ctx, 'venue', [...venueIds]),
     linkedPosts(deps, ctx, 'organizer', [...organizerIds]),
     termsOf(deps, ctx),
+    seriesOf(deps, ctx, events, knownSeries),
   ]);
   const mediaIds = new Set<number>();
   for (const p of [...events, ...venues.values(), ...organizers.values()]) {
@@ -103,7 +142,7 @@ export async function relatedOf(deps: Deps, ctx: RequestContext, events: WpPost[
   const media = await cachedByIds<WpMedia>(deps, ctx, 'media', '/wp/v2/media', [...mediaIds]).catch(
     () => new Map<number, WpMedia>(),
   );
-  return { venues, organizers, terms, media };
+  return { venues, organizers, terms, media, ...(series.size ? { series } : {}) };
 }
 
 /**

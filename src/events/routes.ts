@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts';
 import { type Binding, bind } from '../http/handler.ts';
 import { eventFeed, eventsFeed } from './feed.ts';
 import { listEvents } from './list.ts';
-import { idOfSlug, readEvent } from './read.ts';
+import { idOfSlug, readEventAnswer } from './read.ts';
 import { createEvent, deleteEvent, updateEvent } from './write.ts';
 
 /** TEC reads `context` from the raw request (it is no declared argument). */
@@ -14,14 +14,15 @@ export function eventBindings(deps: Deps): Binding[] {
   return [
     bind(c.list, (i) => listEvents(deps, i)),
     bind(c.create, async (i) => createEvent(deps, i.ctx, i.site, i.args, i.body)),
-    bind(c.read, async (i) => ({
-      body: await readEvent(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
-    })),
+    bind(c.read, (i) =>
+      readEventAnswer(deps, i.ctx, i.site, i.args.id!, i.args.password, { edit: contextEdit(i.raw) }),
+    ),
     bind(c.update, async (i) => updateEvent(deps, i.ctx, i.site, i.args.id!, i.args, i.body, i.args.scope)),
     bind(c.delete, async (i) => deleteEvent(deps, i.ctx, i.site, i.args.id!, i.args.scope)),
     bind(c.readBySlug, async (i) => {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);
-      return { body: await readEvent(deps, i.ctx, i.site, id, undefined) };
+      // An override's slug names the occurrence it replaces: answered as that occurrence, under its id.
+      return readEventAnswer(deps, i.ctx, i.site, id, undefined, { asOccurrence: true });
     }),
     bind(c.updateBySlug, async (i) => {
       const id = await idOfSlug(deps, i.ctx, i.params.slug!);

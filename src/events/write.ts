@@ -32,8 +32,9 @@ import type { WpPost, WpTerm } from '../wp/types.ts';
 import { mayPublish, requireCaller, requireEditor } from '../write/caller.ts';
 import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, type UndoStep, undoing, withStamp } from '../write/undo.ts';
+import { holdWritten } from './held.ts';
 import { resolveLinked } from './linked.ts';
-import { readEventPost } from './read.ts';
+import { readEventPost } from './read-post.ts';
 import { relatedOf } from './related.ts';
 
 type WriteArgs = ArgsOf<ReturnType<typeof eventWriteArgs>>;
@@ -339,6 +340,8 @@ export async function respond(
     body,
     tags: linkTags(before, after),
     soft: softChange(before, after, created || before !== undefined),
+    // The written event as the public reads it: the next list miss needs no upstream read for it.
+    afterDrop: () => holdWritten(deps, ctx, post),
   };
 }
 

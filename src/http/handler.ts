@@ -25,13 +25,18 @@ export interface HandlerResult {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** A write's cache tags beyond what its answer shows (src/stages/invalidate.ts). */
+  /**
+   * Cache tags beyond what the answer shows: those a write touched (src/stages/invalidate.ts), or those a read's
+   * answer depends on (src/stages/cache.ts; an occurrence's, on its series and on overrides made later).
+   */
   tags?: string[];
   /**
    * The write took nothing out of public view (src/cache/soft.ts): its drop may be soft, anonymous readers keeping
    * the previous answer while it refills. Absent: a hard drop.
    */
   soft?: boolean;
+  /** What a write does once its invalidation is done (src/stages/invalidate.ts): hold its public copy. */
+  afterDrop?: () => void;
 }
 
 export type Handler<S extends ArgsShape> = (input: HandlerInput<S>) => Promise<HandlerResult>;

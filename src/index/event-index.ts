@@ -222,6 +222,11 @@ export class EventIndex {
     return this.#columns.query(q);
   }
 
+  /** An event's venue id (0: none, or no such event), without building its record (src/geo/ orders by it). */
+  venueOf(id: number): number {
+    return this.#columns.venueOf(id);
+  }
+
   /** The venue (or organizer) ids the events of a query link to, without reading the events one by one. */
   linkedTo(kind: 'venue' | 'organizer', q: IndexQuery, except?: ReadonlySet<number>): Set<number> {
     const { ids } = this.#columns.query({ ...q, page: 1, perPage: Number.MAX_SAFE_INTEGER });

@@ -38,6 +38,12 @@ export interface IndexQuery {
   categories?: number[];
   tags?: number[];
   venue?: number[];
+  /**
+   * Geolocation (src/geo/): only events whose venue is in `venueIn` (an empty set: none), none of `venueNotIn`
+   * (events without a venue pass). Both read the venue, which a password blanks.
+   */
+  venueIn?: ReadonlySet<number>;
+  venueNotIn?: ReadonlySet<number>;
   organizer?: number[];
   featured?: boolean;
   include?: number[];
@@ -74,6 +80,8 @@ export const readsBlanked = (q: Omit<IndexQuery, 'page' | 'perPage'>): boolean =
     q.categories?.length ||
     q.tags?.length ||
     q.featured !== undefined ||
+    q.venueIn !== undefined ||
+    q.venueNotIn !== undefined ||
     q.readsLinks
   );
 
@@ -203,6 +211,8 @@ export function compileFilter(q: IndexQuery): (f: EventFacets) => boolean {
     if (!anyOf(categories, f.categories) || !anyOf(tags, f.tags) || !anyOf(organizers, f.organizers))
       return false;
     if (venues && (f.venue === null || !venues.has(f.venue))) return false;
+    if (q.venueIn && (f.venue === null || !q.venueIn.has(f.venue))) return false;
+    if (q.venueNotIn && f.venue !== null && q.venueNotIn.has(f.venue)) return false;
     if (terms === null) return true;
     return (!f.protected || q.searchesProtected === true) && matchesSearch(f, terms);
   };

@@ -30,6 +30,8 @@ export interface LinkedFacets {
    * match, whoever asks. No list shows the rest to anyone (wp/v2's view context blanks it even for editors).
    */
   openText: string;
+  /** A venue's coordinates when both are stored (src/geo/), else null. */
+  point?: { lat: number; lng: number } | null;
 }
 
 /** Statuses crawled: everything an editor could list, plus trash (so trashed ids still exist for 410s). */
@@ -68,6 +70,10 @@ export function linkedFacetsOf(kind: LinkedKind, post: WpPost, mapping: Mapping)
       .map((f) => str(rec[f]))
       .join('\n')
       .toLowerCase(),
+    point:
+      typeof rec.geo_lat === 'number' && typeof rec.geo_lng === 'number'
+        ? { lat: rec.geo_lat, lng: rec.geo_lng }
+        : null,
   };
 }
 

@@ -6,6 +6,8 @@ import { eventQueryOf, VISIBILITY_ONLY } from '../events/filters.ts';
 import { postListResult, readPage } from '../events/page.ts';
 import { openedBy } from '../events/protected.ts';
 import { listVisibility, readableOf, visibleTo } from '../events/visibility.ts';
+import { withDistance } from '../geo/order.ts';
+import { byDistance, type GeoArgs, venuesNear } from '../geo/venues.ts';
 import { archivePageNotFound, invalidParams } from '../http/errors.ts';
 import type { HandlerInput, HandlerResult } from '../http/handler.ts';
 import { ANY_EVENT_STATUSES, HAS_EVENTS_STATUSES } from '../index/facets.ts';
@@ -94,12 +96,20 @@ export async function listLinked(
       usedByUpcoming(index, kind, readableOf(events, ANY_EVENT_STATUSES), deps.now(), deps.site.timezone),
     );
 
-  const matches = filterLinked(catalog.values(), {
+  // Venues: the geolocation filters, on the coordinates this caller sees (src/geo/).
+  const near =
+    kind === 'venue'
+      ? venuesNear(a as GeoArgs, catalog, (v) => seenInFull(visibility.seesProtected, v))
+      : undefined;
+  if (near?.only) only = intersect(only, near.only);
+  if (near?.exclude) exclude = new Set([...(exclude ?? []), ...near.exclude]);
+  let matches = filterLinked(catalog.values(), {
     visible: visibleTo(visibility),
     search: a.search,
     only,
     exclude,
   });
+  if (near?.byDistance) matches = byDistance(matches, near.distances);
   const page = a.page ?? 1;
   const perPage = a.per_page ?? 10;
   const total = matches.length;
@@ -124,7 +134,10 @@ export async function listLinked(
   );
   const media = await mediaOf(deps, ctx, posts);
   const records = posts.map((p) =>
-    serialize(deps, kind, p, media, site, 'list', { password, stored: catalog.get(p.id) }),
+    withDistance(
+      serialize(deps, kind, p, media, site, 'list', { password, stored: catalog.get(p.id) }),
+      near?.distances.get(p.id),
+    ),
   );
 
   const echo = {
@@ -134,6 +147,7 @@ export async function listLinked(
     has_events: a.has_events === undefined ? undefined : a.has_events ? 1 : 0,
     only_with_upcoming: a.only_with_upcoming ? 1 : undefined,
     status: visibility.echo,
+    ...near?.echo,
     multilang_language: a.multilang_language,
   };
   return postListResult(site.apiRoot, PLURAL[kind], records, echo, page, total, totalPages);

@@ -5,6 +5,7 @@ import type { LinkedKind } from '../contract/linked.ts';
 import { organizerRecord, sentAsIsOf, textFieldsOf, venueRecord } from '../contract/records.ts';
 import { publicationDate } from '../dates/index.ts';
 import type { Deps } from '../deps.ts';
+import { coordinatesSent } from '../geo/venue-write.ts';
 import { ApiError, couldNot, forbidden, linkedInTrash, linkedNotAccessible } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import { resolveImage } from '../media/sideload.ts';
@@ -57,6 +58,7 @@ export function valuesOf(
   // `image` is resolved by the caller of valuesOf (resolveImage): an id is checked, a URL is uploaded.
   if (a.status !== undefined || opts.create || opts.replace)
     v.status = scaleStatus(a.status as string | undefined, opts.canPublish);
+  if (kind === 'venue') Object.assign(v, coordinatesSent(a));
   if (a.date !== undefined) v.date = publicationDate(a.date, opts.timezone, opts.now, 'date');
   if (a.date_utc !== undefined) v.date_utc = publicationDate(a.date_utc, 'UTC', opts.now, 'date_utc');
   if (

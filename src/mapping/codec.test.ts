@@ -57,6 +57,13 @@ describe('decodeMeta', () => {
     ['', 'string', undefined, null],
     ['', 'string', '', ''],
     [['a', 'b'], 'string-list', undefined, ['a', 'b']],
+    // Pro's `_VenueLat`: a float's text; anything else is no coordinate.
+    ['39.4699', 'decimal', undefined, 39.4699],
+    ['-0.3763', 'decimal', undefined, -0.3763],
+    [12.5, 'decimal', undefined, 12.5],
+    ['', 'decimal', undefined, null],
+    ['north', 'decimal', undefined, null],
+    [undefined, 'decimal', undefined, null],
   ])('reads %j stored as %s (default %j) as %j', (stored, format, def, expected) => {
     expect(decodeMeta(stored as never, format, def)).toEqual(expected);
   });
@@ -75,6 +82,9 @@ describe('encodeMeta', () => {
     [[3, 4], 'int-list', [3, 4]],
     ['x', 'string', 'x'],
     [null, 'string', ''],
+    [39.4699, 'decimal', '39.4699'],
+    [-179.99, 'decimal', '-179.99'],
+    [null, 'decimal', null],
   ])('writes %j as %s: %j', (value, format, expected) => {
     expect(encodeMeta(value, format)).toEqual(expected);
   });
@@ -87,6 +97,10 @@ describe('encodeMeta', () => {
       fc.record({ format: fc.constant<StorageFormat>('int'), value: fc.integer({ min: 1 }) }),
       fc.record({ format: fc.constant<StorageFormat>('int-list'), value: fc.array(fc.integer({ min: 1 })) }),
       fc.record({ format: fc.constant<StorageFormat>('string'), value: fc.string({ minLength: 1 }) }),
+      fc.record({
+        format: fc.constant<StorageFormat>('decimal'),
+        value: fc.double({ min: -180, max: 180, noNaN: true }).map((v) => v + 0),
+      }),
       fc.record({
         format: fc.constant<StorageFormat>('datetime'),
         value: fc.constant('2031-01-02 03:04:05'),

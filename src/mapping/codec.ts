@@ -60,6 +60,11 @@ export function decodeMeta(v: MetaValue | undefined, format: StorageFormat, def?
       const list = Array.isArray(v) ? v : present(v) ? [v as string] : [];
       return list.map(String);
     }
+    case 'decimal': {
+      const first = Array.isArray(v) ? v[0] : v;
+      const n = typeof first === 'number' || typeof first === 'string' ? Number(first) : Number.NaN;
+      return present(first) && Number.isFinite(n) ? n : null;
+    }
     default: {
       const first = Array.isArray(v) ? v[0] : v;
       return present(first) ? String(first) : def === undefined ? null : def;
@@ -86,6 +91,10 @@ export function encodeMeta(v: FieldValue, format: StorageFormat): MetaValue {
         .filter((n) => Number.isInteger(n) && n > 0);
     case 'string-list':
       return (Array.isArray(v) ? v : v == null ? [] : [v]).map(String);
+    case 'decimal': {
+      const n = typeof v === 'number' || typeof v === 'string' ? Number(v) : Number.NaN;
+      return v !== '' && Number.isFinite(n) ? String(n) : null;
+    }
     default:
       return v == null ? '' : String(v);
   }

@@ -10,6 +10,8 @@ import { eventRecord, organizerRecord, type RecordDescriptor, venueRecord } from
  * - `one-flag`: `'1'` when true, absent when false (TEC's `_tribe_featured`).
  * - `bool`: `'1'`/`''` (or a REST boolean); `default` applies when the row is absent (TEC's `_EventShowMap`).
  * - `string-list`: several string rows (TEC's `_EventCost`).
+ * - `decimal`: a number as its decimal text (Events Calendar Pro's `_VenueLat`, `_VenueLng`: `(string) (float)`);
+ *   absent, empty or not a number reads as not set.
  */
 export const storageFormat = z.enum([
   'string',
@@ -20,6 +22,7 @@ export const storageFormat = z.enum([
   'one-flag',
   'bool',
   'string-list',
+  'decimal',
 ]);
 export type StorageFormat = z.infer<typeof storageFormat>;
 

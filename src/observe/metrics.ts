@@ -110,10 +110,23 @@ export class Metrics {
     });
     new client.Gauge({
       name: 'calendar_gateway_cache_soft_stale_entries',
-      help: 'Answers of the in-process tier a write softly invalidated: served for CACHE_SOFT_STALE_MS while they refill.',
+      help: 'Answers of the in-process tier a write softly invalidated: served while they refill (CACHE_SOFT_STALE_MS, up to 10 s while the refill is slow).',
       registers,
       collect() {
         this.set(cache?.size.softStale ?? 0);
+      },
+    });
+    new client.Counter({
+      name: 'calendar_gateway_cache_soft_answers_total',
+      help: 'Previous answers served while a soft invalidation refilled: `window` inside CACHE_SOFT_STALE_MS, `late` past it (up to 10 s) because the refill was slow or waited its turn.',
+      labelNames: ['when'],
+      registers,
+      collect() {
+        this.reset();
+        if (!cache) return;
+        const { soft, softLate } = cache.stats;
+        this.inc({ when: 'window' }, soft - softLate);
+        this.inc({ when: 'late' }, softLate);
       },
     });
     new client.Gauge({

@@ -43,6 +43,35 @@ describe.each([
   it('names an override’s series and the original start it replaces', () => {
     const r = serialize({ series_parent: 77, recurrence_id: '2026-11-03 00:00:00' });
     expect([r.is_recurring, r.series_id, r.original_start_utc]).toEqual([true, 77, '2026-11-03 00:00:00']);
+    // A series the caller may not read (not at hand): no rule to show.
+    expect(r.recurrence).toBeNull();
+  });
+
+  it('gives an override its series’ rule, read for the series’ own start, when the series is at hand', () => {
+    const rule = 'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10';
+    const series = eventPost(mapping, { ...base, recurrence: rule }, { id: 77 });
+    const r = serializeEvent(
+      // Moved to a Wednesday: the words still say the series' Tuesday.
+      eventPost(
+        mapping,
+        {
+          ...base,
+          start_date: '2026-11-04 20:00:00',
+          end_date: '2026-11-04 22:00:00',
+          utc_start_date: '2026-11-05 01:00:00',
+          utc_end_date: '2026-11-05 03:00:00',
+          series_parent: 77,
+          recurrence_id: '2026-11-04 00:00:00',
+        },
+        { id: 78 },
+      ),
+      { ...related(mapping), series: new Map([[77, series]]) },
+      opts(mapping, { context: 'single' }),
+    );
+    expect(r.series_id).toBe(77);
+    expect(r.recurrence).toMatchObject({ rrule: 'FREQ=WEEKLY;BYDAY=TU;COUNT=10', rdate: [], exdate: [] });
+    expect((r.recurrence as { text: string }).text).toMatch(/Tuesday/);
+    expect((r.recurrence as { text: string }).text).not.toMatch(/Wednesday/);
   });
 
   it('says a one-off does not repeat, and an unreadable rule is none', () => {

@@ -34,23 +34,31 @@ export function ruleAnswer(text: unknown, start: SeriesStart): RecurrenceFields[
   return { ...ruleObject(parsed.rule), text: describeRule(parsed.rule, start) };
 }
 
+/** A series as an override's answer needs it: its stored rule, read for its own start. */
+export interface SeriesRule {
+  text: unknown;
+  start: SeriesStart;
+}
+
 /**
  * The fields of a post read as itself: a series post is its first occurrence (`series_id` its own id); an override
- * names its series and the original start it replaces (its series' rule is not at hand here: null); anything else
- * is a one-off.
+ * names its series, the original start it replaces and its series' rule (`series`, null when the caller may not
+ * read the series), as an occurrence does; anything else is a one-off.
  */
 export function recurrenceFieldsOf(
   id: number,
   values: RecurrenceValues,
   start: SeriesStart,
   utcStart: string,
+  series?: SeriesRule,
 ): RecurrenceFields {
   const recurrence = ruleAnswer(values.recurrence, start);
   if (recurrence) return { is_recurring: true, series_id: id, original_start_utc: utcStart, recurrence };
   const parent = Number(values.series_parent);
   const original = typeof values.recurrence_id === 'string' ? values.recurrence_id : '';
   if (Number.isInteger(parent) && parent > 0 && original) {
-    return { is_recurring: true, series_id: parent, original_start_utc: original, recurrence: null };
+    const recurrence = series ? ruleAnswer(series.text, series.start) : null;
+    return { is_recurring: true, series_id: parent, original_start_utc: original, recurrence };
   }
   return ONE_OFF;
 }

@@ -1,7 +1,7 @@
 // Where an event update or delete meets recurrence: what the id names, and the write its scope asks for.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { readEventPost } from '../events/read.ts';
+import { readEventPost } from '../events/read-post.ts';
 import { ApiError, eventNotFound, forbidden } from '../http/errors.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import type { Caller } from '../wp/caller.ts';

@@ -2,7 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import { SCOPES } from '../contract/recurrence.ts';
 import type { Deps } from '../deps.ts';
-import { readEventPost } from '../events/read.ts';
+import { readEventPost } from '../events/read-post.ts';
 import { ApiError, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { identityOf, isOccurrenceId } from './ids.ts';

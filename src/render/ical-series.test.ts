@@ -219,4 +219,73 @@ describe('a series in the feed', () => {
     expect(alone).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
     expect(alone.slice(alone.indexOf('BEGIN:VEVENT'))).not.toContain('RRULE');
   });
+
+  // Issue 31's counterexample (RECURRENCE_SEED=31): a yearly series on the second Sunday of March at 02:15 New York
+  // time, a time the spring-forward skips every year. RFC 5545 §3.3.5 reads such a time with the offset from before
+  // the gap (02:15 EST, 07:15Z, shown as 03:15 EDT); the model and ical.js agree on it. What failed was node-ical
+  // 0.26: it bundled temporal-polyfill 0.3, which searches a zone's transitions only up to ten years after today (no
+  // DST from 2036 on), and set it as globalThis.Temporal, which temporal-polyfill 1 takes for a native Temporal. So the
+  // model ran on it in the tests (placing 02:15 as EST), and node-ical threw reading the master ("dtstart must be a
+  // ZonedDateTime"). node-ical 0.27 shares our temporal-polyfill 1.
+  it('places a series starting in a DST gap ten and more years ahead as RFC 5545 says, in the model, ical.js and node-ical', async () => {
+    await import('node-ical');
+    expect(
+      Temporal.Instant.fromEpochMilliseconds(Date.UTC(2046, 6, 1)).toZonedDateTimeISO('America/New_York')
+        .offset,
+    ).toBe('-04:00');
+    const t: SeriesTimes = { start: '2036-03-09 02:15:00', timezone: 'America/New_York', allDay: false };
+    const rule: StoredRule = { rrule: 'FREQ=YEARLY;BYMONTH=3;BYDAY=2SU', rdate: [], exdate: [] };
+    const e = Expander.of(rule, t) as Expander;
+    const from = Date.UTC(2036, 0, 1);
+    const to = Date.UTC(2047, 0, 1);
+    const got = e.between(from, to);
+    expect(got.slice(0, 3).map((o) => [new Date(o.ms).toISOString(), o.wall])).toEqual([
+      ['2036-03-09T07:15:00.000Z', '2036-03-09 03:15:00'],
+      ['2037-03-08T07:15:00.000Z', '2037-03-08 03:15:00'],
+      ['2038-03-14T07:15:00.000Z', '2038-03-14 03:15:00'],
+    ]);
+    const master = record(SERIES_ID, t, e.first.ms, e.first.ms + 2 * HOUR, {
+      original_start_utc: utcWallOf(e.first.ms),
+      recurrence: { ...rule, text: 'words' },
+    });
+    const text = await renderCalendar([master], info);
+    expect(text).toContain('DTSTART;TZID=America/New_York:20360309T031500\r\n');
+    const byIcalJs = expandWithIcalJs(text, new Date(from), new Date(to)).map((o) => o.start);
+    expect(byIcalJs).toEqual(got.map((o) => new Date(o.ms).toISOString()));
+    const [vevent] = Object.values(ical.sync.parseICS(text)).filter((c) => c?.type === 'VEVENT') as Array<{
+      rrule?: { between(a: Date, b: Date, inc: boolean): Date[] };
+    }>;
+    expect(vevent.rrule?.between(new Date(from), new Date(to), true).map((d) => d.toISOString())).toEqual(
+      byIcalJs,
+    );
+  });
+
+  // RECURRENCE_SEED=232337145 and 2094847484 (Madrid, Lord Howe): an override of an occurrence the rule makes at a
+  // local time the spring-forward skips.
+  it('writes an override’s RECURRENCE-ID at the local time the rule made, when a DST change skips it', async () => {
+    const madrid: SeriesTimes = { start: '2026-03-22 02:15:00', timezone: 'Europe/Madrid', allDay: false };
+    const rule: StoredRule = { rrule: 'FREQ=WEEKLY;COUNT=3', rdate: [], exdate: [] };
+    const e = Expander.of(rule, madrid) as Expander;
+    const [, skipped] = e.between(e.first.ms, e.first.ms + 20 * DAY);
+    // 29 March 2026: 02:15 does not exist in Madrid; the occurrence is 03:15 CEST, 01:15Z.
+    expect(new Date(skipped.ms).toISOString()).toBe('2026-03-29T01:15:00.000Z');
+    const text = await renderCalendar(
+      [
+        record(SERIES_ID, madrid, e.first.ms, e.first.ms + 2 * HOUR, { recurrence: { ...rule, text: 'w' } }),
+        record(7, madrid, skipped.ms + HOUR, skipped.ms + 3 * HOUR, {
+          original_start_utc: utcWallOf(skipped.ms),
+          title: 'moved',
+        }),
+      ],
+      info,
+    );
+    expect(text).toContain('RECURRENCE-ID;TZID=Europe/Madrid:20260329T021500\r\n');
+    expect(text).not.toContain('X-CGW');
+    const got = expandWithIcalJs(text, new Date(e.first.ms - DAY), new Date(e.first.ms + 30 * DAY));
+    expect(got.map((o) => [o.start, o.summary])).toEqual([
+      ['2026-03-22T01:15:00.000Z', `event ${SERIES_ID}`],
+      ['2026-03-29T02:15:00.000Z', 'moved'],
+      ['2026-04-05T00:15:00.000Z', `event ${SERIES_ID}`],
+    ]);
+  });
 });

@@ -9,7 +9,7 @@ import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ic
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { displayText, oneLine } from '../text/display.ts';
-import { DAY_ID, type Masters, mastersOf, seriesPartsOf, withDateIds } from './ical-series.ts';
+import { DAY_ID, type Masters, mastersOf, seriesPartsOf, WALL_ID, withDateIds } from './ical-series.ts';
 
 type Json = Record<string, unknown>;
 
@@ -138,6 +138,7 @@ function addEvent(cal: ICalCalendar, e: Json, host: string, zones: Set<string>, 
     ...(series?.repeating && { repeating: series.repeating }),
     ...(series?.recurrenceId && { recurrenceId: series.recurrenceId }),
     ...(series?.recurrenceDay && { x: { [DAY_ID]: series.recurrenceDay } }),
+    ...(series?.recurrenceWall && { x: { [WALL_ID]: series.recurrenceWall } }),
     sequence: Math.max(0, Math.floor(modified.toSeconds() - SEQUENCE_EPOCH)),
     stamp: modified,
     start: times.start,

@@ -1,7 +1,7 @@
 // TEC's event record (§2.1) from a wp/v2 post, its mapping and the already fetched related objects.
 import { EVENT_STATUSES, eventRecord } from '../contract/records.ts';
 import { decodeMeta, readField, readRecord } from '../mapping/codec.ts';
-import { recurrenceFieldsOf } from '../recurrence/answer.ts';
+import { recurrenceFieldsOf, type SeriesRule } from '../recurrence/answer.ts';
 import type { WpPost } from '../wp/types.ts';
 import { escHtml, globalId, postHead, renderedText } from './common.ts';
 import { formatCost } from './cost.ts';
@@ -72,6 +72,15 @@ function costRows(post: WpPost, o: SerializeOptions): string[] {
 const eventStatusOf = (v: unknown): string =>
   (EVENT_STATUSES as readonly unknown[]).includes(v) ? String(v) : 'scheduled';
 
+/** An override's series as the answer reads its rule: the series post of `related`, read for its own start. */
+function seriesRuleOf(related: Related, seriesId: number, o: SerializeOptions): SeriesRule | undefined {
+  const series = related.series?.get(seriesId);
+  if (!series) return undefined;
+  const v = readRecord(o.mapping, 'event', series);
+  const timezone = str(v.timezone) || o.site.timezone;
+  return { text: v.recurrence, start: { start: str(v.start_date), timezone, allDay: v.all_day === true } };
+}
+
 export function serializeEvent(post: WpPost, related: Related, o: SerializeOptions): Json {
   const fields = o.mapping.event.fields;
   const v = readRecord(o.mapping, 'event', post);
@@ -133,7 +142,13 @@ export function serializeEvent(post: WpPost, related: Related, o: SerializeOptio
       venue: venues.length === 0 ? [] : venues.length === 1 ? venues[0] : venues,
       organizer: organizers,
       custom_fields: [],
-      ...recurrenceFieldsOf(post.id, v, { start, timezone: zone, allDay: v.all_day === true }, utcStart),
+      ...recurrenceFieldsOf(
+        post.id,
+        v,
+        { start, timezone: zone, allDay: v.all_day === true },
+        utcStart,
+        seriesRuleOf(related, Number(v.series_parent), o),
+      ),
     },
     v,
   );

@@ -28,7 +28,7 @@ describe('serializeVenue', () => {
   it('emits the full key list in TEC order, json_ld only in single context', () => {
     const single = serializeVenue(full, { media }, opts(TEC_MAPPING, { context: 'single' }));
     expect(Object.keys(single)).toEqual(
-      VENUE_KEYS.filter((k) => !['state', 'geo_lat', 'geo_lng'].includes(k)),
+      VENUE_KEYS.filter((k) => !['state', 'geo_lat', 'geo_lng', 'distance_km'].includes(k)),
     );
     expect(single.json_ld).toMatchObject({ '@type': 'Place', address: { addressLocality: 'Toronto' } });
     expect(serializeVenue(full, { media }, opts(TEC_MAPPING))).not.toHaveProperty('json_ld');

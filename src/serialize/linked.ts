@@ -32,6 +32,14 @@ function computed(
   };
 }
 
+function coordinatesOf(v: Json): { geo_lat: number; geo_lng: number } {
+  const lat = v.geo_lat;
+  const lng = v.geo_lng;
+  return typeof lat === 'number' && typeof lng === 'number'
+    ? { geo_lat: lat, geo_lng: lng }
+    : { geo_lat: 0, geo_lng: 0 };
+}
+
 export function serializeVenue(post: WpPost, related: Pick<Related, 'media'>, o: SerializeOptions): Json {
   const fields = o.mapping.venue.fields;
   const v = readRecord(o.mapping, 'venue', post);
@@ -46,6 +54,8 @@ export function serializeVenue(post: WpPost, related: Pick<Related, 'media'>, o:
     {
       ...computed('venue', post, v, related, o),
       stateprovince,
+      // Pro sends both as floats, only when set and not zero (0 is left out as empty); one without the other is none.
+      ...coordinatesOf(v),
       // Absent flags mean "show" in TEC (`isset ? truthy : true`); the codec applies the mapping's default.
       show_map: fields.show_map ? v.show_map !== false : true,
       show_map_link: fields.show_map_link ? v.show_map_link !== false : true,

@@ -17,6 +17,8 @@ export interface Related {
   venues: Map<number, WpPost>;
   organizers: Map<number, WpPost>;
   media: Map<number, WpMedia>;
+  /** The series of the overrides among the events, as the caller may read them (their rule is the overrides'). */
+  series?: Map<number, WpPost>;
 }
 
 export interface SerializeOptions {

@@ -87,7 +87,9 @@ export const cacheStage =
         await next();
         const a = x.answer as Answer;
         if (a.status >= 500) throw new Failed(a);
-        const tags = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, args) : [];
+        const shown = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, args) : [];
+        // What the handler says the answer depends on besides (an occurrence: its series, later overrides).
+        const tags = a.status === 200 ? [...new Set([...shown, ...(x.result?.tags ?? [])])].sort() : [];
         return { entry: entryOf(a, tags), store: a.status === 200 };
       });
       served(x, entry, cache, source, shared);

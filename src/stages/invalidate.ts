@@ -16,4 +16,5 @@ export const invalidate =
     await cache.invalidate([...answerTags(x.binding.contract, true, r.body), ...(r.tags ?? [])], {
       soft: r.soft === true,
     });
+    r.afterDrop?.();
   };

@@ -1,21 +1,40 @@
-// Public copies of venues, organizers and images for embedding in events, so a list miss costs one upstream read.
+// Public copies of events, venues, organizers and images: what WordPress answered an anonymous read, so a list miss
+// asks WordPress only for the records it does not hold.
 import { LRUCache } from 'lru-cache';
+import { TagIndex } from '../cache/tag-index.ts';
 import type { WpMedia, WpPost } from './types.ts';
 
-/** Venues, organizers and attachments (images) leave with their tags (`media:<id>`), else with the TTL. */
-export type RecordKind = 'venue' | 'organizer' | 'media';
+/** Events, venues, organizers and attachments (images): each leaves with its tags (`event:<id>`, …), else the TTL. */
+export type RecordKind = 'event' | 'venue' | 'organizer' | 'media';
 type Stored = WpPost | WpMedia;
 
+interface Held {
+  record: Stored;
+  tags: string[];
+}
+
 /**
- * Holds only what WordPress returned to an anonymous read, keyed by kind, language and id. Entries leave with
- * the response cache's tags (`venue:<id>`, `organizer:<id>`), so a change made through the gateway or notified by
- * WordPress drops them in every instance; the TTL bounds staleness when no notification comes.
+ * Holds only what WordPress returned to an anonymous read (or, for a write the gateway made, the public part of its
+ * answer: src/events/held.ts), keyed by kind, language and id. Entries leave with the response cache's tags: their
+ * own (`venue:<id>`, `event:<id>`, `media:<id>`) and those they were stored with (an event's terms, venue, organizers
+ * and image), so a change made through the gateway or notified by WordPress drops them in every instance; the TTL
+ * bounds staleness when no notification comes. A record read before a drop of one of its tags is not stored after it
+ * (`mark`, then `set(…, {since})`).
  */
 export class RecordCache {
-  readonly #lru: LRUCache<string, Stored>;
+  readonly #lru: LRUCache<string, Held>;
+  readonly #byTag = new TagIndex();
+  #seq = 0;
+  #purgedAt = 0;
+  /** tag → sequence number of its last drop (cleared past 100k tags: every older read then counts as raced). */
+  readonly #droppedAt = new Map<string, number>();
 
-  constructor(ttlMs: number, max = 5000) {
-    this.#lru = new LRUCache<string, Stored>({ max, ttl: ttlMs });
+  constructor(ttlMs: number, max = 20_000) {
+    this.#lru = new LRUCache<string, Held>({
+      max,
+      ttl: ttlMs,
+      dispose: (h, key) => this.#byTag.remove(key, h.tags),
+    });
   }
 
   static key(kind: RecordKind, language: string, id: number): string {
@@ -23,22 +42,59 @@ export class RecordCache {
   }
 
   get<T extends Stored = WpPost>(kind: RecordKind, language: string, id: number): T | undefined {
-    return this.#lru.get(RecordCache.key(kind, language, id)) as T | undefined;
+    return this.#lru.get(RecordCache.key(kind, language, id))?.record as T | undefined;
   }
 
-  set(kind: RecordKind, language: string, post: Stored): void {
-    this.#lru.set(RecordCache.key(kind, language, post.id), post);
+  /** Where the drops are now: a read started here is stored only if none of its tags dropped since. */
+  mark(): number {
+    return this.#seq;
   }
 
-  /** Drops the records named by invalidation tags; `null` drops everything. */
+  /**
+   * Keeps `post` (tagged with its own tag and `tags`). `since`: the mark taken before it was read; a drop of one of
+   * its tags after that mark refuses it (the copy may predate the change). Answers whether it was kept.
+   */
+  set(
+    kind: RecordKind,
+    language: string,
+    post: Stored,
+    opts: { tags?: string[]; since?: number } = {},
+  ): boolean {
+    const tags = [`${kind}:${post.id}`, ...(opts.tags ?? [])];
+    if (opts.since !== undefined && this.#raced(tags, opts.since)) return false;
+    const key = RecordCache.key(kind, language, post.id);
+    this.#lru.delete(key);
+    this.#lru.set(key, { record: post, tags });
+    this.#byTag.add(key, tags);
+    return true;
+  }
+
+  #raced(tags: string[], since: number): boolean {
+    if (since === this.#seq) return false;
+    if (since < this.#purgedAt) return true;
+    for (const t of tags) if ((this.#droppedAt.get(t) ?? 0) > since) return true;
+    return false;
+  }
+
+  /** Drops the records carrying one of the invalidation tags; `null` drops everything. */
   drop(tags: string[] | null): void {
+    const seq = ++this.#seq;
+    if (tags === null || this.#droppedAt.size > 100_000) {
+      this.#droppedAt.clear();
+      this.#purgedAt = seq;
+    }
     if (tags === null) {
       this.#lru.clear();
+      this.#byTag.clear();
       return;
     }
-    const wanted = new Set(tags.filter((t) => /^(?:venue|organizer|media):/.test(t)));
-    if (wanted.size === 0) return;
-    for (const key of [...this.#lru.keys()])
-      if (wanted.has(key.slice(0, key.indexOf('|')))) this.#lru.delete(key);
+    for (const t of tags) {
+      this.#droppedAt.set(t, seq);
+      for (const key of this.#byTag.take(t)) this.#lru.delete(key);
+    }
+  }
+
+  get size(): number {
+    return this.#lru.size;
   }
 }

@@ -1,7 +1,9 @@
 <?php
 // Test helper on a local WordPress's own PHP: `php site.php <site dir> login-password <password>` gives the five
 // seeded users that wp-login.php password and dismisses the block editor's welcome guide for them;
-// `php site.php <site dir> meta <post id>` prints the post's meta rows and menu_order as JSON.
+// `php site.php <site dir> meta <post id>` prints the post's meta rows and menu_order as JSON;
+// `php site.php <site dir> page-theme` installs and activates a bare classic theme (Debian's WordPress has none, so
+// its front end is blank): wp_head, each post's content, wp_footer, for the tests of what a visitor's page shows.
 
 [, $site, $command] = $argv + [null, null, null];
 $_SERVER['HTTP_HOST'] = 'localhost';
@@ -29,7 +31,16 @@ if ($command === 'login-password') {
     $id = (int) $argv[3];
     $post = get_post($id);
     echo wp_json_encode(['menu_order' => $post ? (int) $post->menu_order : null, 'meta' => get_post_meta($id)]), "\n";
+} elseif ($command === 'page-theme') {
+    $dir = WP_CONTENT_DIR . '/themes/calendar-gateway-test';
+    if (!is_dir($dir)) {
+        mkdir($dir, 0755, true);
+    }
+    file_put_contents("$dir/style.css", "/*\nTheme Name: Calendar gateway test\n*/\n");
+    file_put_contents("$dir/index.php", '<!doctype html><html <?php language_attributes(); ?>><head><meta charset="utf-8"><?php wp_head(); ?></head><body><main><?php while (have_posts()) { the_post(); the_content(); } ?></main><?php wp_footer(); ?></body></html>');
+    switch_theme('calendar-gateway-test');
+    echo "ok\n";
 } else {
-    fwrite(STDERR, "usage: php site.php <site dir> login-password <password> | meta <post id>\n");
+    fwrite(STDERR, "usage: php site.php <site dir> login-password <password> | meta <post id> | page-theme\n");
     exit(2);
 }

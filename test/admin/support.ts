@@ -83,6 +83,11 @@ export async function loginPassword(site: AdminSite): Promise<string> {
   return site.loginPassword;
 }
 
+/** A bare theme on the site, so its front end shows posts (Debian's WordPress ships none): see site.php. */
+export async function pageTheme(site: AdminSite): Promise<void> {
+  await php(site, 'page-theme');
+}
+
 export async function launchChromium(): Promise<Browser> {
   const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
   return chromium.launch({ executablePath, args: ['--no-sandbox'] });

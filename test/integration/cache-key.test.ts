@@ -1,6 +1,6 @@
 // Shared answers are keyed by the parsed arguments: junk parameters, value forms and Origin never split the cache.
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { call, openTarget, type Target } from '../harness.ts';
+import { call, freshTermLists, openTarget, type Target } from '../harness.ts';
 import { get, peer } from './cache-support.ts';
 
 let t: Target;
@@ -43,6 +43,7 @@ describe('cache busting', () => {
   it('answers 60 anonymous reads of one list with 60 junk parameters with at most one upstream call', async () => {
     // Warms what a list miss reads besides its page (venues, organizers, terms), as the upstream-calls test does.
     expect((await call(t, 'GET', '/events?per_page=8')).status).toBe(200);
+    await freshTermLists(t);
     const answers: Array<Awaited<ReturnType<typeof call>>> = [];
     const calls = await upstreamCalls(async () => {
       // Sequential then concurrent: each read is another URL, so each misses the fast path's URL aliases.

@@ -338,6 +338,9 @@ function calendar_gateway_notify(array $hook, array $changes, bool $test = false
 // The files of gateway media creates that died mid-way (uploads.php).
 require_once __DIR__ . '/uploads.php';
 
+// The block "Calendar (gateway)": the calendar element on the configured gateway.
+require_once __DIR__ . '/block/calendar-block.php';
+
 // Screens for editors in wp-admin (sites without TEC's own): each file in admin/ adds its part.
 foreach (glob(__DIR__ . '/admin/*.php') ?: [] as $calendar_gateway_admin_file) {
     require_once $calendar_gateway_admin_file;

@@ -150,6 +150,10 @@ export interface CalendarClient {
   list<P extends ListPath>(path: P, query?: ListQuery<P>): Promise<Page<Item<P>>>;
   /** Every item of a list route, page after page (`per_page` per request). */
   all<P extends ListPath>(path: P, query?: ListQuery<P>): AsyncGenerator<Item<P>>;
+  /**
+   * GET /events/{id}. An occurrence's id (list items of a series carry one) answers that occurrence: the series' fields
+   * at its own dates, or its override, under the occurrence's id, with `series_id` and `original_start_utc`.
+   */
   event(id: number): Promise<Event>;
   /** POST /events; `idempotencyKey` makes a retry return the first answer instead of creating twice. */
   createEvent(body: EventCreate, opts?: { idempotencyKey?: string }): Promise<Event>;
@@ -162,7 +166,7 @@ export interface CalendarClient {
    * `webcal://` form calendar apps open; Google Calendar's "From URL" takes the `https://` one.
    */
   feedUrl(query?: FeedQuery, opts?: { webcal?: boolean }): string;
-  /** The URL of one event as an iCalendar file, for "Add to calendar" links. */
+  /** The URL of one event as an iCalendar file, for "Add to calendar" links (an occurrence's id: that date alone). */
   eventFeedUrl(id: number): string;
   /**
    * The changes feed, change after change: an initial sync (what exists now, as `created`) unless `since` is given,

@@ -59,7 +59,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns one event. */
+        /** Returns one event; an occurrence's id returns that occurrence of its series (its override, if any, under the occurrence's id). */
         get: operations["events.read"];
         /** Updates the fields sent of an event. */
         put: operations["events.update.put"];
@@ -80,7 +80,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns one event by its slug. */
+        /** Returns one event by its slug; an override's slug returns the occurrence it replaces, under the occurrence's id. */
         get: operations["events.readBySlug"];
         /** Updates an event found by its slug. */
         put: operations["events.updateBySlug.put"];
@@ -118,7 +118,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Returns one event as an iCalendar file ("Add to calendar"). */
+        /** Returns one event as an iCalendar file ("Add to calendar"); an occurrence's id gives that occurrence alone, with its series' UID and its RECURRENCE-ID. */
         get: operations["events.read-feed"];
         put?: never;
         post?: never;
@@ -1223,14 +1223,14 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Returns one event. */
+            /** @description Returns one event; an occurrence's id returns that occurrence of its series (its override, if any, under the occurrence's id). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1264,7 +1264,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
@@ -1509,7 +1509,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
@@ -1759,7 +1759,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
@@ -1800,7 +1800,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
@@ -2055,7 +2055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Returns one event by its slug. */
+            /** @description Returns one event by its slug; an override's slug returns the occurrence it replaces, under the occurrence's id. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2952,14 +2952,14 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The event id. */
+                /** @description The event id, or an occurrence's id (a recurring event's occurrence: 2^52 + series id × 2^26 + minutes from 2000-01-01 UTC to its original start). */
                 id: number;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Returns one event as an iCalendar file ("Add to calendar"). */
+            /** @description Returns one event as an iCalendar file ("Add to calendar"); an occurrence's id gives that occurrence alone, with its series' UID and its RECURRENCE-ID. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -10,6 +10,7 @@ import {
   b,
   clearable,
   description,
+  distanceKm,
   EVENT,
   excerptAbout,
   field,
@@ -318,5 +319,6 @@ export const eventRecord = tecRecord({
       arg: recurrenceArg,
       byHandler: true,
     }),
+    distanceKm('event'),
   ],
 }) satisfies RecordDescriptor;

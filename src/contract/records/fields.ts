@@ -49,6 +49,8 @@ export interface FieldDef<K extends string = string, T = unknown> {
   singleOnly?: true;
   /** Kept when empty where the record drops empty values (venue and organizer records, PHP's `array_filter`). */
   keepEmpty?: true;
+  /** Sent only when the request asks for it (`distance_km`, given a point to measure from). */
+  sometimes?: true;
 }
 
 /** A write argument before it takes the field's description. */
@@ -263,4 +265,21 @@ export const jsonLd = (type: string) =>
     },
     type: { type: 'object' },
     singleOnly: true,
+  });
+/** How far the record is from the point a list was asked about (`geoloc_lat`, `geoloc_lng`); only then sent. */
+export const distanceKm = (of: 'event' | 'venue') =>
+  field({
+    key: 'distance_km',
+    about:
+      of === 'event'
+        ? {
+            en: "The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the event's venue (to the metre); sent only when they are given.",
+            es: 'La distancia ortodrómica en km desde geoloc_lat y geoloc_lng de la lista hasta el lugar del evento (al metro); solo se envía cuando se dan.',
+          }
+        : {
+            en: "The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the venue (to the metre); sent only when they are given.",
+            es: 'La distancia ortodrómica en km desde geoloc_lat y geoloc_lng de la lista hasta el lugar (al metro); solo se envía cuando se dan.',
+          },
+    type: { type: 'number' },
+    sometimes: true,
   });

@@ -1,7 +1,9 @@
 // The venue and organizer descriptors: the common head, each kind's own fields in TEC's order, the global ids last.
 
+import { latitudeArg, longitudeArg } from '../../geo/args.ts';
 import {
   description,
+  distanceKm,
   excerptAbout,
   type FieldDef,
   field,
@@ -63,6 +65,37 @@ const linkedRecord = <
     additions,
   }) satisfies RecordDescriptor;
 
+/**
+ * Events Calendar Pro's venue coordinates (its `_VenueLat`, `_VenueLng`): sent when both are set and not both zero,
+ * blanked with the address on a protected venue; written both or neither (src/linked/write.ts).
+ */
+const coordinates = [
+  field({
+    key: 'geo_lat',
+    about: {
+      en: 'The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with null.',
+      es: 'La latitud del lugar, en grados (-90 a 90); se escribe con geo_lng, o ambas se borran con null.',
+    },
+    type: { type: 'number', nullable: true },
+    blank: null,
+    stored: true,
+    arg: { ...latitudeArg, example: 39.4699 },
+    byHandler: true,
+  }),
+  field({
+    key: 'geo_lng',
+    about: {
+      en: 'The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with null.',
+      es: 'La longitud del lugar, en grados (-180 a 180); se escribe con geo_lat, o ambas se borran con null.',
+    },
+    type: { type: 'number', nullable: true },
+    blank: null,
+    stored: true,
+    arg: { ...longitudeArg, example: -0.3763 },
+    byHandler: true,
+  }),
+] as const;
+
 export const venueRecord = linkedRecord(
   'venue',
   'Venue',
@@ -79,9 +112,11 @@ export const venueRecord = linkedRecord(
     line('phone', 'The venue phone number.', 'El teléfono del lugar.', '+34 963 00 00 00'),
     website(VENUE, 'https://example.com/harbour-terrace'),
     line('stateprovince', 'The venue state or province.', 'El estado o la provincia del lugar.'),
+    ...coordinates,
     jsonLd('Place'),
     ...showMap('venue'),
   ],
+  [distanceKm('venue')],
 );
 
 export const organizerRecord = linkedRecord(

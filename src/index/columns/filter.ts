@@ -125,7 +125,18 @@ function extraFilter(rows: Rows, q: IndexQuery, seen: boolean): ((r: number) => 
   const organizers = memberOf(q.organizer);
   const venues = memberOf(q.venue);
   const parent = q.parent;
-  if (!categories && !tags && !organizers && !venues && parent === undefined && !seen) return null;
+  const { venueIn, venueNotIn } = q;
+  if (
+    !categories &&
+    !tags &&
+    !organizers &&
+    !venues &&
+    !venueIn &&
+    !venueNotIn &&
+    parent === undefined &&
+    !seen
+  )
+    return null;
   const { vals, valOff, catN, tagN, orgN, venue, parent: parents, meta, author, id } = rows;
   const own = q.seesProtected?.own || -1;
   const opened = memberOf(q.seesProtected?.ids);
@@ -137,6 +148,8 @@ function extraFilter(rows: Rows, q: IndexQuery, seen: boolean): ((r: number) => 
     if (seen && meta[r] & FLAG.protected && author[r] !== own && !opened?.(id[r])) return false;
     if (parent !== undefined && parents[r] !== parent) return false;
     if (venues && (venue[r] === 0 || !venues(venue[r]))) return false;
+    if (venueIn && (venue[r] === 0 || !venueIn.has(venue[r]))) return false;
+    if (venueNotIn && venue[r] !== 0 && venueNotIn.has(venue[r])) return false;
     const o = valOff[r];
     if (categories && !any(categories, o, catN[r])) return false;
     if (tags && !any(tags, o + catN[r], tagN[r])) return false;

@@ -199,6 +199,12 @@ export class EventColumns {
     });
   }
 
+  /** An event's venue id (0: none, or no such event). */
+  venueOf(id: number): number {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? 0 : this.#rows.venue[r];
+  }
+
   /** The venue (or organizer) ids the given events link to. */
   linkedOf(kind: 'venue' | 'organizer', ids: readonly number[]): Set<number> {
     const { rowOf, venue, valOff, catN, tagN, orgN, vals } = this.#rows;
@@ -280,6 +286,9 @@ export class EventColumns {
       .slice(0, WARM_WORDS);
     let t0 = performance.now();
     for (const word of words) {
+      // Its rows first, a slice a tick: the memo made from them is then a few ms of bits, not a decode and sort.
+      await this.#text.prepare(word, this.#warmMs, tick);
+      t0 = performance.now();
       let memo = this.#searches.of(word);
       for (let b = 0; b < this.#order.blocks.length; b++) {
         const blk = this.#order.blocks[b];

@@ -97,6 +97,49 @@ describe('TextPostings', () => {
     );
   });
 
+  it('makes a term ahead in slices (prepare) that answers as a plain scan does, rows added and posted meanwhile', async () => {
+    // Ops as above; then a term is prepared, the ops after it running at its pauses; then every term is checked.
+    const op = fc.tuple(fc.nat(9), fc.nat(30), text, fc.nat(20));
+    const word = fc.constantFrom('jazz', 'azz', 'night', 'roll', 'usic', 'n', 'naïve', 'caf');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { maxLength: 60 }),
+        fc.array(op, { maxLength: 20 }),
+        word,
+        async (before, during, w) => {
+          const rows = new Rows();
+          const text = new TextPostings(rows, false);
+          const apply = ([kind, id0, t, n]: [number, number, string, number]) => {
+            const id = id0 + 1;
+            const was = rows.rowOf.get(id);
+            if (kind < 2) text.indexWords(n);
+            else if (kind < 4) {
+              if (was !== undefined) rows.kill(was, id);
+            } else {
+              if (was !== undefined) rows.kill(was, id);
+              rows.add(eventOf(id, t));
+            }
+          };
+          for (const o of before) apply(o);
+          let at = 0;
+          // ms 0 and pieces of 1 row: a pause after every row of postings read.
+          await text.prepare(
+            w,
+            0,
+            async () => {
+              if (at < during.length) apply(during[at++]);
+            },
+            1,
+          );
+          for (; at < during.length; at++) apply(during[at]);
+          const got = [...text.rowsContaining(w)].filter((r) => rows.meta[r] & ALIVE);
+          expect(got, w).toEqual(scan(rows, w));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('reads the text of only the rows whose pair signature may hold a phrase, not every row holding its words', () => {
     const rows = new Rows();
     const text = new TextPostings(rows, false);

@@ -314,7 +314,21 @@
     return text;
   }
 
+  /**
+   * Excluded dates (`YYYY-MM-DD`) moved with a series' start, from one start date to another (Google Calendar's way, and
+   * the gateway's on an update of the whole series): they keep naming the same occurrences, a day's shift later.
+   */
+  function shiftExdates(exdates, fromDate, toDate) {
+    const day = (d) => Date.UTC(+d.slice(0, 4), +d.slice(5, 7) - 1, +d.slice(8, 10));
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(fromDate || '') || !/^\d{4}-\d{2}-\d{2}$/.test(toDate || ''))
+      return exdates;
+    const shift = day(toDate) - day(fromDate);
+    if (!shift) return exdates;
+    return [...new Set(exdates.map((d) => new Date(day(d) + shift).toISOString().slice(0, 10)))].sort();
+  }
+
   root.calendarGatewayRecurrence = {
+    shiftExdates,
     WEEKDAYS,
     DAY_NAMES,
     parseText,

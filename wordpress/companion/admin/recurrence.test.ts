@@ -16,6 +16,7 @@ interface Model {
   exdates?: string[];
 }
 interface Panel {
+  shiftExdates(exdates: string[], fromDate: string, toDate: string): string[];
   ruleOf(model: Model, start: SeriesStart): unknown;
   modelOf(rule: unknown, start: SeriesStart): Model | null;
   parseText(text: string): unknown;
@@ -140,4 +141,17 @@ describe("the panel's rule code agrees with the gateway's", () => {
       expect(panel.modelOf(rule, start)).toBeNull();
     },
   );
+});
+
+describe('moving a series’ start in the panel', () => {
+  it('moves its excluded dates by the same number of days, so they name the same occurrences', () => {
+    const moved = panel.shiftExdates(['2026-10-13', '2026-12-29'], '2026-10-06', '2026-10-07');
+    expect(moved).toEqual(['2026-10-14', '2026-12-30']);
+    // Weekly on the start's weekday: the moved EXDATEs are occurrences of the moved series, as the gateway reads them.
+    const wed = { ...NY, start: '2026-10-07 19:00:00' };
+    const rule = panel.ruleOf({ freq: 'WEEKLY', ends: 'never', exdates: moved }, wed);
+    expect(panel.canonicalText(rule)).toBe('RRULE:FREQ=WEEKLY\nEXDATE:20261014T190000,20261230T190000');
+    expect(panel.shiftExdates(moved, '2026-10-07', '2026-10-07')).toBe(moved);
+    expect(panel.shiftExdates(['2026-03-28'], '2026-03-01', '2026-04-01')).toEqual(['2026-04-28']);
+  });
 });

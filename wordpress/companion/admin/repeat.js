@@ -2,7 +2,7 @@
 // canonical text the gateway writes for the same rule (recurrence.js); the rule in words beneath.
 (({ element, components: c, data, i18n }, config) => {
   if (!config) return;
-  const { createElement: el, useEffect, useState } = element;
+  const { createElement: el, useEffect, useRef, useState } = element;
   const { __, sprintf } = i18n;
   const R = window.calendarGatewayRecurrence;
   const DOMAIN = 'calendar-gateway-companion';
@@ -60,6 +60,19 @@
     const untilBad =
       !custom && model.ends === 'on' && (!model.until || model.until < series.start.slice(0, 10));
     const [exclude, setExclude] = useState('');
+    // Moving the start moves the excluded dates with it (as Google Calendar does, and the gateway on an update of the
+    // whole series): they keep naming the same occurrences. A time of day follows already (they are stored at it).
+    const startDay = series.start.slice(0, 10);
+    const savedDay = useRef(startDay);
+    const lastDay = useRef(startDay);
+    useEffect(() => {
+      const from = lastDay.current;
+      lastDay.current = startDay;
+      if (!custom && model.exdates?.length && from && startDay && from !== startDay)
+        setModel({ ...model, exdates: R.shiftExdates(model.exdates, from, startDay) });
+    }, [startDay]);
+    // Single-date changes (overrides, made through the API) name their original dates: the panel cannot move them.
+    const moved = !!rec?.[2] && !!savedDay.current && startDay !== savedDay.current && rule;
     const { lockPostSaving, unlockPostSaving } = data.useDispatch('core/editor');
 
     // The stored text follows the choices, and the start: EXDATE times and a timed UNTIL depend on it.
@@ -225,6 +238,20 @@
       rule &&
         series.start &&
         el('p', { className: 'calendar-gateway-repeat-words' }, R.describe(rule, series)),
+      moved &&
+        el(
+          'p',
+          { className: 'calendar-gateway-repeat-moved' },
+          custom
+            ? __(
+                'The series starts on another day now: its excluded dates and its single-date changes keep their dates. To move them with it, update the series through the API (scope all).',
+                DOMAIN,
+              )
+            : __(
+                'The excluded dates move with the start. Single-date changes keep their dates: to move them too, update the series through the API (scope all).',
+                DOMAIN,
+              ),
+        ),
     );
   }
 

@@ -1,0 +1,247 @@
+// `npm run bench:busy`: cached anonymous reads while the site is busy, over a real local WordPress (issue 33).
+// - WordPress (wordpress/wp.sh, BENCH_BUSY_WP_PORT, default 9602; its state in .wordpress/busy-bench) and a Redis of
+//   its own (BENCH_BUSY_REDIS_PORT, 9605) are started; the gateway runs as `npm start` would, against both.
+// - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs (autocannon) for
+//   BENCH_BUSY_SECONDS (10), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
+//   gateway; BENCH_BUSY_ROUNDS (3) rounds. Printed: p50/p99 without → with, their ratio per round, the max, reads over
+//   50 ms, reads held of those asked, and the gateway's event-loop lag max during the writes (its metrics route).
+// - BENCH_BUSY_MODES (`pinned,unpinned`): pinned puts WordPress and MariaDB on core 1 and the gateway, Redis and this
+//   process (the load generator) on core 0 (taskset); unpinned lets every process use both.
+// - The gateway runs under `--cpu-prof` (BENCH_BUSY_PROFILE=0: not): its main thread's tasks over 5 ms during the
+//   write phases are listed with the functions they spent their time in.
+// - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
+//   beside this one, round by round, so before and after share the machine's load.
+// Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { longTasks, topSelf } from './busy/profile.ts';
+import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
+import { median, type Server, startChild } from './lib.ts';
+
+const NS = '/wp-json/calendar/events/v1';
+const METRICS = 'bench-busy-metrics-token';
+const env = (k: string, d: string) => process.env[k] ?? d;
+const RATE = Number(env('BENCH_BUSY_RATE', '2000'));
+const SECONDS = Number(env('BENCH_BUSY_SECONDS', '10'));
+const ROUNDS = Number(env('BENCH_BUSY_ROUNDS', '3'));
+const WRITES = Number(env('BENCH_BUSY_WRITES', '2'));
+const MODES = env('BENCH_BUSY_MODES', 'pinned,unpinned').split(',');
+const PROFILE = env('BENCH_BUSY_PROFILE', '1') !== '0';
+const WP_PORT = Number(env('BENCH_BUSY_WP_PORT', '9602'));
+const REDIS_PORT = Number(env('BENCH_BUSY_REDIS_PORT', '9605'));
+const here = new URL('../', import.meta.url).pathname;
+const dirs = [here, ...(process.env.BENCH_COMPARE_DIR ? [process.env.BENCH_COMPARE_DIR] : [])];
+
+const PATHS = [
+  '/events',
+  '/events?per_page=20',
+  '/events?page=2',
+  '/events?featured=true',
+  '/events?start_date=2020-01-01',
+  '/venues',
+  '/venues?has_events=true',
+  '/venues?only_with_upcoming=true',
+  '/organizers',
+  '/organizers?has_events=true',
+  '/categories',
+  '/categories?hide_empty=false',
+  '/tags',
+].map((p) => NS + p);
+
+interface Phase {
+  times: number[];
+  non2xx: number;
+}
+interface Round {
+  quiet: Phase;
+  busy: Phase;
+  lagMs: number;
+  creates: number;
+  /** The write phase, µs of the monotonic clock (the CPU profile's). */
+  from: number;
+  to: number;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
+};
+const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
+const usNow = () => Number(process.hrtime.bigint() / 1000n);
+
+/** RATE reads a second over PATHS for SECONDS, every answer's time kept. */
+function reads(g: Server): Promise<Phase> {
+  const times: number[] = [];
+  let non2xx = 0;
+  return new Promise((resolve, reject) => {
+    const inst = autocannon(
+      {
+        url: g.url,
+        connections: 50,
+        overallRate: RATE,
+        duration: SECONDS,
+        requests: PATHS.map((path) => ({ path })),
+      },
+      (err) => (err ? reject(err) : resolve({ times, non2xx })),
+    );
+    inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      times.push(ms);
+      if (status < 200 || status >= 300) non2xx++;
+    });
+  });
+}
+
+async function metric(g: Server, name: string): Promise<number> {
+  const text = await (
+    await fetch(`${g.url}/calendar-gateway/v1/metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })
+  ).text();
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+const created: number[] = [];
+let made = 0;
+/** One event in the next weeks, so it lands on the lists being read. */
+async function create(g: Server, auth: string): Promise<void> {
+  const day = new Date(Date.now() + (1 + (made++ % 40)) * 86_400_000).toISOString().slice(0, 10);
+  const res = await fetch(`${g.url}${NS}/events`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Basic ${Buffer.from(auth).toString('base64')}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({
+      title: `Busy bench ${made}`,
+      description: `<p>Created by bench:busy, round event ${made}.</p>`,
+      start_date: `${day} 18:00:00`,
+      end_date: `${day} 20:00:00`,
+      status: 'publish',
+    }),
+  });
+  const body = (await res.json()) as { id?: number };
+  if (res.status === 201 && body.id) created.push(body.id);
+}
+
+/** Fills the cache (twice: a load that raced an invalidation is answered but not stored), then lets refills end. */
+async function warm(g: Server): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1500));
+  for (let i = 0; i < 2; i++) for (const p of PATHS) await (await fetch(g.url + p)).arrayBuffer();
+}
+
+async function round(g: Server, auth: string): Promise<Round> {
+  await warm(g);
+  const quiet = await reads(g);
+  await warm(g);
+  await metric(g, 'nodejs_eventloop_lag_max_seconds'); // resets the gateway's lag histogram
+  const before = created.length;
+  const writes: Array<Promise<void>> = [];
+  const timer = setInterval(() => writes.push(create(g, auth).catch(() => {})), 1000 / WRITES);
+  const from = usNow();
+  const busy = await reads(g);
+  const to = usNow();
+  clearInterval(timer);
+  await Promise.all(writes);
+  const lagMs = 1000 * (await metric(g, 'nodejs_eventloop_lag_max_seconds'));
+  return { quiet, busy, lagMs, creates: created.length - before, from, to };
+}
+
+function report(mode: string, dir: string, rounds: Round[]): void {
+  const asked = RATE * SECONDS;
+  console.log(`\n${mode}, gateway ${dir}`);
+  for (const [i, r] of rounds.entries()) {
+    const q = r.quiet.times;
+    const b = r.busy.times;
+    console.log(
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, loop lag max ${r.lagMs.toFixed(1)} ms`,
+    );
+  }
+  const m = (f: (r: Round) => number) => median(rounds.map(f));
+  const ratios = rounds.map((r) => pct(r.busy.times, 99) / pct(r.quiet.times, 99));
+  const slow = rounds.reduce((a, r) => a + r.busy.times.filter((t) => t > 50).length, 0);
+  const over100 = rounds.reduce((a, r) => a + r.busy.times.filter((t) => t > 100).length, 0);
+  const busyReads = rounds.reduce((a, r) => a + r.busy.times.length, 0);
+  console.log(
+    `  medians: p50 ${m((r) => pct(r.quiet.times, 50)).toFixed(2)} → ${m((r) => pct(r.busy.times, 50)).toFixed(2)} ms, p99 ${m((r) => pct(r.quiet.times, 99)).toFixed(2)} → ${m((r) => pct(r.busy.times, 99)).toFixed(2)} ms, ratio ${median(ratios).toFixed(2)}× (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `  with writes: max ${max(rounds.map((r) => max(r.busy.times))).toFixed(0)} ms, over 50 ms ${slow} and over 100 ms ${over100} of ${busyReads}, held ${busyReads} of ${asked * rounds.length} asked, loop lag max ${max(rounds.map((r) => r.lagMs)).toFixed(1)} ms`,
+  );
+}
+
+function reportTasks(profileDir: string, windows: Array<{ from: number; to: number }>): void {
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) {
+    console.log('  (no CPU profile written)');
+    return;
+  }
+  const tasks = windows.flatMap((w) => longTasks(join(profileDir, file), w.from, w.to, 5));
+  const ms = tasks.map((t) => t.ms);
+  console.log(
+    `  main-thread tasks over 5 ms during the writes: ${tasks.length}${tasks.length ? `, longest ${max(ms).toFixed(1)} ms, median ${median(ms).toFixed(1)} ms` : ''}`,
+  );
+  for (const t of [...tasks].sort((a, b) => b.ms - a.ms).slice(0, 8))
+    console.log(`    ${t.ms.toFixed(1)} ms under ${t.own}: ${t.self.slice(0, 3).join('; ')}`);
+  if (tasks.length) {
+    console.log('  their time by function (self):');
+    for (const line of topSelf(tasks, 10)) console.log(`    ${line}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const state = join(here, '.wordpress/busy-bench');
+  process.stderr.write(`Starting WordPress on ${WP_PORT} (state ${state})…\n`);
+  const site = startSite(here, state, WP_PORT);
+  const redis = startRedis(REDIS_PORT);
+  const gateways: Array<{ g: Server; dir: string; prof?: string }> = [];
+  try {
+    for (const [i, dir] of dirs.entries()) {
+      const prof = PROFILE ? mkdtempSync(join(tmpdir(), 'busy-prof-')) : undefined;
+      const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--cpu-prof-interval=500'] : [];
+      const g = await startChild([...flags, join(dir, 'src/main.ts')], {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        UPSTREAM_URL: site.url,
+        UPSTREAM_AUTH: site.auth,
+        REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+        REDIS_PREFIX: `busy${process.pid}g${i}:`,
+        METRICS_TOKEN: METRICS,
+      });
+      gateways.push({ g, dir, prof });
+    }
+    const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
+    for (const mode of MODES) {
+      const pinned = mode === 'pinned';
+      pin(site.pids(), pinned ? '1' : '0-1');
+      pin([process.pid, redis.pid!, ...gateways.map((x) => x.g.child.pid!)], pinned ? '0' : '0-1');
+      const results = gateways.map(() => [] as Round[]);
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const [i, x] of gateways.entries()) {
+          process.stderr.write(`  ${mode}: round ${r + 1}/${ROUNDS}, gateway ${i + 1}/${gateways.length}\n`);
+          const res = await round(x.g, site.auth);
+          results[i]!.push(res);
+          windows[i]!.push({ from: res.from, to: res.to });
+        }
+      }
+      for (const [i, x] of gateways.entries()) report(mode, x.dir, results[i]!);
+    }
+    pin([process.pid, ...site.pids()], '0-1');
+    await Promise.all(gateways.map((x) => x.g.stop()));
+    for (const [i, x] of gateways.entries()) {
+      if (!x.prof) continue;
+      console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);
+      reportTasks(x.prof, windows[i]!);
+    }
+  } finally {
+    await Promise.all(gateways.map((x) => x.g.stop()));
+    redis.kill();
+    await deleteEvents(site, 'tribe_events', created).catch(() => {});
+    process.stderr.write(`Deleted ${created.length} created events; WordPress left running (wp.sh stop).\n`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,103 @@
+// Long main-thread tasks in a V8 CPU profile (`node --cpu-prof`), inside a window of the monotonic clock.
+// A task is a run of samples that are not `(idle)`: the event loop was busy from its first sample to its last. For each
+// task over a threshold it names the functions that took its time (self time), and the gateway's own frames they ran
+// under, so the note can say what the task did.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+interface Frame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface Node {
+  id: number;
+  callFrame: Frame;
+  parent?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export interface LongTask {
+  /** µs of the monotonic clock (process.hrtime) at its first sample. */
+  at: number;
+  ms: number;
+  /** Functions by self time in the task, longest first: `name (file:line) ms`. */
+  self: string[];
+  /** The innermost frame of the project's own code (src/, node_modules excluded) under which most samples ran. */
+  own: string;
+}
+
+const root = new URL('../../', import.meta.url).pathname;
+const where = (f: Frame): string => {
+  const file = f.url.startsWith('file://') ? relative(root, f.url.slice(7)) : f.url || '(native)';
+  return `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}`;
+};
+const isOwn = (f: Frame): boolean => f.url.includes('/src/') && !f.url.includes('node_modules');
+
+/** Tasks of `file` longer than `overMs`, between `from` and `to` (µs, monotonic clock). */
+export function longTasks(file: string, from: number, to: number, overMs = 5): LongTask[] {
+  const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  for (const n of p.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
+  const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const tasks: LongTask[] = [];
+  let t = p.startTime;
+  let run: Array<{ node: number; us: number }> = [];
+  let runAt = 0;
+  const close = () => {
+    const us = run.reduce((a, s) => a + s.us, 0);
+    if (run.length && us / 1000 > overMs && runAt >= from && runAt <= to)
+      tasks.push(describe(run, runAt, us));
+    run = [];
+  };
+  const describe = (samples: typeof run, at: number, us: number): LongTask => {
+    const self = new Map<string, number>();
+    const own = new Map<string, number>();
+    for (const s of samples) {
+      const n = byId.get(s.node)!;
+      self.set(where(n.callFrame), (self.get(where(n.callFrame)) ?? 0) + s.us);
+      let up: Node | undefined = n;
+      while (up && !isOwn(up.callFrame)) up = up.parent === undefined ? undefined : byId.get(up.parent);
+      const o = up ? where(up.callFrame) : '(outside src/)';
+      own.set(o, (own.get(o) ?? 0) + s.us);
+    }
+    const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
+    return {
+      at,
+      ms: us / 1000,
+      self: top(self, 4).map(([f, v]) => `${f} ${(v / 1000).toFixed(1)} ms`),
+      own: top(own, 1)[0]?.[0] ?? '',
+    };
+  };
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    const us = p.timeDeltas[i + 1] ?? 0;
+    if (idle.has(p.samples[i]!)) close();
+    else {
+      if (!run.length) runAt = t;
+      run.push({ node: p.samples[i]!, us });
+    }
+  }
+  close();
+  return tasks;
+}
+
+/** Self time of every function over the given tasks, longest first: what the long tasks spent their time on. */
+export function topSelf(tasks: LongTask[], k = 12): string[] {
+  const sum = new Map<string, number>();
+  for (const task of tasks)
+    for (const line of task.self) {
+      const m = /^(.*) ([\d.]+) ms$/.exec(line);
+      if (m) sum.set(m[1]!, (sum.get(m[1]!) ?? 0) + Number(m[2]));
+    }
+  return [...sum]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([f, ms]) => `${ms.toFixed(1).padStart(7)} ms  ${f}`);
+}
