@@ -4,7 +4,8 @@
 // crawl and polls too, at every size), then the first search for a common word, the longest garbage-collection pause
 // of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
 // does not stretch) and the machine's load.
-// BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases).
+// BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases);
+// BENCH_INDEX_ONLY=geo runs only the near-me rows (bench/geo-index.ts), printed as a table of their own after the rest.
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
+import { geoRows } from './geo-index.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
 
@@ -402,9 +404,19 @@ async function crawlAndPolls(n: number): Promise<{ stall: number; gc: number; cp
   return [crawl, poll, bulk];
 }
 
+/** The near-me rows (bench/geo-index.ts), as a table of their own: they have one size, 100k events over 5k venues. */
+async function geoTable(): Promise<void> {
+  process.stderr.write('index benchmark: near me…\n');
+  const row = await geoRows(mapping, time, pair);
+  const lines = ['| | |', '|---|---|', ...Object.entries(row).map(([k, v]) => `| ${k} | ${v} |`)];
+  lines.push(`| machine load (1-min average) at the end | ${loadavg()[0].toFixed(1)} |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   if (!gc)
     process.stderr.write('heap figures are rough without --expose-gc (npm run bench:index passes it)\n');
+  if (only === 'geo') return geoTable();
   const columns: Record<string, string>[] = [];
   for (const n of sizes) {
     process.stderr.write(`index benchmark: ${n} events…\n`);
@@ -415,6 +427,7 @@ async function main(): Promise<void> {
   const lines = [head, `|---|${sizes.map(() => '---').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${columns.map((c) => c[name]).join(' | ')} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (only !== 'phrases') await geoTable();
 }
 
 await main();

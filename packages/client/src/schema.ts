@@ -524,6 +524,8 @@ export interface components {
                 exdate?: string[];
                 text?: string;
             } | null;
+            /** @description The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the event's venue (to the metre); sent only when they are given. */
+            distance_km?: number;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -572,6 +574,10 @@ export interface components {
             website?: string;
             /** @description The venue state or province. */
             stateprovince?: string;
+            /** @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings. */
+            geo_lat?: number | null;
+            /** @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings. */
+            geo_lng?: number | null;
             /** @description schema.org Place (single reads only). */
             json_ld?: Record<string, never>;
             /** @description Whether to show a map. */
@@ -582,6 +588,8 @@ export interface components {
             global_id?: string;
             /** @description The global ids this record comes from. */
             global_id_lineage?: string[];
+            /** @description The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the venue (to the metre); sent only when they are given. */
+            distance_km?: number;
         };
         Organizer: {
             /** @description The organizer id. */
@@ -636,6 +644,8 @@ export interface components {
          *       "zip": "46024",
          *       "phone": "+34 963 00 00 00",
          *       "website": "https://example.com/harbour-terrace",
+         *       "geo_lat": 39.4699,
+         *       "geo_lng": -0.3763,
          *       "show_map": true,
          *       "show_map_link": true
          *     }
@@ -704,6 +714,16 @@ export interface components {
             website?: string;
             /** @description The venue state or province. */
             stateprovince?: string | number;
+            /**
+             * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+             * @example 39.4699
+             */
+            geo_lat?: (number | null) | string;
+            /**
+             * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+             * @example -0.3763
+             */
+            geo_lng?: (number | null) | string;
             /**
              * @description Whether to show a map.
              * @example true
@@ -911,12 +931,16 @@ export interface operations {
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string | string[];
-                /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
+                /** @description True: only events whose venue has coordinates (geo_lat and geo_lng); false: only events whose venue has none (or that have no venue). */
                 geoloc?: boolean | (0 | 1) | string;
-                /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: string | number;
-                /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: string | number;
+                /** @description The latitude of a point (with geoloc_lng): only events whose venue is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -1015,6 +1039,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1138,6 +1164,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1300,6 +1328,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1422,6 +1452,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1545,6 +1577,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1667,6 +1701,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1836,6 +1872,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1958,6 +1996,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2125,6 +2165,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2245,6 +2287,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2368,6 +2412,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2488,6 +2534,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2657,6 +2705,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2777,6 +2827,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2886,12 +2938,16 @@ export interface operations {
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string | string[];
-                /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
+                /** @description True: only events whose venue has coordinates (geo_lat and geo_lng); false: only events whose venue has none (or that have no venue). */
                 geoloc?: boolean | (0 | 1) | string;
-                /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: string | number;
-                /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: string | number;
+                /** @description The latitude of a point (with geoloc_lng): only events whose venue is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -2997,6 +3053,16 @@ export interface operations {
                 only_with_upcoming?: boolean | number | string;
                 /** @description The venue post status (CSV or array); only `publish` for callers who cannot edit venues. */
                 status?: string | string[];
+                /** @description True: only venues has coordinates (geo_lat and geo_lng); false: only venues has none. */
+                geoloc?: boolean | (0 | 1) | string;
+                /** @description The latitude of a point (with geoloc_lng): only venues is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -3069,6 +3135,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3137,6 +3205,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3254,6 +3332,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3322,6 +3402,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3395,6 +3485,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3463,6 +3555,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3580,6 +3682,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3648,6 +3752,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3765,6 +3879,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3833,6 +3949,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3906,6 +4032,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3974,6 +4102,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -4091,6 +4229,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -4159,6 +4299,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
