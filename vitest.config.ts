@@ -25,6 +25,7 @@ const customPart = [
   'test/integration/events-write.test.ts',
   'test/integration/recurrence-read.test.ts',
   'test/integration/recurrence-write.test.ts',
+  'test/integration/geo.test.ts',
 ];
 
 export default defineConfig({

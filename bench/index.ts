@@ -4,7 +4,8 @@
 // crawl and polls too, at every size), then the first search for a common word, the longest garbage-collection pause
 // of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
 // does not stretch) and the machine's load.
-// BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases).
+// BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases);
+// BENCH_INDEX_ONLY=geo runs only the near-me rows (bench/geo-index.ts), printed as a table of their own after the rest.
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 // Then bench/index-series.ts: 100k events with 20 % weekly series, one item per occurrence, beside today's.
 
@@ -18,6 +19,7 @@ import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
+import { geoRows } from './geo-index.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
@@ -477,9 +479,19 @@ async function crawlAndPolls(n: number, up: UpstreamPages): Promise<Job[]> {
   return [crawl, poll, bulk];
 }
 
+/** The near-me rows (bench/geo-index.ts), as a table of their own: they have one size, 100k events over 5k venues. */
+async function geoTable(): Promise<void> {
+  process.stderr.write('index benchmark: near me…\n');
+  const row = await geoRows(mapping, time, pair);
+  const lines = ['| | |', '|---|---|', ...Object.entries(row).map(([k, v]) => `| ${k} | ${v} |`)];
+  lines.push(`| machine load (1-min average) at the end | ${loadavg()[0].toFixed(1)} |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main(): Promise<void> {
   if (!gc)
     process.stderr.write('heap figures are rough without --expose-gc (npm run bench:index passes it)\n');
+  if (only === 'geo') return geoTable();
   const columns: Record<string, string>[] = [];
   for (const n of sizes) {
     process.stderr.write(`index benchmark: ${n} events…\n`);
@@ -490,8 +502,10 @@ async function main(): Promise<void> {
   const lines = [head, `|---|${sizes.map(() => '---').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${columns.map((c) => c[name]).join(' | ')} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (only !== 'phrases') await geoTable();
   // Recurring events beside today's index (BENCH_INDEX_SERIES=0 leaves them out).
-  if (process.env.BENCH_INDEX_SERIES !== '0') process.stdout.write(`\n${await seriesTable()}\n`);
+  if (only !== 'phrases' && only !== 'geo' && process.env.BENCH_INDEX_SERIES !== '0')
+    process.stdout.write(`\n${await seriesTable()}\n`);
 }
 
 await main();

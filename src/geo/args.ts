@@ -93,7 +93,7 @@ export const geoListArgs = (what: { en: string; es: string; byVenue: boolean }) 
   };
 };
 
-/** A coordinate of a venue write: a number in range, or null / empty text to clear it. */
+/** A coordinate of a venue write: a number in range, or empty text to clear it (null is read as not sent). */
 const clearable = (ok: (n: number) => boolean, why: string) =>
   z.unknown().transform((v, ctx): number | null => {
     if (v === null || (typeof v === 'string' && v.trim() === '')) return null;
@@ -105,7 +105,7 @@ const clearable = (ok: (n: number) => boolean, why: string) =>
     return n;
   });
 
-/** What /doc shows a coordinate of a write takes: a number in range, its text, or null or '' to clear it. */
+/** What /doc shows a coordinate of a write takes: a number in range, its text, or '' to clear it. */
 const coordinateAccepts = (minimum: number, maximum: number) => ({
   anyOf: [{ type: 'number', minimum, maximum, nullable: true }, { type: 'string' }],
 });

@@ -2,8 +2,9 @@
 import { invalidParams } from '../http/errors.ts';
 
 /**
- * The coordinates a venue write stores: none when neither was sent; both numbers, or both null to clear them. One
- * without the other is a 400 `rest_invalid_param` naming the one missing, as a pair of mismatched ones names the null.
+ * The coordinates a venue write stores: none when neither was sent; both numbers, or both empty (`''`) to clear them
+ * (the parser drops a JSON null, as WordPress does: not sent). One without the other is a 400 `rest_invalid_param`
+ * naming the one missing, as a pair of one number and one empty names the empty one.
  */
 export function coordinatesSent(a: Record<string, unknown>): {
   geo_lat?: number | null;
@@ -18,7 +19,7 @@ export function coordinatesSent(a: Record<string, unknown>): {
   }
   if ((lat === null) !== (lng === null)) {
     const [empty, set] = lat === null ? ['geo_lat', 'geo_lng'] : ['geo_lng', 'geo_lat'];
-    throw invalidParams({ [empty]: `${empty} must be set with ${set}: both or neither (null clears both).` });
+    throw invalidParams({ [empty]: `${empty} must be set with ${set}: both or neither ('' clears both).` });
   }
   return { geo_lat: lat, geo_lng: lng };
 }

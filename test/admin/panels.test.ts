@@ -267,6 +267,14 @@ describe.each(inject('adminSites'))('the details panels on the $name mapping', (
       Website: `https://example.test/mill-${tag}`,
     };
     for (const [label, value] of Object.entries(address)) await venuePanel.getByLabel(label).fill(value);
+    // Coordinates, validated as the API validates them; a "lat, lng" pair pasted into one field fills both.
+    const latitude = venuePanel.getByLabel('Latitude');
+    await latitude.fill('95');
+    expect(await venuePanel.getByText('A latitude is a number from -90 to 90.').count()).toBe(1);
+    await latitude.fill('51.4545, -2.5879');
+    expect(await latitude.inputValue()).toBe('51.4545');
+    expect(await venuePanel.getByLabel('Longitude').inputValue()).toBe('-2.5879');
+    expect(await venuePanel.getByText('A latitude is a number from -90 to 90.').count()).toBe(0);
     if (site.name === 'tec')
       await venuePanel.screenshot({ path: new URL('panel-venue.png', IMAGES).pathname });
     await update(page, a, 'venue');
@@ -278,6 +286,8 @@ describe.each(inject('adminSites'))('the details panels on the $name mapping', (
       country: 'United Kingdom',
       phone: '+44 117 000 0000',
       website: `https://example.test/mill-${tag}`,
+      geo_lat: 51.4545,
+      geo_lng: -2.5879,
     };
     const venueOf = async () => {
       const v = (await event(eventId)).body.venue as Json;

@@ -524,6 +524,8 @@ export interface components {
                 exdate?: string[];
                 text?: string;
             } | null;
+            /** @description The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the event's venue (to the metre); sent only when they are given. */
+            distance_km?: number;
             /** @description schema.org Event (single reads only). */
             json_ld?: Record<string, never>;
         };
@@ -572,6 +574,10 @@ export interface components {
             website?: string;
             /** @description The venue state or province. */
             stateprovince?: string;
+            /** @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings. */
+            geo_lat?: number | null;
+            /** @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings. */
+            geo_lng?: number | null;
             /** @description schema.org Place (single reads only). */
             json_ld?: Record<string, never>;
             /** @description Whether to show a map. */
@@ -582,6 +588,8 @@ export interface components {
             global_id?: string;
             /** @description The global ids this record comes from. */
             global_id_lineage?: string[];
+            /** @description The great-circle distance in km from the list's geoloc_lat and geoloc_lng to the venue (to the metre); sent only when they are given. */
+            distance_km?: number;
         };
         Organizer: {
             /** @description The organizer id. */
@@ -636,6 +644,8 @@ export interface components {
          *       "zip": "46024",
          *       "phone": "+34 963 00 00 00",
          *       "website": "https://example.com/harbour-terrace",
+         *       "geo_lat": 39.4699,
+         *       "geo_lng": -0.3763,
          *       "show_map": true,
          *       "show_map_link": true
          *     }
@@ -704,6 +714,16 @@ export interface components {
             website?: string;
             /** @description The venue state or province. */
             stateprovince?: string | number;
+            /**
+             * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+             * @example 39.4699
+             */
+            geo_lat?: (number | null) | string;
+            /**
+             * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+             * @example -0.3763
+             */
+            geo_lng?: (number | null) | string;
             /**
              * @description Whether to show a map.
              * @example true
@@ -911,12 +931,16 @@ export interface operations {
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string | string[];
-                /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
+                /** @description True: only events whose venue has coordinates (geo_lat and geo_lng); false: only events whose venue has none (or that have no venue). */
                 geoloc?: boolean | (0 | 1) | string;
-                /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: string | number;
-                /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: string | number;
+                /** @description The latitude of a point (with geoloc_lng): only events whose venue is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -1019,6 +1043,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1142,6 +1168,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1304,6 +1332,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1426,6 +1456,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1549,6 +1581,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1671,6 +1705,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -1840,6 +1876,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -1962,6 +2000,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2129,6 +2169,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2249,6 +2291,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2372,6 +2416,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2492,6 +2538,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2661,6 +2709,8 @@ export interface operations {
                  *         "zip": "46024",
                  *         "phone": "+34 963 00 00 00",
                  *         "website": "https://example.com/harbour-terrace",
+                 *         "geo_lat": 39.4699,
+                 *         "geo_lng": -0.3763,
                  *         "show_map": true,
                  *         "show_map_link": true
                  *       },
@@ -2781,6 +2831,8 @@ export interface operations {
                      *       "zip": "46024",
                      *       "phone": "+34 963 00 00 00",
                      *       "website": "https://example.com/harbour-terrace",
+                     *       "geo_lat": 39.4699,
+                     *       "geo_lng": -0.3763,
                      *       "show_map": true,
                      *       "show_map_link": true
                      *     }
@@ -2890,12 +2942,16 @@ export interface operations {
                 featured?: boolean | (0 | 1) | string;
                 /** @description The event post status (CSV or array); only `publish` for callers who cannot edit events. */
                 status?: string | string[];
-                /** @description Events whose venue has geolocation data (needs an extension; accepted, no effect). */
+                /** @description True: only events whose venue has coordinates (geo_lat and geo_lng); false: only events whose venue has none (or that have no venue). */
                 geoloc?: boolean | (0 | 1) | string;
-                /** @description Venue latitude; with geoloc_lng (needs an extension). */
-                geoloc_lat?: string | number;
-                /** @description Venue longitude; with geoloc_lat (needs an extension). */
-                geoloc_lng?: string | number;
+                /** @description The latitude of a point (with geoloc_lng): only events whose venue is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description Only events with these ids; date filters are then ignored. */
                 include?: number[];
                 /** @description Events whose parent is this event id. */
@@ -3005,6 +3061,16 @@ export interface operations {
                 only_with_upcoming?: boolean | number | string;
                 /** @description The venue post status (CSV or array); only `publish` for callers who cannot edit venues. */
                 status?: string | string[];
+                /** @description True: only venues has coordinates (geo_lat and geo_lng); false: only venues has none. */
+                geoloc?: boolean | (0 | 1) | string;
+                /** @description The latitude of a point (with geoloc_lng): only venues is within geoloc_radius of it, each with its distance_km. */
+                geoloc_lat?: number;
+                /** @description The longitude of the point (with geoloc_lat). */
+                geoloc_lng?: number;
+                /** @description The distance from the point, in km (great-circle), at most 500; only with geoloc_lat and geoloc_lng. */
+                geoloc_radius?: number;
+                /** @description distance: nearest first (then by start); only with geoloc_lat and geoloc_lng. */
+                orderby?: "distance";
                 /** @description The content language. */
                 multilang_language?: "en" | "es";
             };
@@ -3077,6 +3143,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3145,6 +3213,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3262,6 +3340,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3330,6 +3410,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3403,6 +3493,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3471,6 +3563,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3588,6 +3690,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3656,6 +3760,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3773,6 +3887,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3841,6 +3957,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -3914,6 +4040,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -3982,6 +4110,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true
@@ -4099,6 +4237,8 @@ export interface operations {
                  *       "zip": "46024",
                  *       "phone": "+34 963 00 00 00",
                  *       "website": "https://example.com/harbour-terrace",
+                 *       "geo_lat": 39.4699,
+                 *       "geo_lng": -0.3763,
                  *       "show_map": true,
                  *       "show_map_link": true
                  *     }
@@ -4167,6 +4307,16 @@ export interface operations {
                     website?: string;
                     /** @description The venue state or province. */
                     stateprovince?: string | number;
+                    /**
+                     * @description The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.
+                     * @example 39.4699
+                     */
+                    geo_lat?: (number | null) | string;
+                    /**
+                     * @description The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.
+                     * @example -0.3763
+                     */
+                    geo_lng?: (number | null) | string;
                     /**
                      * @description Whether to show a map.
                      * @example true

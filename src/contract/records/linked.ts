@@ -73,8 +73,8 @@ const coordinates = [
   field({
     key: 'geo_lat',
     about: {
-      en: 'The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with null.',
-      es: 'La latitud del lugar, en grados (-90 a 90); se escribe con geo_lng, o ambas se borran con null.',
+      en: 'The venue latitude, in degrees (-90 to 90); written with geo_lng, or both cleared with empty strings.',
+      es: 'La latitud del lugar, en grados (-90 a 90); se escribe con geo_lng, o ambas se borran con cadenas vacías.',
     },
     type: { type: 'number', nullable: true },
     blank: null,
@@ -85,8 +85,8 @@ const coordinates = [
   field({
     key: 'geo_lng',
     about: {
-      en: 'The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with null.',
-      es: 'La longitud del lugar, en grados (-180 a 180); se escribe con geo_lat, o ambas se borran con null.',
+      en: 'The venue longitude, in degrees (-180 to 180); written with geo_lat, or both cleared with empty strings.',
+      es: 'La longitud del lugar, en grados (-180 a 180); se escribe con geo_lat, o ambas se borran con cadenas vacías.',
     },
     type: { type: 'number', nullable: true },
     blank: null,

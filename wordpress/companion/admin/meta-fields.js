@@ -40,6 +40,8 @@
         return (value || []).map(Number);
       case 'string-list':
         return value === '' ? [] : [String(value)];
+      case 'decimal':
+        return value === '' || value == null ? null : String(value);
       default:
         return value == null ? '' : String(value);
     }

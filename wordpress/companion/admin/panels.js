@@ -130,6 +130,75 @@
   }
 
   const US = ['', 'US', 'USA', 'United States', 'United States of America'];
+  const GEO_LOCK = 'calendar-gateway-venue-coordinates';
+  /** A coordinate as the API takes it (src/geo/args.ts): decimal text within its range. */
+  const coordinate = (text, max) => /^-?\d+(\.\d+)?$/.test(text.trim()) && Math.abs(Number(text)) <= max;
+  /** "lat, lng" as map sites copy it (`40.7308, -73.9973`, or with a space or semicolon between). */
+  const PAIR = /^\s*(-?\d+(?:\.\d+)?)\s*[,;\s]\s*(-?\d+(?:\.\d+)?)\s*$/;
+
+  /**
+   * Latitude and longitude, validated as the API validates them (in range, both or neither): a value that is not
+   * stays in the field with its reason and is not saved (saving is locked until both are right or both empty).
+   * A "lat, lng" pair typed or pasted into either field fills both. No geocoding service is called.
+   */
+  function Coordinates() {
+    const lat = useField('geo_lat');
+    const lng = useField('geo_lng');
+    const [text, setText] = element.useState(null);
+    const { lockPostSaving, unlockPostSaving } = data.useDispatch('core/editor');
+    const shown = text || { lat: lat?.[0] || '', lng: lng?.[0] || '' };
+    const bad = {
+      lat: shown.lat !== '' && !coordinate(shown.lat, 90),
+      lng: shown.lng !== '' && !coordinate(shown.lng, 180),
+    };
+    const half = (shown.lat === '') !== (shown.lng === '');
+    const blocked = bad.lat || bad.lng || half;
+    useEffect(() => {
+      if (blocked) lockPostSaving(GEO_LOCK);
+      else unlockPostSaving(GEO_LOCK);
+      return () => unlockPostSaving(GEO_LOCK);
+    }, [blocked]);
+    if (!lat || !lng) return null;
+    function change(which, v) {
+      const pair = PAIR.exec(v);
+      const next = pair ? { lat: pair[1], lng: pair[2] } : { ...shown, [which]: v };
+      setText(next);
+      const okLat = next.lat === '' || coordinate(next.lat, 90);
+      const okLng = next.lng === '' || coordinate(next.lng, 180);
+      if (okLat && okLng && (next.lat === '') === (next.lng === '')) {
+        lat[1](next.lat.trim());
+        lng[1](next.lng.trim());
+      }
+    }
+    const help = (which) =>
+      bad[which]
+        ? which === 'lat'
+          ? __('A latitude is a number from -90 to 90.', DOMAIN)
+          : __('A longitude is a number from -180 to 180.', DOMAIN)
+        : half && shown[which] === ''
+          ? __('Enter both latitude and longitude, or neither.', DOMAIN)
+          : which === 'lat'
+            ? __('Paste "lat, lng" from a map to fill both.', DOMAIN)
+            : undefined;
+    return el(
+      element.Fragment,
+      null,
+      el(c.TextControl, {
+        label: __('Latitude', DOMAIN),
+        value: shown.lat,
+        help: help('lat'),
+        className: bad.lat ? 'calendar-gateway-invalid' : undefined,
+        onChange: (v) => change('lat', v),
+      }),
+      el(c.TextControl, {
+        label: __('Longitude', DOMAIN),
+        value: shown.lng,
+        help: help('lng'),
+        className: bad.lng ? 'calendar-gateway-invalid' : undefined,
+        onChange: (v) => change('lng', v),
+      }),
+    );
+  }
 
   function VenuePanel() {
     const country = useField('country');
@@ -159,6 +228,7 @@
         el(c.TextControl, { label: __('State or province', DOMAIN), value: shown, onChange: setRegion }),
       el(Text, { name: 'zip', label: __('Postal code', DOMAIN) }),
       el(Text, { name: 'country', label: __('Country', DOMAIN) }),
+      el(Coordinates),
       el(Text, { name: 'phone', label: __('Phone', DOMAIN), type: 'tel' }),
       el(Text, { name: 'website', label: __('Website', DOMAIN), type: 'url' }),
       el(Toggle, { name: 'show_map', label: __('Show map', DOMAIN) }),
