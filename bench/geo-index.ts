@@ -153,9 +153,12 @@ export async function geoRows(
   const near = (a: GeoArgs, q: IndexQuery, sets = venueSetsOf) => {
     const { distances, ...venues } = sets(a, pointOf(a), catalog);
     const query = { ...q, ...venues };
-    return a.orderby === 'distance' && distances
-      ? pageByDistance(index, query, distances)
-      : index.query(query);
+    if (!(a.orderby === 'distance' && distances)) return index.query(query);
+    // As the list does: every match, sorted by its venue's distance, then cut.
+    const all = index.query({ ...query, page: 1, perPage: Number.MAX_SAFE_INTEGER });
+    return pageByDistance({ items: all.ids, total: all.total }, q.page, q.perPage, (id) =>
+      distances.get(index.venueOf(id)),
+    );
   };
   const viaScan = (a: GeoArgs, q: IndexQuery) => near(a, q, (x) => scanned(x, catalog));
   // Each query object carries its arguments for `near` (made by `make`, read by `run`).
