@@ -1,10 +1,11 @@
 // `node bench/redis-tier.ts`: the Redis tier's costs on one local Redis (127.0.0.1:6379), this checkout against
 // another side by side in one run (BENCH_GATEWAY_DIR, e.g. an export of main; without it, this checkout twice):
 // a cached read answered from Redis (L2 hit), an invalidation of a tag with 10 entries, and a fill. Rounds alternate
-// between the two checkouts; medians are printed. With BENCH_CLUSTER=1 it also starts a local Redis Cluster (test
-// helper: 3 masters, 3 replicas, on this machine) and runs the same rounds of this checkout against it and against the
-// standalone Redis in alternation (same server, same code: the ratio is the cluster's cost), then prints what one
-// round trip costs on each and the invalidation stream's XADD with and without `WAIT 1 100`.
+// between the two checkouts; medians are printed (BENCH_ROUNDS rounds, 7; BENCH_KEYS keys a round, 2000). With
+// BENCH_CLUSTER=1 it also starts a local Redis Cluster (test helper: 3 masters, 3 replicas, on this machine) and
+// runs the same rounds of this checkout against it and against the standalone Redis in alternation (same machine,
+// same code: the ratio is the cluster's cost), then prints what one round trip costs on each and the invalidation
+// stream's XADD with and without `WAIT 1 100`.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,7 +13,7 @@ const here = new URL('../', import.meta.url).pathname;
 const other = process.env.BENCH_GATEWAY_DIR ?? here;
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const N = 2000;
+const N = Number(process.env.BENCH_KEYS ?? 2000);
 
 interface Cache {
   get(key: string, load: () => Promise<unknown>): Promise<{ source: string }>;
@@ -109,14 +110,33 @@ for (const [name, rs] of Object.entries(results)) {
 if (process.env.BENCH_CLUSTER === '1') {
   const { localCluster } = await import('../test/cache/redis-ha-helper.ts');
   const { Cluster, Redis } = await import('ioredis');
+  const { freePort } = await import('../test/cache/redis-helper.ts');
+  const { spawn } = await import('node:child_process');
   const c = await localCluster();
   const cluster = { mode: 'cluster', url: c.url };
+  // A standalone Redis of its own beside the cluster's nodes: the shared one on 6379 also serves other jobs' tests.
+  const soloPort = await freePort();
+  const soloServer = spawn(
+    'redis-server',
+    ['--port', String(soloPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const SOLO = `redis://127.0.0.1:${soloPort}`;
+  for (let up = false; !up; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    const probe = new Redis(SOLO, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    up = await probe.ping().then(
+      () => true,
+      () => false,
+    );
+    probe.disconnect();
+  }
   const one: Array<{ l2: number; invalidate: number; fill: number }> = [];
   const many: Array<{ l2: number; invalidate: number; fill: number }> = [];
   for (let i = 0; i < ROUNDS; i++) {
     // Alternating which goes first, so neither always follows the other.
     const pair = [
-      () => round(mine, `bench-rt-s${process.pid}-${i}:`).then((r) => one.push(r)),
+      () => round(mine, `bench-rt-s${process.pid}-${i}:`, SOLO).then((r) => one.push(r)),
       () => round(mine, `bench-rt-c${process.pid}-${i}:`, cluster).then((r) => many.push(r)),
     ];
     if (i % 2) pair.reverse();
@@ -124,7 +144,7 @@ if (process.env.BENCH_CLUSTER === '1') {
   }
   const med = (rs: typeof one, k: 'l2' | 'invalidate' | 'fill') => median(rs.map((r) => r[k]));
   console.log(
-    `\nthis checkout, standalone against a local cluster (3 masters, 3 replicas), ${ROUNDS} alternating rounds:`,
+    `\nthis checkout, a standalone Redis of its own against a local cluster (3 masters, 3 replicas), ${ROUNDS} alternating rounds:`,
   );
   console.log(`                    L2 hit µs  invalidate(10 entries) ms  fill µs`);
   for (const [name, rs] of [
@@ -143,7 +163,7 @@ if (process.env.BENCH_CLUSTER === '1') {
     { scaleReads: 'master' },
   );
   await new Promise((r) => cl.once('ready', r));
-  const solo = new Redis(REDIS);
+  const solo = new Redis(SOLO);
   /** µs of one awaited command, median of 5 rounds of 500. */
   const rtt = async (send: () => Promise<unknown>) => {
     const rs: number[] = [];
@@ -186,4 +206,5 @@ if (process.env.BENCH_CLUSTER === '1') {
   );
   cl.disconnect();
   await c.dispose();
+  soloServer.kill();
 }

@@ -203,10 +203,23 @@ export class TextPostings {
       for (let x = bits[w]; x !== 0; x &= x - 1) rows[k++] = (w << 5) | (31 - Math.clz32(x & -x));
       if ((w & 4095) === 4095) await due();
     }
+    // Rows added while it was made (a bulk poll adds thousands a second): their text is read here, in slices too, so
+    // that the first query does not read them all in one task.
+    const needle = Buffer.from(term, 'utf8');
+    const more: number[] = [];
+    const textPiece = Math.min(piece, 256);
+    let upTo = below;
+    while (upTo < this.#rows.used) {
+      const end = Math.min(this.#rows.used, upTo + textPiece);
+      for (; upTo < end; upTo++)
+        if (this.#rows.meta[upTo] & ALIVE && this.#rows.textOf(upTo).includes(needle)) more.push(upTo);
+      await due();
+    }
     // A query may have made it meanwhile (from the same rows).
     if (this.#terms.has(term)) return;
-    this.#terms.set(term, { rows, upTo: below });
-    this.#termInts += rows.length;
+    const all = more.length ? appended(rows, more) : rows;
+    this.#terms.set(term, { rows: all, upTo });
+    this.#termInts += all.length;
     this.#evictTerms(term);
   }
 
