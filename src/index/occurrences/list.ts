@@ -128,7 +128,12 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
   // an occurrence of it.
   const readable = new Set(cachedIds(index, { ...statusOnly(q), rows: 'series', page: 1, perPage: MAX }));
   const moved: ListItem[] = [];
-  for (const id of index.query({ ...q, rows: 'override', page: 1, perPage: MAX }).ids) {
+  // Only the overrides the caller may see can be listed: the query narrowed to them (`include`, the index's narrow
+  // path), not a walk of every row in the window looking for override rows; none at all when there are none.
+  const listed = seen.length
+    ? index.query({ ...q, include: seen, rows: 'override', page: 1, perPage: MAX }).ids
+    : [];
+  for (const id of listed) {
     const r = store.get(id);
     const parent = r?.seriesParent;
     if (parent === undefined || r?.originalStartMs === undefined || !readable.has(parent)) continue;
@@ -212,7 +217,9 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
   }
 
   // The page: the `want`-th smallest first start bounds what can be on it; only starts up to it are collected.
-  const heads = Float64Array.from(ranges, (g) => g.w.occ.starts[firstOf(g)]).sort();
+  const heads = new Float64Array(ranges.length);
+  for (let i = 0; i < ranges.length; i++) heads[i] = ranges[i]!.w.occ.starts[firstOf(ranges[i]!)]!;
+  heads.sort();
   const limit = heads.length >= want ? heads[want - 1] : Infinity;
   for (const g of ranges) {
     if (g.w.occ.starts[firstOf(g)] > limit) continue;
