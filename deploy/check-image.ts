@@ -93,7 +93,15 @@ async function withoutDocker(): Promise<void> {
   let healthcheck: string[] = [];
   try {
     for (const [op, args] of steps) {
-      if (op === 'COPY') {
+      if (op === 'COPY' && /--from=/.test(args)) {
+        // From another stage (the element's bundle): this checkout's own build of it, which `npm install` made.
+        const [from, target] = args
+          .split(/\s+/)
+          .filter((p) => !p.startsWith('--'))
+          .map((p) => p.replace(/^\/app\//, ''));
+        check(existsSync(join(root, from!)), `COPY --from: ${from} is built here`);
+        cpSync(join(root, from!), join(dir, target!), { recursive: true });
+      } else if (op === 'COPY') {
         const parts = args.split(/\s+/).filter((p) => !p.startsWith('--'));
         const target = parts.pop()!;
         for (const src of parts)
