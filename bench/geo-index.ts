@@ -9,11 +9,11 @@ import { mulberry32 } from '../mocks/seed-data.ts';
 import { distanceKm, roundKm } from '../src/geo/distance.ts';
 import { type GeoArgs, pointOf, venueSetsOf } from '../src/geo/near.ts';
 import { pageByDistance } from '../src/geo/order.ts';
-import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import type { LinkedFacets } from '../src/linked/catalog.ts';
 import type { Mapping } from '../src/mapping/schema.ts';
+import { benchIndex } from './index-kit.ts';
 import { calendarDay, syntheticPosts } from './synthetic.ts';
 
 const EVENTS = Number(process.env.BENCH_GEO_EVENTS ?? 100_000);
@@ -64,15 +64,6 @@ function venueCatalog(centres: { lat: number; lng: number }[], rnd: () => number
   return catalog;
 }
 
-const noClient: IndexClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream in the index benchmark');
-  },
-};
-const silent = { info() {}, warn() {} };
-
 /** The venues a point reaches, found by measuring every venue: the reference the grid replaces. */
 function scanned(a: GeoArgs, catalog: Map<number, LinkedFacets>) {
   const p = pointOf(a);
@@ -116,7 +107,7 @@ export async function geoRows(
   const rnd = mulberry32(35);
   const centres = cities(rnd);
   const catalog = venueCatalog(centres, rnd);
-  const index = new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+  const index = benchIndex(mapping);
   const restoring = index.restoring();
   let batch: EventFacets[] = [];
   const pick = mulberry32(7);

@@ -3,14 +3,12 @@
 // list of one item per occurrence (src/index/occurrences/list.ts); and the same events without their rules, answered
 // as today. Prints both side by side: build, heap, p50 / p99 (ms, medians of BENCH_INDEX_RUNS runs × 200 queries).
 // Run by `npm run bench:index` after its own table, or alone: `node --expose-gc bench/index-series.ts`.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { facetsOf } from '../src/index/facets.ts';
 import { listOccurrences } from '../src/index/occurrences/list.ts';
 import type { IndexQuery } from '../src/index/query.ts';
-import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
+import { benchIndex, heapNow, tecMapping as mapping } from './index-kit.ts';
 import { median } from './lib.ts';
 import { syntheticPosts } from './synthetic.ts';
 
@@ -18,24 +16,6 @@ const size = Number(process.env.BENCH_SERIES_SIZE ?? 100_000);
 const runs = Number(process.env.BENCH_INDEX_RUNS ?? 3);
 const QUERIES = 200;
 const DAY = 86_400_000;
-const mapping: Mapping = mappingSchema.parse(
-  JSON.parse(readFileSync(new URL('../mappings/tec.json', import.meta.url), 'utf8')),
-);
-const gc = (globalThis as { gc?: () => void }).gc;
-const heapNow = () => {
-  gc?.();
-  gc?.();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
-const noClient: IndexClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream in the index benchmark');
-  },
-};
-const silent = { info() {}, warn() {} };
 
 const wall = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const today = Math.floor(Date.now() / DAY) * DAY;
@@ -107,7 +87,7 @@ const fmt = (n: number) =>
 async function measure(series: boolean): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
   const before = heapNow();
-  const index = new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+  const index = benchIndex();
   const t0 = performance.now();
   const restoring = index.restoring();
   restoring.reserve(size);

@@ -9,7 +9,6 @@
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 // Then bench/index-series.ts: 100k events with 20 % weekly series, one item per occurrence, beside today's.
 
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { mulberry32 } from '../mocks/seed-data.ts';
@@ -17,9 +16,9 @@ import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
-import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { geoRows } from './geo-index.ts';
+import { benchIndex, heapNow, tecMapping as mapping, noClient, silent } from './index-kit.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
@@ -31,26 +30,6 @@ const JOB_RUNS = Number(process.env.BENCH_INDEX_JOB_RUNS ?? 3);
 /** `phrases`: build, heap, the query rows and the distinct phrase searches only (the rest takes minutes at 100k). */
 const only = process.env.BENCH_INDEX_ONLY;
 const QUERIES = 200;
-const mapping: Mapping = mappingSchema.parse(
-  JSON.parse(readFileSync(new URL('../mappings/tec.json', import.meta.url), 'utf8')),
-);
-
-const gc = (globalThis as { gc?: () => void }).gc;
-const heapNow = () => {
-  gc?.();
-  gc?.();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
-
-const noClient: IndexClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream in the index benchmark');
-  },
-};
-const silent = { info() {}, warn() {} };
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -211,7 +190,7 @@ async function stall(job: () => Promise<unknown>): Promise<Job> {
 async function measure(n: number): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
   const before = heapNow();
-  const index = new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+  const index = benchIndex();
   const t0 = performance.now();
   const restoring = index.restoring();
   let batch: EventFacets[] = [];
@@ -277,12 +256,7 @@ async function measure(n: number): Promise<Record<string, string>> {
     );
     const saveMs = performance.now() - t1;
     const bytes = chunks.reduce((a, c) => a + c.length, 0);
-    let copy: EventIndex | null = new EventIndex({
-      client: noClient,
-      mapping,
-      language: 'en',
-      logger: silent,
-    });
+    let copy: EventIndex | null = benchIndex();
     const loading = copy;
     const t2 = performance.now();
     load.push(await stall(() => decodeSnapshot(loading, chunks)));
@@ -489,7 +463,7 @@ async function geoTable(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!gc)
+  if (!(globalThis as { gc?: unknown }).gc)
     process.stderr.write('heap figures are rough without --expose-gc (npm run bench:index passes it)\n');
   if (only === 'geo') return geoTable();
   const columns: Record<string, string>[] = [];
