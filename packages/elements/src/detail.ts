@@ -2,12 +2,10 @@
 // the events of one day ("+N more", Enter on a day).
 import type { CalendarClient, Venue } from '@calendar-gateway/client';
 import { html, nothing, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import type { Day } from './dates.ts';
 import { eventsOn, type Placed } from './layout.ts';
-import { status, venueName } from './list.ts';
-import { mark } from './month.ts';
-import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
+import { eventRow, status, venueName } from './list.ts';
+import { plain, type ViewContext } from './view.ts';
 
 export type Opened = { event: Placed } | { day: Day };
 
@@ -30,21 +28,7 @@ function renderDay(ctx: ViewContext, day: Day): TemplateResult {
   const items = eventsOn(ctx.placed, day);
   if (items.length === 0) return html`<p>${ctx.s.empty}</p>`;
   return html`<ul class="day-list">
-    ${items.map(
-      (p) => html`<li>
-        <button
-          type="button"
-          part="event"
-          class=${classMap({ ...eventClasses(p), row: true })}
-          data-event-id=${String(p.event.id)}
-          @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
-        >
-          <span class="time">${p.allDay ? ctx.s.allDay : ctx.f.time(p.start)}</span>
-          <span class="title">${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}</span>
-          ${status(ctx, p)}
-        </button>
-      </li>`,
-    )}
+    ${items.map((p) => html`<li>${eventRow(ctx, p, false)}</li>`)}
   </ul>`;
 }
 

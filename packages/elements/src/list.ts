@@ -24,22 +24,7 @@ export function renderList(ctx: ViewContext, more: (() => void) | undefined): Te
       ([day, items]) => html`<section class="list-day" data-day=${day}>
         <h3 part="list-day">${ctx.f.dayLong(day)}</h3>
         <ul>
-          ${items.map(
-            (p) => html`<li>
-              <button
-                type="button"
-                part="event"
-                class=${classMap({ ...eventClasses(p), row: true })}
-                data-event-id=${String(p.event.id)}
-                @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
-              >
-                <span class="time">${p.allDay ? ctx.s.allDay : ctx.f.time(p.start)}</span>
-                <span class="title">${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}</span>
-                ${status(ctx, p)}
-                <span class="where">${venueName(p)}</span>
-              </button>
-            </li>`,
-          )}
+          ${items.map((p) => html`<li>${eventRow(ctx, p, true)}</li>`)}
         </ul>
       </section>`,
     )}
@@ -48,6 +33,21 @@ export function renderList(ctx: ViewContext, more: (() => void) | undefined): Te
 }
 
 /** The cancelled or postponed badge of an event, if any. */
+/** An event as a row of a list (the upcoming list, a day's list in the dialog): time, title, status, venue. */
+export function eventRow(ctx: ViewContext, p: Placed, where: boolean): TemplateResult {
+  return html`<button
+    type="button"
+    part="event"
+    class=${classMap({ ...eventClasses(p), row: true })}
+    data-event-id=${String(p.event.id)}
+    @click=${(e: Event) => ctx.openEvent(p, e.currentTarget as HTMLElement)}
+  >
+    <span class="time">${p.allDay ? ctx.s.allDay : ctx.f.time(p.start)}</span>
+    <span class="title">${mark(p)}${plain(p.event.title)}${eventExtra(ctx, p)}</span>
+    ${status(ctx, p)} ${where ? html`<span class="where">${venueName(p)}</span>` : nothing}
+  </button>`;
+}
+
 export function status(ctx: ViewContext, p: Placed): TemplateResult | typeof nothing {
   const st = p.event.event_status;
   if (st !== 'canceled' && st !== 'postponed') return nothing;
