@@ -440,7 +440,8 @@ describe('with TEC active', () => {
       expect(await page.getByRole('button', { name: 'Event details', exact: true }).count()).toBe(0);
       // No panel script. The "Calendar (gateway)" block's editor script stays: it is a block, not a panel, and TEC has
       // no equivalent of it.
-      expect(await page.locator('script[src*="calendar-gateway"]:not([src*="calendar-block"])').count()).toBe(0);
+      const panelScripts = 'script[src*="calendar-gateway"]:not([src*="calendar-block"])';
+      expect(await page.locator(panelScripts).count()).toBe(0);
       await page.context().close();
       const post = await a.wp<{ id: number }>('editor', `/wp/v2/${a.mapping.event.restBase}`, {
         body: { title: 'TEC computes its own', meta: { _EventStartDate: '2031-05-01 10:00:00' } },
