@@ -8,7 +8,7 @@ import { facetsOf } from '../src/index/facets.ts';
 import { listOccurrences } from '../src/index/occurrences/list.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import type { WpPost } from '../src/wp/types.ts';
-import { benchIndex, heapNow, tecMapping as mapping } from './index-kit.ts';
+import { benchIndex, fmt, heapNow, tecMapping as mapping, time } from './index-kit.ts';
 import { median } from './lib.ts';
 import { syntheticPosts } from './synthetic.ts';
 
@@ -59,31 +59,6 @@ const kinds: [string, (i: number) => IndexQuery][] = [
   ['hide_subsequent_recurrences', (i) => ({ ...ANON, firstOnly: true, dates: WINDOW(i) })],
 ];
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-}
-
-function time(run: (q: IndexQuery) => unknown, make: (i: number) => IndexQuery): [number, number] {
-  const p50: number[] = [];
-  const p99: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const ms: number[] = [];
-    for (let i = 0; i < QUERIES; i++) {
-      const q = make(i + r * QUERIES);
-      const t0 = performance.now();
-      run(q);
-      ms.push(performance.now() - t0);
-    }
-    ms.sort((a, b) => a - b);
-    p50.push(percentile(ms, 50));
-    p99.push(percentile(ms, 99));
-  }
-  return [median(p50), median(p99)];
-}
-
-const fmt = (n: number) =>
-  n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
-
 async function measure(series: boolean): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
   const before = heapNow();
@@ -110,7 +85,7 @@ async function measure(series: boolean): Promise<Record<string, string>> {
   const run = series ? (q: IndexQuery) => listOccurrences(index, q) : (q: IndexQuery) => index.query(q);
   for (const [name, make] of kinds) {
     // Today's index has no series: `firstOnly` lists what it lists anyway.
-    const [p50, p99] = time(run, make);
+    const [p50, p99] = time(run, make, runs, QUERIES);
     row[`${name} p50 / p99 (ms)`] = `${fmt(p50)} / ${fmt(p99)}`;
   }
   // The first list after a series changes (the answers cached on the index's version are dropped).

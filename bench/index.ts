@@ -18,7 +18,16 @@ import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { geoRows } from './geo-index.ts';
-import { benchIndex, heapNow, tecMapping as mapping, noClient, silent } from './index-kit.ts';
+import {
+  benchIndex,
+  fmt,
+  heapNow,
+  tecMapping as mapping,
+  noClient,
+  percentile,
+  silent,
+  time,
+} from './index-kit.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
@@ -31,35 +40,6 @@ const JOB_RUNS = Number(process.env.BENCH_INDEX_JOB_RUNS ?? 3);
 const only = process.env.BENCH_INDEX_ONLY;
 const QUERIES = 200;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-}
-
-/** p50 and p99 (ms) of `make(i)` answered by `run`, median over the runs. */
-function time(
-  run: (q: IndexQuery) => unknown,
-  make: (i: number) => IndexQuery,
-  n = QUERIES,
-): [number, number] {
-  const p50: number[] = [];
-  const p99: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const ms: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const q = make(i + r * n);
-      const t0 = performance.now();
-      run(q);
-      ms.push(performance.now() - t0);
-    }
-    ms.sort((a, b) => a - b);
-    p50.push(percentile(ms, 50));
-    p99.push(percentile(ms, 99));
-  }
-  return [median(p50), median(p99)];
-}
-
-const fmt = (n: number) =>
-  n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
 const pair = ([a, b]: [number, number]) => `${fmt(a)} / ${fmt(b)}`;
 
 /** Today, a year into the synthetic calendar: the default list shows the two years ahead (TEC's default). */
@@ -211,7 +191,8 @@ async function measure(n: number): Promise<Record<string, string>> {
   row['build from posts (s)'] = ((performance.now() - t0) / 1000).toFixed(1);
   row['index heap (MB)'] = ((heapNow() - before) / 1e6).toFixed(0);
 
-  for (const [name, make] of kinds) row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make));
+  for (const [name, make] of kinds)
+    row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make, runs, QUERIES));
   // Each phrase once, on this index: its rows are found on that query (no earlier search made them).
   const phrases = distinctPhrases(index);
   if (only === 'phrases') {
@@ -301,8 +282,8 @@ async function measure(n: number): Promise<Record<string, string>> {
     const facets: EventFacets[] = [];
     for (const post of syntheticPosts(n)) facets.push(facetsOf(post, mapping));
     facets.sort(byStart);
-    const ref = time((q) => querySorted(facets, q), kinds[0][1], 50);
-    const now = time((q) => index.query(q), kinds[0][1], 50);
+    const ref = time((q) => querySorted(facets, q), kinds[0][1], runs, 50);
+    const now = time((q) => index.query(q), kinds[0][1], runs, 50);
     reference = `${fmt(ref[0])} / ${fmt(now[0])} ms (×${(ref[0] / now[0]).toFixed(0)})`;
   }
   index.stop();
@@ -456,7 +437,7 @@ async function crawlAndPolls(n: number, up: UpstreamPages): Promise<Job[]> {
 /** The near-me rows (bench/geo-index.ts), as a table of their own: they have one size, 100k events over 5k venues. */
 async function geoTable(): Promise<void> {
   process.stderr.write('index benchmark: near me…\n');
-  const row = await geoRows(mapping, time, pair);
+  const row = await geoRows(mapping, (run, make) => time(run, make, runs, QUERIES), pair);
   const lines = ['| | |', '|---|---|', ...Object.entries(row).map(([k, v]) => `| ${k} | ${v} |`)];
   lines.push(`| machine load (1-min average) at the end | ${loadavg()[0].toFixed(1)} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
