@@ -30,6 +30,19 @@ describe('the ledger decides what is a change', () => {
     expect(decide(before, seen('c', '2026-01-01 10:00:05'))?.action).toBe('updated');
   });
 
+  it("logs a write's own save once, whichever source saw it first; two writes within a second twice", () => {
+    const write = (v: string): Observation => ({ ...seen(v, '2026-01-01 10:00:00'), force: true });
+    const polled = stateOf(seen('a', '2026-01-01 10:00:00'));
+    // Another source logged the write's version first: the write only marks the entry.
+    const marked = decide(polled, write('a'));
+    expect(marked).toEqual({ action: null, wasPublic: true, state: `${polled}|w` });
+    // Over a write's entry the same version is a second save within the second.
+    expect(decide(marked!.state, write('a'))?.action).toBe('updated');
+    // A read of the same version after a write is nothing; a new version is a change whoever saw it.
+    expect(decide(marked!.state, seen('a', '2026-01-01 10:00:00'))).toBeNull();
+    expect(decide(marked!.state, seen('b', '2026-01-01 10:00:01'))?.state).toBe('b|2026-01-01 10:00:01|1');
+  });
+
   it('logs a deletion once, and never brings the record back from a read made before it', () => {
     const before = stateOf(seen('b', '2026-01-01 10:00:05', true));
     const d = decide(before, seen(null, ''));

@@ -23,12 +23,22 @@ export interface Observation {
   force?: boolean;
 }
 
-/** What a record's ledger entry holds: `<version or ->|<order>|<1 or 0>`. */
+/**
+ * What a record is, as its ledger entry says: `<version or ->|<order>|<1 or 0>`. The stored entry adds `|w` when a
+ * write through the gateway logged it (`entryOf`).
+ */
 export const stateOf = (o: Observation): string =>
   `${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`;
 
+/** The ledger entry an observation leaves: its state, marked `|w` when it came from a write (`force`). */
+const entryOf = (o: Observation): string => (o.force && o.version !== null ? `${stateOf(o)}|w` : stateOf(o));
+
+/** A stored entry's state without the write mark, to compare with `stateOf`. */
+export const stateOfEntry = (entry: string): string => entry.replace(/\|w$/, '');
+
 export interface Decision {
-  action: ChangeAction;
+  /** `null`: nothing to log, only the ledger entry to write (a write's own save another source logged first). */
+  action: ChangeAction | null;
   wasPublic: boolean;
   /** The ledger entry after the change. */
   state: string;
@@ -38,25 +48,33 @@ export interface Decision {
  * Whether an observation is a change to log, given the ledger's entry (`undefined`: never logged). The Redis log runs
  * the same rules in one script (src/changes/redis-log.ts); `test/cache/changes-log.test.ts` holds them to agree.
  * - A gone record is deleted once; a record never logged is logged deleted too (a reader may hold it from a sync).
- * - The same version is no change, unless a write through the gateway says it is (`force`). A read older than the entry (by `order`) is stale and dropped; so is one no newer
- *   than a deletion (a poll that read the record just before it was deleted).
+ * - The same version is no change, unless a write through the gateway says it is (`force`) and the entry was a write's
+ *   too: two saves through the gateway within one second. When another source logged that version first (another
+ *   instance refetched the record on the write's invalidation, a poll read it), the write's own observation is the
+ *   same save: only the entry is marked as a write's. (A save in wp-admin and one through the gateway within the same
+ *   second that changes nothing the version holds is logged once.)
+ * - A read older than the entry (by `order`) is stale and dropped; so is one no newer than a deletion (a poll that
+ *   read the record just before it was deleted).
  */
 export function decide(prev: string | undefined, o: Observation): Decision | null {
-  const [pv, po = '', pp = '0'] = prev === undefined ? [] : prev.split('|');
+  const [pv, po = '', pp = '0', pw = ''] = prev === undefined ? [] : prev.split('|');
   const wasLive = pv !== undefined && pv !== '-';
   if (o.version === null) {
     if (pv === '-') return null;
     const order = o.order || po;
     return { action: 'deleted', wasPublic: wasLive && pp === '1', state: `-|${order}|0` };
   }
-  if (pv === o.version && !o.force) return null;
+  if (pv === o.version) {
+    if (!o.force) return null;
+    if (pw !== 'w') return { action: null, wasPublic: pp === '1', state: entryOf(o) };
+  }
   if (pv !== undefined && o.order !== '' && po !== '') {
     if (pv === '-' ? o.order <= po : o.order < po) return null;
   }
   return {
     action: wasLive ? 'updated' : 'created',
     wasPublic: wasLive && pp === '1',
-    state: stateOf(o),
+    state: entryOf(o),
   };
 }
 
@@ -86,7 +104,7 @@ export const nowGmt = (now = new Date()): string => now.toISOString().slice(0, 1
 /** The change an observation and its decision make (without its place in the log). */
 export function changeOf(
   o: Observation,
-  d: Decision,
+  d: Decision & { action: ChangeAction },
   ctx: { apiRoot: string; taxonomy: Record<'category' | 'tag', string>; now: Date },
 ): Change & { was_public: boolean } {
   return {

@@ -84,7 +84,8 @@ export class MemoryChangeLog implements ChangeStore {
     const d = decide(ledger.get(o.id), o);
     if (!d) return null;
     ledger.set(o.id, d.state);
-    return this.#push(changeOf(o, d, { ...this.#ctx, now: this.#now() }));
+    if (d.action === null) return null;
+    return this.#push(changeOf(o, { ...d, action: d.action }, { ...this.#ctx, now: this.#now() }));
   }
 
   async read(cursor: string, limit: number): Promise<LoggedChange[]> {

@@ -7,7 +7,7 @@ import { Periodic } from '../index/schedule.ts';
 import { modifiedAfter } from '../index/sync.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
-import { type Observation, stateOf } from './ledger.ts';
+import { type Observation, stateOf, stateOfEntry } from './ledger.ts';
 import type { ChangeStore } from './store.ts';
 import type { ChangeKind } from './types.ts';
 
@@ -301,7 +301,7 @@ export class ChangeRecorder {
           chunk.map((o) => o.id),
         );
         chunk.forEach((o, k) => {
-          if (states[k] !== stateOf(o)) changed.push(o);
+          if (states[k] === undefined || stateOfEntry(states[k]) !== stateOf(o)) changed.push(o);
         });
       }
       let cursor = '0';

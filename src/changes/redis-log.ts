@@ -23,13 +23,14 @@ end
  * The rules of `decide` (src/changes/ledger.ts) in Lua, with the append: the ledger entry is compared and written and
  * the stream entry added in one step, whichever instance or source saw the change first.
  * KEYS: stream, ledger, trimmed mark. ARGV: id, version (`-` gone), order, public, minid, now (gmt), kind, rest_url, tags,
- * force (`1`: log even the same version).
+ * force (`1`: a write through the gateway; its entry is marked `|w`, and the same version is logged again only over a
+ * write's entry, else only marked).
  */
 const OBSERVE = `
 ${TRIM}
 local prev = redis.call('HGET', KEYS[2], ARGV[1])
-local pv, po, pp = nil, '', '0'
-if prev then pv, po, pp = string.match(prev, '^([^|]*)|([^|]*)|(.)$') end
+local pv, po, pp, pw = nil, '', '0', ''
+if prev then pv, po, pp, pw = string.match(prev, '^([^|]*)|([^|]*)|(.)|?(w?)$') end
 local v, order, pub = ARGV[2], ARGV[3], ARGV[4]
 local live = pv ~= nil and pv ~= '-'
 local action, was, state
@@ -38,13 +39,20 @@ if v == '-' then
   if order == '' then order = po end
   action, pub, state = 'deleted', '0', '-|' .. order .. '|0'
 else
-  if pv == v and ARGV[10] ~= '1' then return false end
+  state = v .. '|' .. order .. '|' .. pub
+  if ARGV[10] == '1' then state = state .. '|w' end
+  if pv == v then
+    if ARGV[10] ~= '1' then return false end
+    if pw ~= 'w' then
+      redis.call('HSET', KEYS[2], ARGV[1], state)
+      return false
+    end
+  end
   if pv ~= nil and order ~= '' and po ~= '' then
     if pv == '-' and order <= po then return false end
     if pv ~= '-' and order < po then return false end
   end
   action = live and 'updated' or 'created'
-  state = v .. '|' .. order .. '|' .. pub
 end
 if live and pp == '1' then was = '1' else was = '0' end
 local modified = ARGV[3]
@@ -164,8 +172,7 @@ export class RedisChangeLog implements ChangeStore {
     const prev = (await this.#cmd.hget(this.#ledgerKey(o.kind), String(o.id))) ?? undefined;
     const d = decide(prev, o);
     if (!d) return null;
-    const c = changeOf(o, d, { ...this.#ctx, now: this.#now() });
-    const state = stateOf(o);
+    const c = changeOf(o, { ...d, action: d.action ?? 'updated' }, { ...this.#ctx, now: this.#now() });
     const res = (await this.#cmd.eval(
       OBSERVE,
       3,
@@ -175,7 +182,7 @@ export class RedisChangeLog implements ChangeStore {
       String(o.id),
       o.version ?? '-',
       o.order,
-      state.endsWith('|1') ? '1' : '0',
+      o.version !== null && o.public ? '1' : '0',
       this.#minId(),
       nowGmt(this.#now()),
       o.kind,

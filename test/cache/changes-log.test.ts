@@ -76,6 +76,28 @@ for (const [name, make] of [
       expect(await log.expired(all[0]!.cursor)).toBe(false);
     });
 
+    it("logs a write's own save once when another source logged it first, and a second write in the same second", async () => {
+      const log = make();
+      const write = (id: number, version: string) => ({
+        ...ev(id, version, '2026-01-01 10:00:00'),
+        force: true,
+      });
+      await log.observe(write(20, 'a'));
+      // Another instance refetched it on the write's invalidation and logged it before the write's own observation.
+      await log.observe(ev(20, 'b', '2026-01-01 10:00:00'));
+      await log.observe(write(20, 'b'));
+      // A second write through the gateway within the same second, its version unchanged (a field it does not hold).
+      await log.observe(write(20, 'b'));
+      // Polls reading it again: nothing.
+      await log.observe(ev(20, 'b', '2026-01-01 10:00:00'));
+      expect(actions(await log.read('0', 100))).toEqual([
+        'event:20:created',
+        'event:20:updated',
+        'event:20:updated',
+      ]);
+      expect((await log.states('event', [20]))[0]).toBe('b|2026-01-01 10:00:00|1|w');
+    });
+
     it('tells followers of every change appended', async () => {
       const log = make();
       const got: LoggedChange[] = [];

@@ -122,7 +122,7 @@ describe('the changes feed across gateways, restarts and downtime', () => {
   // KNOWN REGRESSION (issue 32, closing note of 2026-11-29): on a quiet machine an update through a gateway is logged
   // `updated` twice (a second source's version of the same save differs since this stop's merges); it passed under
   // load. Skipped, with the long poll below that reads on from its cursor, until the cause is found.
-  it.skip('logs writes through either gateway once, in commit order, read on from either', async () => {
+  it('logs writes through either gateway once, in commit order, read on from either', async () => {
     cursor = (await drain(a.url, '0')).next;
     const e1 = await createEvent(a.url, 'one');
     expect((await write(b.url, 'POST', `${NS}/events/${e1}`, { title: `one bis ${tok}` })).status).toBe(200);
@@ -140,7 +140,7 @@ describe('the changes feed across gateways, restarts and downtime', () => {
     cursor = (await drain(a.url, cursor)).next;
   });
 
-  it.skip('wakes a long poll on one gateway with a write through the other', async () => {
+  it('wakes a long poll on one gateway with a write through the other', async () => {
     const waiting = page(a.url, `since=${cursor}&feed=longpoll&timeout=30`);
     await new Promise((r) => setTimeout(r, 500));
     const t0 = Date.now();
