@@ -1,89 +1,30 @@
 // Faults injected into real processes (issue 10): the local WordPress crashing in the middle of a write burst, a
-// slow WordPress, Redis restarting under load, the gateway killed mid-write, concurrent edits through two instances
-// and the admin. Each case counts what was sent, acknowledged, refused, lost and left behind.
+// slow WordPress, the gateway killed mid-write (Redis restarting and concurrent edits: faults-redis.test.ts). Each
+// case counts what was sent, acknowledged, refused, lost and left behind.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Server, startChild } from '../../bench/lib.ts';
-import { privateRedis } from '../cache/redis-helper.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server } from '../../bench/lib.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
 import { postEvent } from './demo.ts';
-
-const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
-const NS = '/wp-json/calendar/events/v1';
-const up = inject('upstream');
-const stateDir = dirname(up.siteDir);
-const admin = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
-const editor = `Basic ${Buffer.from(`editor:${up.usersPassword}`).toString('base64')}`;
-const tok = `fault${Math.random()
-  .toString(36)
-  .replace(/[^a-z]/g, '')
-  .slice(0, 8)}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** SIGKILL to php -S and its workers at once (one process group: wp.sh starts it with setsid), as a crash. */
-function crashPhp() {
-  const pid = Number(readFileSync(join(stateDir, 'php.pid'), 'utf8'));
-  process.kill(-pid, 'SIGKILL');
-}
-
-const wpSh = (cmd: string) =>
-  promisify(execFile)('bash', [join(root, 'wordpress/wp.sh'), cmd], {
-    env: { ...process.env, WP_STATE_DIR: stateDir },
-  });
-
-/** A gateway on the e2e site with its own Redis prefix. */
-const startGateway = (env: Record<string, string> = {}): Promise<Server> =>
-  startChild(['src/main.ts'], {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    UPSTREAM_URL: up.url,
-    UPSTREAM_AUTH: up.auth,
-    REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `cgfault${process.pid}:`,
-    LOG_LEVEL: process.env.FAULT_DEBUG ?? 'silent',
-    POLL_INTERVAL_MS: '1000',
-    ...env,
-  });
-
-/** The files below `dir` whose name starts with `stem`, relative to `dir`. */
-function filesUnder(dir: string, stem: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => basename(f).startsWith(stem))
-    .map((f) => f.replace(/\\/g, '/'));
-}
-
-/** Every record of `restBase` in WordPress whose title (or name) holds `needle`, in any status. */
-async function wpFind(restBase: string, needle: string): Promise<Array<Record<string, unknown>>> {
-  const out: Array<Record<string, unknown>> = [];
-  for (let page = 1; ; page++) {
-    const terms = restBase === 'tags' || restBase === 'tribe_events_cat';
-    // Attachments take no `status=any` (400: their statuses are inherit, private, trash): their default lists them.
-    const scope = terms ? '&hide_empty=false' : restBase === 'media' ? '' : '&status=any';
-    const res = await fetch(
-      `${up.url}/wp/v2/${restBase}?search=${needle}&per_page=100&page=${page}&context=edit${scope}`,
-      { headers: admin },
-    );
-    // A refusal would make every count below vacuous.
-    expect(res.status, `${restBase}: ${await res.clone().text()}`).toBe(200);
-    const rows = (await res.json()) as Array<Record<string, unknown>>;
-    out.push(...rows);
-    if (rows.length < 100) break;
-  }
-  return out;
-}
-
-async function wpDelete(restBase: string, id: unknown) {
-  await fetch(`${up.url}/wp/v2/${restBase}/${id}?force=true`, { method: 'DELETE', headers: admin }).catch(
-    () => undefined,
-  );
-}
-
-const titleOf = (r: Record<string, unknown>) =>
-  typeof r.title === 'object' ? String((r.title as { raw?: string }).raw) : String(r.name);
+import {
+  crashPhp,
+  editor,
+  filesUnder,
+  NS,
+  root,
+  sleep,
+  startGateway,
+  titleOf,
+  tok,
+  up,
+  wpDelete,
+  wpFind,
+  wpSh,
+} from './fault-kit.ts';
 
 let images: ImageServer;
 const gateways: Server[] = [];
@@ -426,189 +367,4 @@ describe('a read that needs two WordPress calls', () => {
       await proxy.close();
     }
   }, 60_000);
-});
-
-describe('Redis restarting under mixed load', () => {
-  it('fails no read, shows every write on both instances once Redis is back, and lets a new instance start', async () => {
-    const redis = await privateRedis();
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: 'cgrestart:' };
-    const started: Server[] = [];
-    try {
-      const [a, b] = [await startGateway(env), await startGateway(env)];
-      started.push(a, b);
-      const search = `${NS}/events?search=redis${tok}&start_date=2033-01-01&end_date=2033-12-31`;
-      const totalOf = async (g: Server) =>
-        ((await (await fetch(`${g.url}${search}`)).json()) as { total: number }).total;
-      // Both have the empty answer cached before anything is written.
-      expect([await totalOf(a), await totalOf(b)]).toEqual([0, 0]);
-
-      const reads = { sent: 0, failed: 0 };
-      // `whileDown`: writes started while Redis was away, the case this test is for.
-      const writes = { sent: 0, acknowledged: 0, refused: 0, whileDown: 0 };
-      let redisDown = false;
-      let running = true;
-      const reader = async (g: Server, n: number) => {
-        while (running) {
-          const url =
-            n % 3 === 0
-              ? `${g.url}${NS}/events?per_page=5&page=${1 + (reads.sent % 7)}`
-              : `${g.url}${search}`;
-          reads.sent++;
-          const res = await fetch(url).catch(() => undefined);
-          if (res?.status !== 200) {
-            reads.failed++;
-            // What failed, and (with FAULT_DEBUG=error) the gateway's log line of it.
-            const body = res ? await res.clone().text() : 'no answer';
-            const id = /"request_id":"([^"]+)"/.exec(body)?.[1];
-            console.info(`read failed: ${url} ${res?.status} ${body}`);
-            if (id)
-              console.info(
-                g
-                  .output()
-                  .split('\n')
-                  .filter((l) => l.includes(id))
-                  .join('\n'),
-              );
-          }
-          await res?.arrayBuffer();
-        }
-      };
-      const writer = async () => {
-        while (running) {
-          writes.sent++;
-          if (redisDown) writes.whileDown++;
-          const res = await postEvent(a.url, editor, {
-            title: `Restart redis${tok} ${writes.sent}`,
-            start_date: '2033-04-04 10:00:00',
-            end_date: '2033-04-04 11:00:00',
-          });
-          if (res.status === 201) writes.acknowledged++;
-          else writes.refused++;
-          await sleep(400);
-        }
-      };
-      const load = Promise.all([reader(a, 0), reader(a, 1), reader(b, 2), reader(b, 3), writer()]);
-      // Each phase lasts its time and at least two writes: on a loaded machine one write can take a second or more.
-      const phase = async (ms: number, from: number) => {
-        const until = Date.now() + ms;
-        while (Date.now() < until || writes.sent < from + 2) await sleep(50);
-      };
-      await phase(1_500, 0);
-      await redis.kill();
-      redisDown = true;
-      await phase(3_000, writes.sent);
-      await redis.start();
-      redisDown = false;
-      await phase(1_500, writes.sent);
-      running = false;
-      await load;
-      // Once Redis is back, both instances show every acknowledged write (within the 1 s poll).
-      let totals: number[] = [];
-      const t0 = Date.now();
-      while (Date.now() - t0 < 10_000) {
-        totals = [await totalOf(a), await totalOf(b)];
-        if (totals.every((t) => t === writes.acknowledged)) break;
-        await sleep(100);
-      }
-      console.info(
-        `Redis restart: reads sent ${reads.sent}, failed ${reads.failed}; writes sent ${writes.sent}, ` +
-          `acknowledged ${writes.acknowledged}, refused ${writes.refused}, started while Redis was down ` +
-          `${writes.whileDown}; both instances current ` +
-          `${Date.now() - t0} ms after the load`,
-      );
-      expect(reads.failed).toBe(0);
-      expect(writes.refused).toBe(0);
-      expect(writes.acknowledged).toBeGreaterThanOrEqual(6);
-      expect(writes.whileDown).toBeGreaterThanOrEqual(2);
-      expect(totals).toEqual([writes.acknowledged, writes.acknowledged]);
-      // A third instance starts against the restarted Redis (no snapshot lock left waiting).
-      const t1 = Date.now();
-      const c = await startGateway(env);
-      started.push(c);
-      console.info(`Redis restart: a new instance ready in ${Date.now() - t1} ms`);
-      expect(await totalOf(c)).toBe(writes.acknowledged);
-    } finally {
-      await Promise.all(started.map((g) => g.stop()));
-      await redis.dispose();
-    }
-  }, 120_000);
-});
-
-describe('concurrent edits of one event', () => {
-  it('through two instances and the WordPress admin: WordPress decides, and every instance converges to it', async () => {
-    const env = { REDIS_PREFIX: `cgedits${process.pid}:` };
-    const [a, b] = [await startGateway(env), await startGateway(env)];
-    gateways.push(a, b);
-    const write = (g: Server, method: string, path: string, body: unknown) =>
-      fetch(`${g.url}${NS}${path}`, {
-        method,
-        headers: { Authorization: editor, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const created = await write(a, 'POST', '/events', {
-      title: `Edited ${tok} 0`,
-      start_date: '2034-05-05 10:00:00',
-      end_date: '2034-05-05 12:00:00',
-    });
-    expect(created.status).toBe(201);
-    const { id } = (await created.json()) as { id: number };
-    // Both instances have the event cached before the edits.
-    for (const g of [a, b]) expect((await fetch(`${g.url}${NS}/events/${id}`)).status).toBe(200);
-    const statuses: number[] = [];
-    const failures: string[] = [];
-    const rounds = 6;
-    await Promise.all(
-      Array.from({ length: rounds }, async (_, i) => {
-        const hour = String(10 + i).padStart(2, '0');
-        const [x, y, direct] = await Promise.all([
-          write(a, 'PATCH', `/events/${id}`, {
-            title: `Edited ${tok} a${i}`,
-            start_date: `2034-05-05 ${hour}:00:00`,
-          }),
-          write(b, 'PATCH', `/events/${id}`, { title: `Edited ${tok} b${i}` }),
-          // The admin saves the post as the block editor does, through wp/v2.
-          fetch(`${up.url}/wp/v2/tribe_events/${id}`, {
-            method: 'POST',
-            headers: { ...admin, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ title: `Edited ${tok} w${i}` }),
-          }),
-        ]);
-        statuses.push(x.status, y.status, direct.status);
-        for (const r of [x, y, direct]) if (r.status !== 200) failures.push(`${r.status} ${await r.text()}`);
-      }),
-    );
-    expect(
-      statuses.every((s) => s === 200),
-      `statuses: ${statuses.join(' ')}; ${failures.join('; ')}`,
-    ).toBe(true);
-    // WordPress's state after the last write it applied…
-    const wp = (await (
-      await fetch(`${up.url}/wp/v2/tribe_events/${id}?context=edit`, { headers: admin })
-    ).json()) as { title: { raw: string }; meta: Record<string, unknown> };
-    const title = wp.title.raw;
-    const start = String(wp.meta._EventStartDate);
-    // …is what both instances answer, single and in lists, within the 1 s poll.
-    const t0 = Date.now();
-    let seen: string[] = [];
-    while (Date.now() - t0 < 10_000) {
-      seen = [];
-      for (const g of [a, b]) {
-        const one = (await (await fetch(`${g.url}${NS}/events/${id}`)).json()) as {
-          title: string;
-          start_date: string;
-        };
-        const list = (await (
-          await fetch(`${g.url}${NS}/events?search=${tok}&start_date=2034-01-01&end_date=2034-12-31`)
-        ).json()) as { events: Array<{ id: number; title: string; start_date: string }> };
-        const row = list.events.find((e) => e.id === id);
-        seen.push(`${one.title}|${one.start_date}`, `${row?.title}|${row?.start_date}`);
-      }
-      if (seen.every((x) => x === `${title}|${start}`)) break;
-      await sleep(100);
-    }
-    console.info(
-      `concurrent edits: ${statuses.length} writes, all 200; instances agree with WordPress after ${Date.now() - t0} ms`,
-    );
-    expect(seen).toEqual(Array(4).fill(`${title}|${start}`));
-  }, 120_000);
 });

@@ -37,7 +37,7 @@ export const stateDirOf = (name: string): string =>
 
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
-/** The list table's and settings screen's seeded sites (test/admin/list-settings.test.ts), one per mapping. */
+/** The list table's and settings screen's seeded sites (test/admin/list-settings.test.ts, wp-tools.test.ts), one per mapping. */
 export const adminSites = [
   { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 8 },
   { name: 'custom', mapping: 'mappings/custom.json', port: wpPort + 9 },

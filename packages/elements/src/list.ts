@@ -3,8 +3,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import { type Day, maxDay } from './dates.ts';
 import { byStart, type Placed } from './layout.ts';
-import { mark } from './month.ts';
-import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
+
+import { eventClasses, eventExtra, mark, plain, type ViewContext } from './view.ts';
 
 /** Each event under the first day it covers from `from` on (an event in progress is listed today). */
 export function groupByDay(placed: Placed[], from: Day): Array<[Day, Placed[]]> {

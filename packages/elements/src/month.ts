@@ -3,8 +3,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { type Day, monthOf, weekday } from './dates.ts';
-import { barLanes, eventsOn, type Placed } from './layout.ts';
-import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
+import { barLanes, eventsOn } from './layout.ts';
+import { bar, eventClasses, eventExtra, mark, plain, type ViewContext } from './view.ts';
 
 /** Rows a day cell shows before "+N more": bars and timed events together. */
 const ROWS = 4;
@@ -55,29 +55,7 @@ function renderWeek(ctx: ViewContext, week: Day[]): TemplateResult {
       >
         <span class="num" aria-hidden="true">${ctx.f.dayNumber(day)}</span><span class="sr">${label}</span>
         <div class="lanes" style=${styleMap({ height: `calc(${shownLanes} * var(--_bar))` })}>
-          ${bars.map(
-            (s) => html`<button
-              type="button"
-              tabindex="-1"
-              part="event bar"
-              class=${classMap({
-                ...eventClasses(s.placed),
-                bar: true,
-                before: s.continuesBefore,
-                after: s.continuesAfter,
-              })}
-              style=${styleMap({
-                top: `calc(${s.lane} * var(--_bar))`,
-                width: `calc(${s.span * 100}% - 4px)`,
-              })}
-              data-event-id=${String(s.placed.event.id)}
-              data-first=${s.placed.first}
-              data-last=${s.placed.last}
-              @click=${(e: Event) => ctx.openEvent(s.placed, e.currentTarget as HTMLElement)}
-            >
-              ${mark(s.placed)}${plain(s.placed.event.title)}${eventExtra(ctx, s.placed)}
-            </button>`,
-          )}
+          ${bars.map((s) => bar(ctx, s))}
         </div>
         ${shown.map(
           (p) => html`<button
@@ -107,9 +85,4 @@ function renderWeek(ctx: ViewContext, week: Day[]): TemplateResult {
       </div>`;
     })}
   </div>`;
-}
-
-/** A repeat marker for an occurrence of a series, hidden from screen readers (the label says it). */
-export function mark(p: Placed): TemplateResult | typeof nothing {
-  return p.event.is_recurring ? html`<span class="repeat" aria-hidden="true">↻</span>` : nothing;
 }

@@ -1,8 +1,10 @@
 // What every view is given by the element: the days, the placed events, the words and formats, and what to open.
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import type { Day } from './dates.ts';
 import type { Formats } from './format.ts';
-import type { Placed } from './layout.ts';
+import type { Placed, Segment } from './layout.ts';
 import type { Strings } from './strings.ts';
 
 export interface ViewContext {
@@ -46,4 +48,26 @@ export function eventClasses(p: Placed): Record<string, boolean> {
 export function plain(html: string | undefined): string {
   if (!html) return '';
   return new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+}
+
+/** A repeat marker for an occurrence of a series, hidden from screen readers (the label says it). */
+export function mark(p: Placed): TemplateResult | typeof nothing {
+  return p.event.is_recurring ? html`<span class="repeat" aria-hidden="true">↻</span>` : nothing;
+}
+
+/** An all-day or multi-day event's bar in its lane (the month grid, the week's all-day row). */
+export function bar(ctx: ViewContext, s: Segment): TemplateResult {
+  return html`<button
+    type="button"
+    tabindex="-1"
+    part="event bar"
+    class=${classMap({ ...eventClasses(s.placed), bar: true, before: s.continuesBefore, after: s.continuesAfter })}
+    style=${styleMap({ top: `calc(${s.lane} * var(--_bar))`, width: `calc(${s.span * 100}% - 4px)` })}
+    data-event-id=${String(s.placed.event.id)}
+    data-first=${s.placed.first}
+    data-last=${s.placed.last}
+    @click=${(e: Event) => ctx.openEvent(s.placed, e.currentTarget as HTMLElement)}
+  >
+    ${mark(s.placed)}${plain(s.placed.event.title)}${eventExtra(ctx, s.placed)}
+  </button>`;
 }

@@ -3,8 +3,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { barLanes, timedBlocks } from './layout.ts';
-import { mark } from './month.ts';
-import { eventClasses, eventExtra, plain, type ViewContext } from './view.ts';
+
+import { bar, eventClasses, eventExtra, mark, plain, type ViewContext } from './view.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
@@ -37,29 +37,7 @@ export function renderWeek(ctx: ViewContext): TemplateResult {
       ${ctx.days.map(
         (_d, col) => html`<div role="gridcell" class="allday-cell">
           <div class="lanes" style=${styleMap({ height: `calc(${lanes} * var(--_bar))` })}>
-            ${segments
-              .filter((s) => s.col === col)
-              .map(
-                (s) => html`<button
-                  type="button"
-                  tabindex="-1"
-                  part="event bar"
-                  class=${classMap({
-                    ...eventClasses(s.placed),
-                    bar: true,
-                    before: s.continuesBefore,
-                    after: s.continuesAfter,
-                  })}
-                  style=${styleMap({
-                    top: `calc(${s.lane} * var(--_bar))`,
-                    width: `calc(${s.span * 100}% - 4px)`,
-                  })}
-                  data-event-id=${String(s.placed.event.id)}
-                  @click=${(e: Event) => ctx.openEvent(s.placed, e.currentTarget as HTMLElement)}
-                >
-                  ${mark(s.placed)}${plain(s.placed.event.title)}${eventExtra(ctx, s.placed)}
-                </button>`,
-              )}
+            ${segments.filter((s) => s.col === col).map((s) => bar(ctx, s))}
           </div>
         </div>`,
       )}
