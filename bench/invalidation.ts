@@ -11,7 +11,7 @@
 // BENCH_GATEWAY_DIR runs the gateway of another checkout; BENCH_COMPARE_DIR adds a second gateway (e.g. a worktree
 // of main), started beside the first and probed in alternating rounds, so before and after share one run.
 import { join } from 'node:path';
-import { type Server, startChild } from './lib.ts';
+import { CACHED_LISTS, type Server, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const PASSWORD = 'bench-invalidation-password';
@@ -59,21 +59,7 @@ async function pagesOf(g: Server): Promise<string[]> {
     ...(await ids('/venues?per_page=5', 'venues')).map((id) => `/venues/${id}`),
   ];
 }
-const PROBE = [
-  '/events',
-  '/events?per_page=20',
-  '/events?page=2',
-  '/venues',
-  '/venues?has_events=true',
-  '/venues?only_with_upcoming=true',
-  '/organizers',
-  '/organizers?has_events=true',
-  '/categories',
-  '/categories?hide_empty=false',
-  '/tags',
-  '/venues?per_page=50',
-  WATCH,
-];
+const PROBE = [...CACHED_LISTS, '/venues?per_page=50', WATCH];
 
 /** Answers held fresh: the entries, less those a write softly invalidated (a gateway without soft invalidation has none). */
 const entries = async (g: Server): Promise<number> => {

@@ -230,3 +230,18 @@ export function spawnNginx(
     stdio: 'ignore',
   });
 }
+
+/** The anonymous list URLs (below the API root) the read-under-write benchmarks keep cached and read. */
+export const CACHED_LISTS = [
+  '/events',
+  '/events?per_page=20',
+  '/events?page=2',
+  '/venues',
+  '/venues?has_events=true',
+  '/venues?only_with_upcoming=true',
+  '/organizers',
+  '/organizers?has_events=true',
+  '/categories',
+  '/categories?hide_empty=false',
+  '/tags',
+];
