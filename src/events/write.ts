@@ -1,6 +1,5 @@
 // POST/PUT/PATCH/DELETE on events: TEC's write rules over wp/v2, all-or-nothing across upstream calls.
 
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { linkTags } from '../cache/links.ts';
 import { softChange } from '../cache/soft.ts';
 import type { RequestContext } from '../context.ts';
@@ -322,13 +321,7 @@ async function missing(deps: Deps, ctx: RequestContext, steps: readonly UndoStep
 const isTermBase = (deps: Deps, restBase: string): boolean =>
   restBase === deps.mapping.event.categories?.restBase || restBase === deps.mapping.event.tags?.restBase;
 
-/**
- * `created`: the write made the event (an update or delete of an event the index did not hold drops hard).
- *
- * WordPress has the write by now, so nothing here can leave it half made; each step (the index update, the linked
- * records, the record's serialisation) is its own turn of the event loop, so reads waiting meanwhile are served
- * between them instead of after all of them (issue 33).
- */
+/** `created`: the write made the event (an update or delete of an event the index did not hold drops hard). */
 export async function respond(
   deps: Deps,
   ctx: RequestContext,
@@ -340,9 +333,7 @@ export async function respond(
   const index = await deps.indexes.forLanguage(ctx.language);
   const before = index.get(post.id);
   const after = index.upsert(post);
-  await nextTurn();
   const related = await relatedOf(deps, ctx, [post]);
-  await nextTurn();
   const body = serializeEvent(post, related, { mapping: deps.mapping, site, context: 'write' });
   return {
     status,
