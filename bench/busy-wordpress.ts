@@ -9,15 +9,18 @@
 //   process (the load generator) on core 0 (taskset); unpinned lets every process use both.
 // - The gateway runs under `--cpu-prof` (BENCH_BUSY_PROFILE=0: not): its main thread's tasks over 5 ms during the
 //   write phases are listed with the functions they spent their time in.
+// - BENCH_BUSY_TASKS=1 also measures the gateway's tasks in main-thread CPU time (bench/busy/tasks.ts, preloaded):
+//   those over 5 ms of CPU during the write phases, named from the profile, and how every task of the run spread.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { longTasks, topSelf } from './busy/profile.ts';
+import { longTasks, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
+import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
@@ -29,6 +32,7 @@ const ROUNDS = Number(env('BENCH_BUSY_ROUNDS', '3'));
 const WRITES = Number(env('BENCH_BUSY_WRITES', '2'));
 const MODES = env('BENCH_BUSY_MODES', 'pinned,unpinned').split(',');
 const PROFILE = env('BENCH_BUSY_PROFILE', '1') !== '0';
+const TASKS = env('BENCH_BUSY_TASKS', '0') === '1';
 const WP_PORT = Number(env('BENCH_BUSY_WP_PORT', '9602'));
 const REDIS_PORT = Number(env('BENCH_BUSY_REDIS_PORT', '9605'));
 const here = new URL('../', import.meta.url).pathname;
@@ -174,16 +178,50 @@ function reportTasks(profileDir: string, windows: Array<{ from: number; to: numb
   }
 }
 
+/** The gateway's tasks in main-thread CPU time (bench/busy/tasks.ts) during the write phases, named from the profile. */
+function reportCpuTasks(
+  file: string,
+  profileDir: string,
+  windows: Array<{ from: number; to: number }>,
+): void {
+  if (!existsSync(file)) {
+    console.log('  (no task measurement written)');
+    return;
+  }
+  const { histogram, tasks } = JSON.parse(readFileSync(file, 'utf8')) as {
+    histogram: number[];
+    tasks: MeasuredTask[];
+  };
+  const prof = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  const during = tasks.filter((t) => windows.some((w) => t.at >= w.from && t.at <= w.to));
+  const over5 = during.filter((t) => t.cpuMs > 5);
+  const all = histogram.reduce((a, b) => a + b, 0);
+  console.log(
+    `  tasks in main-thread CPU, whole run: ${all} (≤1 ms ${histogram[0]}, ≤2 ${histogram[1]}, ≤5 ${histogram[2]}, ≤10 ${histogram[3]}, ≤20 ${histogram[4]}, >20 ${histogram[5]})`,
+  );
+  console.log(
+    `  during the writes: over 1 ms ${during.length}, over 5 ms ${over5.length}${during.length ? `, longest ${max(during.map((t) => t.cpuMs)).toFixed(1)} ms CPU` : ''}`,
+  );
+  for (const t of [...during].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 12)) {
+    const w = prof ? windowOf(join(profileDir, prof), t.at, t.at + t.wallMs * 1000) : { own: '?', self: [] };
+    console.log(
+      `    ${t.cpuMs.toFixed(1)} ms CPU (${t.wallMs.toFixed(1)} ms wall), from ${t.by}, under ${w.own}: ${w.self.slice(0, 3).join('; ')}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const state = join(here, '.wordpress/busy-bench');
   process.stderr.write(`Starting WordPress on ${WP_PORT} (state ${state})…\n`);
   const site = startSite(here, state, WP_PORT);
   const redis = startRedis(REDIS_PORT);
-  const gateways: Array<{ g: Server; dir: string; prof?: string }> = [];
+  const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string }> = [];
   try {
     for (const [i, dir] of dirs.entries()) {
       const prof = PROFILE ? mkdtempSync(join(tmpdir(), 'busy-prof-')) : undefined;
       const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--cpu-prof-interval=500'] : [];
+      const tasksFile = TASKS ? join(mkdtempSync(join(tmpdir(), 'busy-tasks-')), 'tasks.json') : undefined;
+      if (tasksFile) flags.push('--import', join(here, 'bench/busy/tasks.ts'));
       const g = await startChild([...flags, join(dir, 'src/main.ts')], {
         PORT: '0',
         HOST: '127.0.0.1',
@@ -193,8 +231,9 @@ async function main(): Promise<void> {
         REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
         REDIS_PREFIX: `busy${process.pid}g${i}:`,
         METRICS_TOKEN: METRICS,
+        ...(tasksFile ? { BUSY_TASKS_FILE: tasksFile } : {}),
       });
-      gateways.push({ g, dir, prof });
+      gateways.push({ g, dir, prof, tasksFile });
     }
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
     for (const mode of MODES) {
@@ -218,6 +257,7 @@ async function main(): Promise<void> {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);
       reportTasks(x.prof, windows[i]!);
+      if (x.tasksFile) reportCpuTasks(x.tasksFile, x.prof, windows[i]!);
     }
   } finally {
     await Promise.all(gateways.map((x) => x.g.stop()));

@@ -7,7 +7,8 @@
 // measure than req/s on a shared machine. A second ceiling row, raw node:http sending the first gateway's exact
 // header list to the gateway's exact request, tells Node's cost of those headers apart from the gateway's own work;
 // the target stays the first row (the same bytes with four headers). Loopback only. Env: BENCH_ROUNDS (10: 5 in each order),
-// BENCH_SECONDS (3), BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk).
+// BENCH_SECONDS (3), BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk), BENCH_PIN (`1`: every server on core 0 and the
+// load generator on core 1, with taskset, so that neither order has the load generator share the server's core).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -19,6 +20,16 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const LIST = '/wp-json/calendar/events/v1/events?per_page=10';
+const PIN = process.env.BENCH_PIN === '1';
+
+/** Runs `cmd` on core 1 when pinned. */
+const onCore = (cmd: string, args: string[]): [string, string[]] =>
+  PIN ? ['taskset', ['-c', '1', cmd, ...args]] : [cmd, args];
+
+/** Moves every thread of `pid` to core 0 when pinned. */
+function pinServer(pid: number | undefined): void {
+  if (PIN && pid) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
+}
 
 const hasAb = (): boolean => {
   try {
@@ -56,7 +67,7 @@ function loadOnly(url: string): { rps: number; done: number } {
   if (tool === 'ab') {
     // -n is a ceiling only: -t ends the run. ab counts a response whose length differs from the first as failed.
     const args = ['-k', '-q', '-c', String(connections), '-t', String(seconds), '-n', '10000000', url];
-    const out = execFileSync('ab', args, { encoding: 'utf8', timeout });
+    const out = execFileSync(...onCore('ab', args), { encoding: 'utf8', timeout });
     const failed = Number(/Failed requests:\s+(\d+)/.exec(out)?.[1] ?? 0);
     if (failed) process.stderr.write(`  (ab: ${failed} failed requests on ${url})\n`);
     return {
@@ -65,7 +76,7 @@ function loadOnly(url: string): { rps: number; done: number } {
     };
   }
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, url];
-  const out = execFileSync('wrk', args, { encoding: 'utf8', timeout });
+  const out = execFileSync(...onCore('wrk', args), { encoding: 'utf8', timeout });
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
     done: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
@@ -135,8 +146,9 @@ async function main(): Promise<void> {
     const rawRounds: Round[] = [];
     const sameRounds: Round[] = [];
     process.stderr.write(
-      `${tool} -k, ${connections} connections, ${rounds} rounds × ${seconds} s, ${bytes.length} bytes a response\n`,
+      `${tool} -k, ${connections} connections, ${rounds} rounds × ${seconds} s, ${bytes.length} bytes a response${PIN ? ', servers on core 0, load on core 1' : ''}\n`,
     );
+    for (const s of started) pinServer(s.child.pid);
     // Warm-up (JIT, the cache entry), then rounds alternating the ceiling and each gateway.
     for (const g of gateways) loadOnly(g.url);
     loadOnly(`${raw.url}/`);
@@ -194,7 +206,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(
-      `load tool: ${tool} -k; ${connections} connections; ${rounds} rounds of ${seconds} s; Node ${process.version}`,
+      `load tool: ${tool} -k; ${connections} connections; ${rounds} rounds of ${seconds} s; ${PIN ? 'pinned (servers core 0, load core 1)' : 'unpinned'}; Node ${process.version}`,
     );
   } finally {
     for (const s of started.reverse()) await s.stop();

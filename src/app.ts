@@ -24,6 +24,7 @@ import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
 import { publicBase, sendError, toApiError } from './http/respond.ts';
 import { refuseUnsafeRestPaths } from './http/rest-path.ts';
+import { warmBodyDecoders } from './http/warm-bodies.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -83,6 +84,7 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     express.json({ limit: '1mb', strict: false }),
     express.urlencoded({ extended: true, limit: '1mb' }),
   ];
+  warmBodyDecoders();
 
   const waits = new Waits(opts.changesWaitsPerClient ?? 4);
   // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).

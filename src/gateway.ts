@@ -20,6 +20,7 @@ import { ChangeRecorder } from './changes/recorder.ts';
 import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
+import { warmZone } from './dates/zones.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
@@ -122,7 +123,9 @@ export async function startGateway(
   // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
   const starting: Starting = { reasons: [...STARTING_REASONS] };
   let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
-  const { server, closeServer } = await listen(config, (req, res) => handler(req, res));
+  const { server, closeServer } = await listen(config, (req, res) => {
+    handler(req, res);
+  });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   opts.onListening?.(url);
@@ -143,8 +146,11 @@ export async function startGateway(
   const { deps, app, caching, allowOrigin } = ready;
   // Stored anonymous answers are sent before express sees the request (design: near the node:http ceiling).
   const cache = deps.cache;
+  // Returns nothing: a listener's return value makes Node's emit look for a promise to catch, on every request.
   handler = cache
-    ? (req, res) => fastServe(cache, req, res, allowOrigin, deps.metrics) || app(req, res)
+    ? (req, res) => {
+        if (!fastServe(cache, req, res, allowOrigin, deps.metrics)) app(req, res);
+      }
     : app;
   // What failed writes (here or in an instance that died mid-write) left behind is removed once WordPress answers.
   let sweeping = false;
@@ -300,6 +306,7 @@ async function prepare(
     queue: config.upstreamQueue,
   });
   const site = await probeUpstream(wp, mapping);
+  warmZone(site.timezone, new Date());
   if (!site.mediaSourceMeta) {
     log.info(
       `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,

@@ -40,23 +40,26 @@ const where = (f: Frame): string => {
 };
 const isOwn = (f: Frame): boolean => f.url.includes('/src/') && !f.url.includes('node_modules');
 
-/** Tasks of `file` longer than `overMs`, between `from` and `to` (µs, monotonic clock). */
-export function longTasks(file: string, from: number, to: number, overMs = 5): LongTask[] {
+interface Loaded {
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+  idle: Set<number>;
+  /** Names what a run of samples did: its functions by self time, and the project's frame most ran under. */
+  describe: (samples: Array<{ node: number; us: number }>) => { self: string[]; own: string };
+}
+
+const loaded = new Map<string, Loaded>();
+
+/** The profile in `file`, parsed once. */
+function loadProfile(file: string): Loaded {
+  const have = loaded.get(file);
+  if (have) return have;
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   for (const n of p.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
   const idle = new Set(p.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
-  const tasks: LongTask[] = [];
-  let t = p.startTime;
-  let run: Array<{ node: number; us: number }> = [];
-  let runAt = 0;
-  const close = () => {
-    const us = run.reduce((a, s) => a + s.us, 0);
-    if (run.length && us / 1000 > overMs && runAt >= from && runAt <= to)
-      tasks.push(describe(run, runAt, us));
-    run = [];
-  };
-  const describe = (samples: typeof run, at: number, us: number): LongTask => {
+  const describe = (samples: Array<{ node: number; us: number }>) => {
     const self = new Map<string, number>();
     const own = new Map<string, number>();
     for (const s of samples) {
@@ -69,16 +72,32 @@ export function longTasks(file: string, from: number, to: number, overMs = 5): L
     }
     const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
     return {
-      at,
-      ms: us / 1000,
       self: top(self, 4).map(([f, v]) => `${f} ${(v / 1000).toFixed(1)} ms`),
       own: top(own, 1)[0]?.[0] ?? '',
     };
   };
+  const out = { startTime: p.startTime, samples: p.samples, timeDeltas: p.timeDeltas, idle, describe };
+  loaded.set(file, out);
+  return out;
+}
+
+/** Tasks of `file` longer than `overMs` (wall clock), between `from` and `to` (µs, monotonic clock). */
+export function longTasks(file: string, from: number, to: number, overMs = 5): LongTask[] {
+  const p = loadProfile(file);
+  const tasks: LongTask[] = [];
+  let t = p.startTime;
+  let run: Array<{ node: number; us: number }> = [];
+  let runAt = 0;
+  const close = () => {
+    const us = run.reduce((a, s) => a + s.us, 0);
+    if (run.length && us / 1000 > overMs && runAt >= from && runAt <= to)
+      tasks.push({ at: runAt, ms: us / 1000, ...p.describe(run) });
+    run = [];
+  };
   for (let i = 0; i < p.samples.length; i++) {
     t += p.timeDeltas[i] ?? 0;
     const us = p.timeDeltas[i + 1] ?? 0;
-    if (idle.has(p.samples[i]!)) close();
+    if (p.idle.has(p.samples[i]!)) close();
     else {
       if (!run.length) runAt = t;
       run.push({ node: p.samples[i]!, us });
@@ -100,4 +119,21 @@ export function topSelf(tasks: LongTask[], k = 12): string[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, k)
     .map(([f, ms]) => `${ms.toFixed(1).padStart(7)} ms  ${f}`);
+}
+
+/**
+ * What the profile's samples between `from` and `to` (µs, monotonic clock) ran: the project's own frame most of them
+ * ran under, and the functions by self time. For a task measured in CPU time (bench/busy/tasks.ts), its name.
+ */
+export function windowOf(file: string, from: number, to: number): { own: string; self: string[] } {
+  const p = loadProfile(file);
+  const run: Array<{ node: number; us: number }> = [];
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if (t < from || t > to || p.idle.has(p.samples[i]!)) continue;
+    run.push({ node: p.samples[i]!, us: p.timeDeltas[i + 1] ?? 0 });
+  }
+  const d = p.describe(run);
+  return { own: d.own, self: d.self };
 }

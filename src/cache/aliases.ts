@@ -105,6 +105,12 @@ export class UrlAliases {
     const proto = h['x-forwarded-proto'];
     return find(first, h.host ?? '', typeof proto === 'string' ? proto : `${proto ?? ''}`);
   }
+
+  /** `lookup` from the raw inputs: the URL as it arrived, Host and X-Forwarded-Proto (undefined when absent). */
+  lookupRaw(url: string, host: string | undefined, proto: string | undefined): Alias | undefined {
+    const first = this.#map.get(url);
+    return first === undefined ? undefined : find(first, host ?? '', proto ?? '');
+  }
 }
 
 function find(first: Learnt | undefined, host: string, proto: string): Learnt | undefined {

@@ -1,7 +1,7 @@
 // The hot path in front of express: an anonymous GET whose exact URL was already answered from a stored entry.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
-import { mayCarryCredentials } from '../http/credentials.ts';
+import { hitHeadersOf } from '../http/raw-headers.ts';
 import { sendShared } from '../http/send.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { sharedOf } from './entry.ts';
@@ -26,16 +26,18 @@ export function fastServe(
 ): boolean {
   const method = req.method;
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const h = req.headers;
-  if (mayCarryCredentials(h)) return false;
-  const alias = cache.aliases.lookup(req);
+  // Read from the raw header lines: `req.headers` would make Node build every header (src/http/raw-headers.ts).
+  const h = hitHeadersOf(req);
+  if (h.credentials) return false;
+  const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  const alias = cache.aliases.lookupRaw(url, h.host, h.forwardedProto);
   if (alias === undefined) return false;
   const entry = cache.peek(alias.key);
   if (!entry) return false;
   // A caller's own request id is echoed; minting one per cached hit would cost more than the hit itself.
-  const id = h['x-request-id'];
-  const echo = typeof id === 'string' && id ? id.slice(0, 64) : undefined;
-  sendShared(req, res, entry, sharedOf(entry, cache.policy), corsHeaders(h.origin, allowOrigin), echo);
+  const id = h.requestId;
+  const echo = id ? id.slice(0, 64) : undefined;
+  sendShared(req, res, entry, sharedOf(entry, cache.policy), corsHeaders(h.origin, allowOrigin), echo, h);
   // Counted, not logged: a log line per hit would cost more than the hit.
   metrics?.fastHit(alias.route);
   return true;

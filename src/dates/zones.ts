@@ -187,3 +187,22 @@ function abbrAsked(dt: DateTime): string {
   const hh = String(Math.floor(abs / 60)).padStart(2, '0');
   return abs % 60 === 0 ? `${sign}${hh}` : `${sign}${hh}${String(abs % 60).padStart(2, '0')}`;
 }
+
+/**
+ * Asks Intl at start-up what the first writes would ask it: the abbreviation and offsets of `tz` this year and next,
+ * in both halves of the year. Each new zone, locale and year costs Intl milliseconds of main-thread time the first
+ * time (18 ms of CPU inside a create, measured by `BENCH_BUSY_TASKS=1 npm run bench:busy`), while reads wait.
+ */
+export function warmZone(tz: string, now: Date): void {
+  const y = now.getUTCFullYear();
+  for (const year of [y, y + 1])
+    for (const month of ['01', '07']) {
+      const wall = `${year}-${month}-15 12:00:00`;
+      try {
+        timezoneAbbr(wall, tz);
+        toUtc(wall, tz);
+      } catch {
+        // A zone Intl does not know: the write that names it answers the error.
+      }
+    }
+}

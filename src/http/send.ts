@@ -10,6 +10,7 @@ import {
   NOT_MODIFIED_HEADERS,
   VARY,
 } from './answer.ts';
+import type { HitHeaders } from './raw-headers.ts';
 
 /** What a shared answer goes out with: its Cache-Control, Age, and its cache tags for a CDN (src/cdn/). */
 export interface SharedHeaders {
@@ -123,11 +124,13 @@ export function sendShared(
   shared: SharedHeaders,
   extra?: SendOptions['extra'],
   requestId?: string,
+  read?: Pick<HitHeaders, 'acceptEncoding' | 'ifNoneMatch'>,
 ): void {
-  const h = req.headers;
+  // The fast path passes what it read of the raw header lines (src/http/raw-headers.ts).
+  const ae = read ? read.acceptEncoding : req.headers['accept-encoding'];
   // A stored answer's gzip is made off the event loop, and it goes out as it is until then.
-  const gz = acceptsGzip(h['accept-encoding']) ? gzipOf(answer, true) : null;
-  const inm = h['if-none-match'];
+  const gz = acceptsGzip(ae) ? gzipOf(answer, true) : null;
+  const inm = read ? read.ifNoneMatch : req.headers['if-none-match'];
   // Either representation's validator means the caller holds the current state of this answer.
   if (
     inm !== undefined &&
