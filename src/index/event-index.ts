@@ -131,6 +131,10 @@ export class EventIndex {
         this.#setDone(row.id);
       },
       reserve: (rows) => this.#reserve(rows),
+      reserving: (rows) => [
+        ...this.#columns.reserving(rows),
+        () => this.#written.reserve(this.#written.size + rows),
+      ],
       addRepeats: (list) => {
         for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
       },
@@ -457,8 +461,7 @@ export class EventIndex {
    * takes changes throughout); tests call it to run one when they choose.
    */
   compact(): Promise<void> {
-    // Sized for every event at once: growing, it would rehash in one task.
-    return this.#compactions.start(this.#columns.size);
+    return this.#compactions.start();
   }
 
   /** The index's columns (new ones as built, and as a compaction builds them). */

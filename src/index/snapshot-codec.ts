@@ -356,8 +356,12 @@ export async function decodeSnapshot(
             n++;
           });
         }
-        // Room for the rest at once, now that the text's size per row is known.
-        if (rows === 0) restore.reserve(header.size - n);
+        // Room for the rest, now that the text's size per row is known: a step a tick (tables of ~200 MB at 1M events).
+        if (rows === 0)
+          for (const step of restore.reserving(header.size - n)) {
+            step();
+            await nextTick();
+          }
         rows += n;
         await nextTick();
       }
