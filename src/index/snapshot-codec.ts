@@ -132,7 +132,7 @@ export function encodeRowsOf(rows: Rows, list: Int32Array): Buffer {
       for (const end = v + n; v < end; v++) o = b.writeInt32LE(rows.vals[v], o);
     }
     o = b.writeUInt32LE(text.length(r), o);
-    o += text.slab(r).copy(b, o, text.start(r), text.start(r) + text.length(r));
+    o += text.view(r).copy(b, o);
   }
   return b;
 }

@@ -61,6 +61,18 @@ export class Vocabulary {
     return id;
   }
 
+  /** The byte length of word `id`. */
+  lengthOf(id: number): number {
+    return this.#from[id + 1] - this.#from[id];
+  }
+
+  /** Copies word `id`'s bytes into `out` at `at`; returns the offset after them. */
+  copyTo(id: number, out: Uint8Array, at: number): number {
+    const held = this.#bytes;
+    for (let i = this.#from[id], end = this.#from[id + 1]; i < end; i++) out[at++] = held[i];
+    return at;
+  }
+
   /** The id of a word given as a string, or -1. */
   idOfString(word: string): number {
     const b = this.#encode(word);

@@ -268,11 +268,9 @@ export class TextPostings {
     let r = this.#upTo;
     for (; r < end; r++) {
       if (held.meta[r] & ALIVE) {
-        const t = held.text;
-        const o = t.start(r);
-        const slab = t.slab(r);
-        this.#pairWriter.start(slab, this.#pairs.pageOf(r), offsetOf(r));
-        this.#words.addText(r, slab, o, o + t.length(r), this.#pairWriter.word);
+        const text = held.textOf(r);
+        this.#pairWriter.start(text, this.#pairs.pageOf(r), offsetOf(r));
+        this.#words.addText(r, text, 0, text.length, this.#pairWriter.word);
       }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;

@@ -5,6 +5,7 @@ import type { EventFacets } from '../facets.ts';
 import { IdTable, SlugTable } from '../id-table.ts';
 import { ByteColumn } from './bytes.ts';
 import { ALLOCATE_AT_ONCE, AT_ONCE, type Column, Growth, growthDue, SLICE } from './growth.ts';
+import { TextColumn } from './text.ts';
 import { NO_DATE, wallKey, wallText } from './wall-clock.ts';
 
 /** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
@@ -138,8 +139,8 @@ export class Rows {
     this.#slice = slice;
     this.#allocateAtOnce = allocateAtOnce;
   }
-  /** Search text of each row (UTF-8, lower-cased), and its slug. */
-  readonly text = new ByteColumn(16 << 20);
+  /** Search text of each row (UTF-8, lower-cased; held as token ids: ./text.ts), and its slug. */
+  readonly text = new TextColumn(4 << 20);
   readonly slugs = new ByteColumn(1 << 20);
   /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
   inverted = 0;
@@ -199,13 +200,9 @@ export class Rows {
     this.catN[c] = from.catN[r];
     this.tagN[c] = from.tagN[r];
     this.orgN[c] = from.orgN[r];
-    for (const [to, of] of [
-      [this.text, from.text],
-      [this.slugs, from.slugs],
-    ] as const) {
-      const a = of.start(r);
-      to.putBytes(c, of.slab(r), a, a + of.length(r));
-    }
+    this.text.copyRow(c, from.text, r);
+    const a = from.slugs.start(r);
+    this.slugs.putBytes(c, from.slugs.slab(r), a, a + from.slugs.length(r));
     return this.#live(c, id, from.slugs.string(r));
   }
 
@@ -328,7 +325,7 @@ export class Rows {
     return this.slugs.equals(r, f.slug) && this.text.equals(r, f.searchText);
   }
 
-  /** Row `r`'s search text, lower-cased UTF-8 (a view, not a copy). */
+  /** Row `r`'s search text, lower-cased UTF-8, in a buffer the next read of the text overwrites (use it at once). */
   textOf(r: number): Buffer {
     return this.text.view(r);
   }
@@ -471,8 +468,12 @@ export class Rows {
     this.catN = t[10] as Uint16Array<ArrayBuffer>;
     this.tagN = t[11] as Uint16Array<ArrayBuffer>;
     this.orgN = t[12] as Uint16Array<ArrayBuffer>;
-    this.text.perRow = [t[13] as Float64Array<ArrayBuffer>, t[14] as Uint32Array<ArrayBuffer>];
-    this.slugs.perRow = [t[15] as Float64Array<ArrayBuffer>, t[16] as Uint32Array<ArrayBuffer>];
+    this.text.perRow = [
+      t[13] as Float64Array<ArrayBuffer>,
+      t[14] as Uint32Array<ArrayBuffer>,
+      t[15] as Uint32Array<ArrayBuffer>,
+    ];
+    this.slugs.perRow = [t[16] as Float64Array<ArrayBuffer>, t[17] as Uint32Array<ArrayBuffer>];
     this.cap = g.cap;
     this.#growth = null;
   }
