@@ -61,16 +61,14 @@ export class Vocabulary {
     return id;
   }
 
-  /** The byte length of word `id`. */
-  lengthOf(id: number): number {
-    return this.#from[id + 1] - this.#from[id];
+  /** Every word's bytes, one after another (replaced as it grows: read it again after an `add`). */
+  get held(): Uint8Array {
+    return this.#bytes;
   }
 
-  /** Copies word `id`'s bytes into `out` at `at`; returns the offset after them. */
-  copyTo(id: number, out: Uint8Array, at: number): number {
-    const held = this.#bytes;
-    for (let i = this.#from[id], end = this.#from[id + 1]; i < end; i++) out[at++] = held[i];
-    return at;
+  /** Where each word's bytes start in {@link held}: word `id` is `held[starts[id], starts[id + 1])`. */
+  get starts(): Int32Array {
+    return this.#from;
   }
 
   /** The id of a word given as a string, or -1. */

@@ -98,27 +98,27 @@ export class TextColumn {
     const b = this.#coded.slab(r);
     let i = this.#coded.start(r);
     const end = i + this.#coded.length(r);
+    const held = TOKENS.held;
+    const starts = TOKENS.starts;
     let o = 0;
     while (i < end) {
-      let v = 0;
-      let shift = 0;
-      let c: number;
-      do {
+      // Most ids are one byte (the commonest runs were met first).
+      let c = b[i++];
+      let v = c & 0x7f;
+      for (let shift = 7; c & 0x80; shift += 7) {
         c = b[i++];
         v |= (c & 0x7f) << shift;
-        shift += 7;
-      } while (c & 0x80);
+      }
       if (v > 0) {
-        o = TOKENS.copyTo(v - 1, out, o);
+        for (let k = starts[v - 1], z = starts[v]; k < z; k++) out[o++] = held[k];
         continue;
       }
-      let len = 0;
-      shift = 0;
-      do {
+      c = b[i++];
+      let len = c & 0x7f;
+      for (let shift = 7; c & 0x80; shift += 7) {
         c = b[i++];
         len |= (c & 0x7f) << shift;
-        shift += 7;
-      } while (c & 0x80);
+      }
       out.set(b.subarray(i, i + len), o);
       i += len;
       o += len;
