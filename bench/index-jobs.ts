@@ -14,7 +14,7 @@ import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import type { WpPost } from '../src/wp/types.ts';
-import { benchIndex, fmt, heapNow, tecMapping as mapping, noClient, silent } from './index-kit.ts';
+import { benchIndex, fmt, heapNow, tecMapping as mapping, noClient, partsOf, silent } from './index-kit.ts';
 import { type CpuProfile, turnOf } from './index-profile.ts';
 import { syntheticPosts } from './synthetic.ts';
 
@@ -296,6 +296,7 @@ async function alone(): Promise<void> {
       const before = heapNow();
       const index = await builtIndex(n);
       out.push(`| ${n} | index heap (MB) | ${((heapNow() - before) / 1e6).toFixed(0)} |`);
+      out.push(`| ${n} | index heap by part (MB) | ${partsOf(index)} |`);
       for (let r = 0; r < runs; r++) {
         const run = await snapshotRun(index);
         add('snapshot save', run.save);

@@ -26,7 +26,7 @@ import {
   threadCpu,
   upstreamPages,
 } from './index-jobs.ts';
-import { fmt, heapNow, tecMapping as mapping, percentile, time } from './index-kit.ts';
+import { fmt, heapNow, tecMapping as mapping, partsOf, percentile, time } from './index-kit.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
@@ -126,6 +126,7 @@ async function measure(n: number): Promise<Record<string, string>> {
   const index = await builtIndex(n);
   row['build from posts (s)'] = ((performance.now() - t0) / 1000).toFixed(1);
   row['index heap (MB)'] = ((heapNow() - before) / 1e6).toFixed(0);
+  const parts = partsOf(index);
 
   for (const [name, make] of kinds)
     row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make, runs, QUERIES));
@@ -134,6 +135,7 @@ async function measure(n: number): Promise<Record<string, string>> {
   if (only === 'phrases') {
     row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
       `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
+    row['index heap by part after the build (MB)'] = parts;
     row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
     return row;
   }
@@ -248,6 +250,7 @@ async function measure(n: number): Promise<Record<string, string>> {
     row[`${name}, runs 1–${js.length}: longest task in CPU / stall / GC pause (ms)`] = runsOf(js);
   row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
     `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
+  row['index heap by part after the build (MB)'] = parts;
   row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
   return row;
 }

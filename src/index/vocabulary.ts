@@ -27,6 +27,11 @@ export class Vocabulary {
     return this.#size;
   }
 
+  /** Bytes its arrays hold. */
+  get bytes(): number {
+    return this.#bytes.byteLength + this.#from.byteLength + this.#hash.byteLength + this.#table.byteLength;
+  }
+
   /**
    * The id of the word `bytes[from, to)`, or -1. `h` is its {@link hashOf}, when the caller made it while reading the
    * bytes (the word posting does: the bytes are then read once to find the word and hash it, and once to compare).

@@ -259,6 +259,20 @@ export class Rows {
     this.alive--;
   }
 
+  /** Bytes held by part (see `EventColumns.bytesByPart`). */
+  bytesByPart(): Record<string, number> {
+    const perRow = this.#perRow().reduce((n, a) => n + a.byteLength, 0);
+    const growing = (this.#growth?.to ?? []).reduce((n, a) => n + a.byteLength, 0);
+    return {
+      [`per-row columns (${this.cap} rows allocated, ${this.used} used)`]: perRow + growing,
+      'categories, tags, organizers': this.vals.byteLength,
+      'search text (token ids)': this.text.bytes,
+      'token dictionary (shared)': TextColumn.dictionaryBytes,
+      slugs: this.slugs.bytes,
+      'id tables (row of an id, id of a slug)': this.rowOf.bytes + this.#idOfSlug.bytes,
+    };
+  }
+
   idOfSlug(slug: string): number | undefined {
     return this.#idOfSlug.get(slug);
   }

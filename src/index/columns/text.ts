@@ -40,6 +40,11 @@ export class TextColumn {
     return this.#coded.bytes;
   }
 
+  /** Bytes of the dictionary every text column shares. */
+  static get dictionaryBytes(): number {
+    return TOKENS.bytes;
+  }
+
   /** Its arrays of one entry per row, grown by the rows' columns (see ByteColumn.perRow). */
   get perRow(): [Float64Array<ArrayBuffer>, Uint32Array<ArrayBuffer>, Uint32Array<ArrayBuffer>] {
     return [...this.#coded.perRow, this.#plain];
