@@ -130,11 +130,10 @@ export class EventIndex {
         this.#columns.setBytes(row, true);
         this.#setDone(row.id);
       },
-      reserve: (rows) => this.#reserve(rows),
-      reserving: (rows) => [
-        ...this.#columns.reserving(rows),
-        () => this.#written.reserve(this.#written.size + rows),
-      ],
+      reserve: (rows) => {
+        for (const step of this.#reserving(rows)) step();
+      },
+      reserving: (rows) => this.#reserving(rows),
       addRepeats: (list) => {
         for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
       },
@@ -309,16 +308,11 @@ export class EventIndex {
         width: this.#concurrency,
         sliceMs: this.#tuning.sliceMs,
         read: (post) => this.#read(state, post),
-        // Room for the rest of the site at once, once the first page tells its size and the text's: the events
-        // not held yet (a crawl over a loaded index adds a row only for those that changed).
-        reserving: (total) => {
-          const rows = total - this.#columns.size;
-          return [
-            ...this.#columns.reserving(rows),
-            () => this.#written.reserve(this.#written.size + rows),
-            () => state.seen.reserve(total),
-          ];
-        },
+        // Once the first page tells the site's size: room for the events not held yet (over a loaded index, changes).
+        reserving: (total) => [
+          ...this.#reserving(total - this.#columns.size),
+          () => state.seen.reserve(total),
+        ],
         progress: (read, total) => progress.update(read, total),
       });
     } catch (err) {
@@ -435,10 +429,9 @@ export class EventIndex {
     this.#delete(id);
   }
 
-  /** Room for `rows` more events in the columns and the write sequence, made once. */
-  #reserve(rows: number): void {
-    this.#columns.reserve(rows);
-    this.#written.reserve(this.#written.size + rows);
+  /** Room for `rows` more events in the columns and the write sequence, as steps (a caller may yield between them). */
+  #reserving(rows: number): (() => void)[] {
+    return [...this.#columns.reserving(rows), () => this.#written.reserve(this.#written.size + rows)];
   }
 
   #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
