@@ -65,3 +65,9 @@ export function time(
 /** A figure with 3 significant digits or so, as the tables print them. */
 export const fmt = (n: number): string =>
   n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
+
+/** An index's bytes by part (`EventIndex.bytesByPart`), in MB: `part 12.3; part 4.56; …`. */
+export const partsOf = (index: EventIndex): string =>
+  Object.entries(index.bytesByPart())
+    .map(([part, bytes]) => `${part} ${fmt(bytes / 1e6)}`)
+    .join('; ');

@@ -5,29 +5,28 @@
 // of each job (perf_hooks' GC entries), the longest task of each in the main thread's CPU time (what a loaded machine
 // does not stretch) and the machine's load.
 // BENCH_INDEX_ONLY=phrases stops after the distinct phrase searches (build, heap, query rows, phrases);
+// The background jobs alone, one or more at a size: bench/index-jobs.ts (BENCH_INDEX_JOBS).
 // BENCH_INDEX_ONLY=geo runs only the near-me rows (bench/geo-index.ts), printed as a table of their own after the rest.
 // The reference query (the linear filter and sort the index replaced) runs side by side up to 100k, for the ratio.
 // Then bench/index-series.ts: 100k events with 20 % weekly series, one item per occurrence, beside today's.
 
 import { loadavg } from 'node:os';
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { mulberry32 } from '../mocks/seed-data.ts';
-import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
+import type { EventIndex } from '../src/index/event-index.ts';
 import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
-import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { geoRows } from './geo-index.ts';
 import {
-  benchIndex,
-  fmt,
-  heapNow,
-  tecMapping as mapping,
-  noClient,
-  percentile,
-  silent,
-  time,
-} from './index-kit.ts';
+  builtIndex,
+  crawlAndPolls,
+  type Job,
+  runsOf,
+  snapshotRun,
+  threadCpu,
+  upstreamPages,
+} from './index-jobs.ts';
+import { fmt, heapNow, tecMapping as mapping, partsOf, percentile, time } from './index-kit.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
@@ -120,76 +119,14 @@ function distinctPhrases(index: EventIndex): [number, number, number] {
   return [median(p50), median(p90), median(cpu90)];
 }
 
-/** What one run of a background job did to the event loop (ms): see {@link stall}. */
-interface Job {
-  stall: number;
-  gc: number;
-  cpu: number;
-}
-
-/** Garbage-collection pauses (start and duration, ms), as perf_hooks reports them. */
-const pauses: { start: number; ms: number }[] = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration });
-}).observe({ entryTypes: ['gc'] });
-
-/** The main thread's CPU time (ms): what it ran, whatever else the machine ran meanwhile. */
-const threadCpu = (): number => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-/**
- * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms; the longest garbage-collection pause that
- * began meanwhile; and the longest task in the main thread's CPU time (the CPU it used between two turns of a 1 ms
- * timer): what the stall would be on an idle machine, since a loaded one stretches every stall by the time the
- * process waits for a core.
- */
-async function stall(job: () => Promise<unknown>): Promise<Job> {
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  let cpu = 0;
-  let last = threadCpu();
-  const turn = setInterval(() => {
-    const now = threadCpu();
-    cpu = Math.max(cpu, now - last);
-    last = now;
-  }, 1);
-  const t0 = performance.now();
-  h.enable();
-  await job();
-  h.disable();
-  const t1 = performance.now();
-  clearInterval(turn);
-  // GC entries are delivered a tick later.
-  await new Promise((r) => setImmediate(r));
-  const gc = pauses.filter((p) => p.start >= t0 && p.start <= t1).reduce((a, p) => Math.max(a, p.ms), 0);
-  pauses.length = 0;
-  return { stall: h.max / 1e6, gc, cpu };
-}
-
 async function measure(n: number): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
   const before = heapNow();
-  const index = benchIndex();
   const t0 = performance.now();
-  const restoring = index.restoring();
-  let batch: EventFacets[] = [];
-  for (const post of syntheticPosts(n)) {
-    batch.push(facetsOf(post, mapping));
-    if (batch.length === 5000) {
-      restoring.add(batch);
-      // As a snapshot load does once its first chunk is in (and a crawl once its first page is).
-      if (index.size === batch.length) restoring.reserve(n - batch.length);
-      batch = [];
-    }
-  }
-  restoring.add(batch);
-  restoring.finish(null, new Date().toISOString());
-  // Search postings are built in the background after a load, then the most common searches are made ahead; wait
-  // for both, as a serving instance would.
-  while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
+  const index = await builtIndex(n);
   row['build from posts (s)'] = ((performance.now() - t0) / 1000).toFixed(1);
   row['index heap (MB)'] = ((heapNow() - before) / 1e6).toFixed(0);
+  const parts = partsOf(index);
 
   for (const [name, make] of kinds)
     row[`${name} p50 / p99 (ms)`] = pair(time((q) => index.query(q), make, runs, QUERIES));
@@ -198,6 +135,7 @@ async function measure(n: number): Promise<Record<string, string>> {
   if (only === 'phrases') {
     row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
       `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
+    row['index heap by part after the build (MB)'] = parts;
     row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
     return row;
   }
@@ -227,41 +165,22 @@ async function measure(n: number): Promise<Record<string, string>> {
   const words: Job[] = [];
   const first: number[] = [];
   for (let run = 0; run < JOB_RUNS; run++) {
-    let chunks: Buffer[] = [];
-    const t1 = performance.now();
-    save.push(
-      await stall(async () => {
-        chunks = [];
-        for await (const c of encodeSnapshot(index)) chunks.push(c);
-      }),
-    );
-    const saveMs = performance.now() - t1;
-    const bytes = chunks.reduce((a, c) => a + c.length, 0);
-    let copy: EventIndex | null = benchIndex();
-    const loading = copy;
-    const t2 = performance.now();
-    load.push(await stall(() => decodeSnapshot(loading, chunks)));
-    const loadMs = performance.now() - t2;
-    // Then the search postings and the most common searches made ahead (the row's "search postings").
-    words.push(
-      await stall(async () => {
-        while (loading.pendingWords > 0 || loading.warming) await new Promise((r) => setImmediate(r));
-      }),
-    );
+    const r = await snapshotRun(index);
+    save.push(r.save);
+    load.push(r.load);
+    words.push(r.words);
     if (run === 0) {
       row['snapshot save (s) / size (MB) / longest stall (ms)'] =
-        `${(saveMs / 1000).toFixed(2)} / ${(bytes / 1e6).toFixed(0)} / ${fmt(save[0].stall)}`;
+        `${(r.saveMs / 1000).toFixed(2)} / ${(r.bytes / 1e6).toFixed(0)} / ${fmt(r.save.stall)}`;
       row['snapshot load: ready (s) / longest stall (ms)'] =
-        `${(loadMs / 1000).toFixed(2)} / ${fmt(load[0].stall)}`;
+        `${(r.loadMs / 1000).toFixed(2)} / ${fmt(r.load.stall)}`;
       row['then search postings (s) / longest stall (ms)'] =
-        `${((performance.now() - t2 - loadMs) / 1000).toFixed(2)} / ${fmt(words[0].stall)}`;
+        `${(r.wordsMs / 1000).toFixed(2)} / ${fmt(r.words.stall)}`;
     }
-    if (copy.size !== index.size)
-      throw new Error(`snapshot round trip: ${copy.size} events, not ${index.size}`);
+    const copy = r.copy;
     const probe = kinds[0][1](0);
     if (JSON.stringify(copy.query(probe)) !== JSON.stringify(index.query(probe)))
       throw new Error('snapshot round trip: different answers');
-    chunks = [];
     // The first search for each common word on the loaded index (nothing searched it yet): its postings are read
     // and its per-search bits and block counts made on that query.
     if (run === 0)
@@ -273,7 +192,6 @@ async function measure(n: number): Promise<Record<string, string>> {
         if (JSON.stringify(got) !== JSON.stringify(index.query(q)))
           throw new Error(`snapshot round trip: different answers for ${word}`);
       }
-    copy = null;
   }
 
   // The reference query over the same events, side by side (up to 100k: it takes seconds a query at 1M).
@@ -296,7 +214,7 @@ async function measure(n: number): Promise<Record<string, string>> {
     const [c, p, b] = await crawlAndPolls(n, upstream);
     crawl.push(c);
     poll.push(p);
-    bulk.push(b);
+    if (b) bulk.push(b);
   }
   const firsts = [crawl[0], poll[0], bulk[0]];
   row['longest stall (ms): crawl / poll of 2000 changes / poll of all'] = firsts
@@ -328,110 +246,13 @@ async function measure(n: number): Promise<Record<string, string>> {
     ['poll of 2000 changes', poll],
     ['poll of all', bulk],
   ];
-  const runsOf = (js: Job[], of: keyof Job) => js.map((j) => fmt(j[of])).join(', ');
   for (const [name, js] of each)
-    row[`${name}, runs 1–${js.length}: longest task in CPU / stall / GC pause (ms)`] =
-      `${runsOf(js, 'cpu')} / ${runsOf(js, 'stall')} / ${runsOf(js, 'gc')}`;
+    row[`${name}, runs 1–${js.length}: longest task in CPU / stall / GC pause (ms)`] = runsOf(js);
   row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
     `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
+  row['index heap by part after the build (MB)'] = parts;
   row['machine load (1-min average) at the end'] = loadavg()[0].toFixed(1);
   return row;
-}
-
-/** The pages an upstream serves: the crawl's, and the 2000 changes a poll finds (JSON bytes outside the JS heap). */
-interface UpstreamPages {
-  pages: Buffer[];
-  changedPages: Buffer[];
-  changes: number;
-}
-
-function upstreamPages(n: number): UpstreamPages {
-  const pages: Buffer[] = [];
-  const changedPages: Buffer[] = [];
-  let page: WpPost[] = [];
-  const changes: WpPost[] = [];
-  let i = 0;
-  for (const p of syntheticPosts(n)) {
-    page.push(p);
-    if (page.length === 100) {
-      pages.push(Buffer.from(JSON.stringify(page)));
-      page = [];
-    }
-    if (i++ % Math.max(1, Math.floor(n / 2000)) === 0 && changes.length < 2000) {
-      changes.push({
-        ...p,
-        modified_gmt: '2030-06-01T00:00:00',
-        title: { raw: `changed ${i}`, rendered: '' },
-      });
-      if (changes.length % 100 === 0) {
-        changedPages.push(Buffer.from(JSON.stringify(changes.slice(-100))));
-      }
-    }
-  }
-  if (page.length) pages.push(Buffer.from(JSON.stringify(page)));
-  return { pages, changedPages, changes: changes.length };
-}
-
-/** Sets the second digit of the year of every `modified_gmt` of `pages` (20xx or 21xx) (in place: no second copy of the site). */
-function restamp(pages: Buffer[], digit: number): void {
-  const from = Buffer.from('"modified_gmt":"2');
-  for (const b of pages)
-    for (let at = b.indexOf(from); at >= 0; at = b.indexOf(from, at + from.length + 1))
-      b[at + from.length] = digit;
-}
-
-/**
- * A crawl, a poll that finds 2000 changes and a poll in which every event changed, from an upstream that answers
- * each page a tick later: the longest event-loop stall, GC pause and main-thread task of each. The upstream is
- * another process in life, so this one holds its pages as the bytes it would send (JSON, outside the JS heap), and
- * the index decodes and parses each page as the HTTP client would.
- */
-async function crawlAndPolls(n: number, up: UpstreamPages): Promise<Job[]> {
-  const { pages } = up;
-  let from = pages;
-  const upstream: IndexClient = {
-    ...noClient,
-    list: async <T>(req: { query?: Record<string, unknown> }) => {
-      await new Promise((r) => setImmediate(r));
-      const q = req.query ?? {};
-      const at = Number(q.page ?? 1);
-      const items = at <= from.length ? (JSON.parse(from[at - 1].toString('utf8')) as T[]) : [];
-      const total = from === pages ? n : up.changes;
-      return { items, total, totalPages: from.length };
-    },
-  };
-  let crawled: EventIndex | null = new EventIndex({
-    client: upstream,
-    mapping,
-    language: 'en',
-    logger: silent,
-  });
-  const index = crawled;
-  const quiet = { start() {}, update() {}, finish() {}, fail() {} };
-  const crawl = await stall(() => index.build(quiet));
-  from = up.changedPages;
-  let applied = 0;
-  const poll = await stall(async () => {
-    applied = await index.refresh();
-  });
-  if (index.size !== n || applied !== up.changes)
-    throw new Error(
-      `crawl and poll: ${index.size} events and ${applied} changes, not ${n} and ${up.changes}`,
-    );
-  // Then a poll in which every event changed (a bulk edit): every row is replaced, and the replaced rows are
-  // compacted away in the background while the poll goes on. Its pages are the crawl's with a later
-  // modified_gmt (21xx: the bytes changed in place, and back after the poll for the next run).
-  restamp(pages, 0x31);
-  from = pages;
-  const bulk = await stall(async () => {
-    applied = await index.refresh();
-    while (index.deadRows > n / 2) await new Promise((r) => setImmediate(r));
-  });
-  restamp(pages, 0x30);
-  if (applied !== n || index.size !== n) throw new Error(`bulk poll: ${applied} changes, not ${n}`);
-  index.stop();
-  crawled = null;
-  return [crawl, poll, bulk];
 }
 
 /** The near-me rows (bench/geo-index.ts), as a table of their own: they have one size, 100k events over 5k venues. */

@@ -60,6 +60,8 @@ export interface Restoring {
   addBytes(row: RowBytes): void;
   /** Makes room for `rows` more events at once (a load that knows its size copies no column as it grows). */
   reserve(rows: number): void;
+  /** {@link reserve} as steps, for a load that yields between them (at 1M events, ~200 MB of tables made). */
+  reserving(rows: number): (() => void)[];
   /** The recurrence facets of series and overrides already added (a snapshot's last chunk). */
   addRepeats(list: Iterable<[number, RepeatFacets]>): void;
   finish(since: number | null, builtAt: string): void;

@@ -130,7 +130,10 @@ export class EventIndex {
         this.#columns.setBytes(row, true);
         this.#setDone(row.id);
       },
-      reserve: (rows) => this.#reserve(rows),
+      reserve: (rows) => {
+        for (const step of this.#reserving(rows)) step();
+      },
+      reserving: (rows) => this.#reserving(rows),
       addRepeats: (list) => {
         for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
       },
@@ -207,6 +210,11 @@ export class EventIndex {
   /** Whether the last `modified_after` refresh or reconciliation failed (WordPress unreachable or refusing). */
   get failing(): { refresh: boolean; reconcile: boolean } {
     return { refresh: this.#periodic.refresh.failing, reconcile: this.#periodic.reconcile.failing };
+  }
+
+  /** Bytes held by part (columns, write sequence), for the heap figures of the benchmarks. */
+  bytesByPart(): Record<string, number> {
+    return { ...this.#columns.bytesByPart(), 'write sequence (id table)': this.#written.bytes };
   }
 
   get(id: number): IndexedEvent | undefined {
@@ -300,16 +308,11 @@ export class EventIndex {
         width: this.#concurrency,
         sliceMs: this.#tuning.sliceMs,
         read: (post) => this.#read(state, post),
-        // Room for the rest of the site at once, once the first page tells its size and the text's: the events
-        // not held yet (a crawl over a loaded index adds a row only for those that changed).
-        reserving: (total) => {
-          const rows = total - this.#columns.size;
-          return [
-            ...this.#columns.reserving(rows),
-            () => this.#written.reserve(this.#written.size + rows),
-            () => state.seen.reserve(total),
-          ];
-        },
+        // Once the first page tells the site's size: room for the events not held yet (over a loaded index, changes).
+        reserving: (total) => [
+          ...this.#reserving(total - this.#columns.size),
+          () => state.seen.reserve(total),
+        ],
         progress: (read, total) => progress.update(read, total),
       });
     } catch (err) {
@@ -426,10 +429,9 @@ export class EventIndex {
     this.#delete(id);
   }
 
-  /** Room for `rows` more events in the columns and the write sequence, made once. */
-  #reserve(rows: number): void {
-    this.#columns.reserve(rows);
-    this.#written.reserve(this.#written.size + rows);
+  /** Room for `rows` more events in the columns and the write sequence, as steps (a caller may yield between them). */
+  #reserving(rows: number): (() => void)[] {
+    return [...this.#columns.reserving(rows), () => this.#written.reserve(this.#written.size + rows)];
   }
 
   #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
@@ -457,8 +459,7 @@ export class EventIndex {
    * takes changes throughout); tests call it to run one when they choose.
    */
   compact(): Promise<void> {
-    // Sized for every event at once: growing, it would rehash in one task.
-    return this.#compactions.start(this.#columns.size);
+    return this.#compactions.start();
   }
 
   /** The index's columns (new ones as built, and as a compaction builds them). */

@@ -62,6 +62,14 @@ export class IdTable {
     return this.#size;
   }
 
+  /** Bytes its tables hold (the one being emptied too). */
+  get bytes(): number {
+    const o = this.#old;
+    return (
+      this.#keys.byteLength + this.#values.byteLength + (o ? o.keys.byteLength + o.values.byteLength : 0)
+    );
+  }
+
   get(key: number): number | undefined {
     const i = this.#find(key);
     if (i >= 0) return this.#values[i];
@@ -258,6 +266,10 @@ export class SlugTable {
 
   reserve(count: number): void {
     this.#byHash.reserve(count);
+  }
+
+  get bytes(): number {
+    return this.#byHash.bytes;
   }
 
   clear(): void {

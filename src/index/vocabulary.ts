@@ -27,6 +27,11 @@ export class Vocabulary {
     return this.#size;
   }
 
+  /** Bytes its arrays hold. */
+  get bytes(): number {
+    return this.#bytes.byteLength + this.#from.byteLength + this.#hash.byteLength + this.#table.byteLength;
+  }
+
   /**
    * The id of the word `bytes[from, to)`, or -1. `h` is its {@link hashOf}, when the caller made it while reading the
    * bytes (the word posting does: the bytes are then read once to find the word and hash it, and once to compare).
@@ -59,6 +64,16 @@ export class Vocabulary {
     if (this.#size * 2 > this.#table.length) this.#rehash(this.#table.length * 2);
     else this.#place(id);
     return id;
+  }
+
+  /** Every word's bytes, one after another (replaced as it grows: read it again after an `add`). */
+  get held(): Uint8Array {
+    return this.#bytes;
+  }
+
+  /** Where each word's bytes start in {@link held}: word `id` is `held[starts[id], starts[id + 1])`. */
+  get starts(): Int32Array {
+    return this.#from;
   }
 
   /** The id of a word given as a string, or -1. */

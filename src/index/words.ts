@@ -152,6 +152,17 @@ export class WordPostings {
     return this.#words.length;
   }
 
+  /** Bytes of its postings as allocated, and as used (the rest is room for more rows). */
+  get bytes(): { held: number; used: number } {
+    let held = this.#ids.bytes;
+    let used = held;
+    for (let id = 0; id < this.#bytes.length; id++) {
+      held += this.#bytes[id].byteLength;
+      used += this.#used[id];
+    }
+    return { held, used };
+  }
+
   /** Posts `row` under each of `words`; rows come in ascending order (a row once per word). */
   add(row: number, words: Iterable<string>): void {
     for (const w of words) {

@@ -5,7 +5,8 @@
 // written meanwhile, a slice at a time: it starts while the old columns still have room for an eighth of what they
 // hold (see {@link growthDue}), so the copy has caught up with the writes before that room runs out.
 // The entries written meanwhile go to the old columns and are copied with the rest; an entry that changes after it
-// is written (a row's ALIVE bit) is written to both by its owner once copied.
+// is written (a row's ALIVE bit) is written to both by its owner once copied. Large new columns are allocated one a
+// slice before the copy begins (see ALLOCATE_AT_ONCE).
 
 export type Column =
   | Float64Array<ArrayBuffer>
@@ -29,20 +30,42 @@ export const SLICE = 1 << 13;
 export const growthDue = (used: number, cap: number, atOnce = AT_ONCE): boolean =>
   used >= cap || (used >= atOnce && cap - used <= used >> 3);
 
+/**
+ * New columns of more entries than this are allocated one at a time, each in a slice of its own, not all at once: at
+ * 1M rows a growth's 17 columns are 126–250 MB, and allocating them in one task (plus the full collection V8 makes
+ * when outside memory jumps by that much) held the main thread for 50–200 ms.
+ */
+export const ALLOCATE_AT_ONCE = 1 << 17;
+
+type ColumnOf = new (n: number) => Column;
+
 export class Growth {
   readonly cap: number;
-  /** The new columns, in the order of the old ones given. */
-  readonly to: Column[];
+  /** The new columns, in the order of the old ones given (allocated so far: see {@link allocate}). */
+  readonly to: Column[] = [];
   /** Entries copied so far (from 0). */
   copied = 0;
   #credit = 0;
   readonly #slice: number;
+  readonly #kinds: ColumnOf[];
 
   /** `slice`: tests make it small, to have growths under way with some entries copied. */
-  constructor(from: readonly Column[], cap: number, slice = SLICE) {
+  constructor(from: readonly Column[], cap: number, slice = SLICE, allocateAtOnce = ALLOCATE_AT_ONCE) {
     this.cap = cap;
     this.#slice = slice;
-    this.to = from.map((a) => new (a.constructor as new (n: number) => Column)(cap));
+    this.#kinds = from.map((a) => a.constructor as ColumnOf);
+    if (cap <= allocateAtOnce) this.allocate(this.#kinds.length);
+  }
+
+  /** Whether every new column is allocated. */
+  get allocated(): boolean {
+    return this.to.length === this.#kinds.length;
+  }
+
+  /** Allocates up to `n` more of the new columns; whether all are allocated. */
+  allocate(n = 1): boolean {
+    for (let i = 0; i < n && !this.allocated; i++) this.to.push(new this.#kinds[this.to.length](this.cap));
+    return this.allocated;
   }
 
   /**
@@ -54,8 +77,21 @@ export class Growth {
     return this.#credit >= Math.min(this.#slice, used - this.copied);
   }
 
-  /** Copies the slice due of the first `used` entries of `from` (all of them if `all`); whether all are copied. */
+  /**
+   * Copies the slice due of the first `used` entries of `from` (all of them if `all`); whether all are copied. While
+   * columns are left to allocate, a slice due allocates the next one instead (and `all` allocates the rest).
+   */
   copy(from: readonly Column[], used: number, all = false): boolean {
+    if (!this.allocated) {
+      if (!all) {
+        // A quarter of a slice's credit: the 17 columns of the rows are allocated within 17 × SLICE / 4 / PACE writes
+        // (2 176), well within the free eighth of a growth large enough to allocate them one by one.
+        this.allocate(1);
+        this.#credit = Math.max(0, this.#credit - (this.#slice >> 2));
+        return false;
+      }
+      this.allocate(this.#kinds.length);
+    }
     const end = all ? used : Math.min(used, this.copied + this.#credit);
     for (let i = 0; i < from.length; i++)
       this.to[i].set(from[i].subarray(this.copied, end) as never, this.copied);

@@ -303,6 +303,20 @@ export class EventColumns {
     }
   }
 
+  /** Bytes held by part (what the heap of an index is made of; the bench prints it). */
+  bytesByPart(): Record<string, number> {
+    let order = 0;
+    for (const b of this.#order.blocks)
+      order += b.rows.byteLength + b.starts.byteLength + b.ends.byteLength + b.metas.byteLength;
+    return {
+      ...this.#rows.bytesByPart(),
+      'order blocks': order,
+      'facet postings': this.#facets.bytes,
+      ...this.#text.bytesByPart(),
+      'search memos': this.#searches.bytes,
+    };
+  }
+
   /** Makes room for `rows` more events at once (see `Rows.reserve`). */
   reserve(rows: number): void {
     this.#rows.reserve(rows);

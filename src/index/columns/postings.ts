@@ -37,6 +37,13 @@ export class FacetPostings {
     organizer: new Map<number, Posting>(),
   };
 
+  /** Bytes of its lists. */
+  get bytes(): number {
+    let n = 0;
+    for (const lists of Object.values(this.#of)) for (const l of lists.values()) n += l.rows.byteLength;
+    return n;
+  }
+
   /** Posts a new row under its event's terms, venue and organizers (read from the columns). */
   add(r: number, rows: Rows): void {
     const { vals, venue } = rows;
@@ -133,6 +140,19 @@ export class TextPostings {
     this.#rows = rows;
     this.#background = background;
     this.#posted = posted;
+  }
+
+  /** Bytes by part: word postings (allocated / used), pair signatures, kept answers per term. */
+  bytesByPart(): Record<string, number> {
+    const words = this.#words.bytes;
+    let terms = 0;
+    for (const t of this.#terms.values()) terms += t.rows.byteLength;
+    return {
+      'word postings': words.held,
+      'of which unused room': words.held - words.used,
+      'pair signatures': this.#pairs.pages.length * (this.#pairs.pages[0]?.byteLength ?? 0),
+      'rows kept per search term': terms,
+    };
   }
 
   /** The words posted under at least `minRows` rows, most posted first, at most `max` (see WordPostings). */
@@ -268,11 +288,9 @@ export class TextPostings {
     let r = this.#upTo;
     for (; r < end; r++) {
       if (held.meta[r] & ALIVE) {
-        const t = held.text;
-        const o = t.start(r);
-        const slab = t.slab(r);
-        this.#pairWriter.start(slab, this.#pairs.pageOf(r), offsetOf(r));
-        this.#words.addText(r, slab, o, o + t.length(r), this.#pairWriter.word);
+        const text = held.textOf(r);
+        this.#pairWriter.start(text, this.#pairs.pageOf(r), offsetOf(r));
+        this.#words.addText(r, text, 0, text.length, this.#pairWriter.word);
       }
       if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;

@@ -4,7 +4,8 @@
 import type { EventFacets } from '../facets.ts';
 import { IdTable, SlugTable } from '../id-table.ts';
 import { ByteColumn } from './bytes.ts';
-import { AT_ONCE, type Column, Growth, growthDue, SLICE } from './growth.ts';
+import { ALLOCATE_AT_ONCE, AT_ONCE, type Column, Growth, growthDue, SLICE } from './growth.ts';
+import { TextColumn } from './text.ts';
 import { NO_DATE, wallKey, wallText } from './wall-clock.ts';
 
 /** What the index keeps of an event and gives back: the facets lists filter on (dates as stored, `Y-m-d H:i:s`). */
@@ -127,14 +128,19 @@ export class Rows {
   #want = 0;
   readonly #atOnce: number;
   readonly #slice: number;
+  readonly #allocateAtOnce: number;
 
-  /** Tests make `atOnce` and `slice` small, to grow a slice at a time at any size (see ./growth.ts). */
-  constructor({ atOnce = AT_ONCE, slice = SLICE } = {}) {
+  /**
+   * Tests make `atOnce`, `slice` and `allocateAtOnce` small, to grow a slice at a time, and allocate the new columns
+   * one at a time, at any size (see ./growth.ts).
+   */
+  constructor({ atOnce = AT_ONCE, slice = SLICE, allocateAtOnce = ALLOCATE_AT_ONCE } = {}) {
     this.#atOnce = atOnce;
     this.#slice = slice;
+    this.#allocateAtOnce = allocateAtOnce;
   }
-  /** Search text of each row (UTF-8, lower-cased), and its slug. */
-  readonly text = new ByteColumn(16 << 20);
+  /** Search text of each row (UTF-8, lower-cased; held as token ids: ./text.ts), and its slug. */
+  readonly text = new TextColumn(4 << 20);
   readonly slugs = new ByteColumn(1 << 20);
   /** Rows whose end is before their start: while there is none, an end bound also bounds the start. */
   inverted = 0;
@@ -194,13 +200,9 @@ export class Rows {
     this.catN[c] = from.catN[r];
     this.tagN[c] = from.tagN[r];
     this.orgN[c] = from.orgN[r];
-    for (const [to, of] of [
-      [this.text, from.text],
-      [this.slugs, from.slugs],
-    ] as const) {
-      const a = of.start(r);
-      to.putBytes(c, of.slab(r), a, a + of.length(r));
-    }
+    this.text.copyRow(c, from.text, r);
+    const a = from.slugs.start(r);
+    this.slugs.putBytes(c, from.slugs.slab(r), a, a + from.slugs.length(r));
     return this.#live(c, id, from.slugs.string(r));
   }
 
@@ -255,6 +257,20 @@ export class Rows {
     this.#idOfSlug.delete(this.slugs.string(r), id);
     this.rowOf.delete(id);
     this.alive--;
+  }
+
+  /** Bytes held by part (see `EventColumns.bytesByPart`). */
+  bytesByPart(): Record<string, number> {
+    const perRow = this.#perRow().reduce((n, a) => n + a.byteLength, 0);
+    const growing = (this.#growth?.to ?? []).reduce((n, a) => n + a.byteLength, 0);
+    return {
+      [`per-row columns (${this.cap} rows allocated, ${this.used} used)`]: perRow + growing,
+      'categories, tags, organizers': this.vals.byteLength,
+      'search text (token ids)': this.text.bytes,
+      'token dictionary (shared)': TextColumn.dictionaryBytes,
+      slugs: this.slugs.bytes,
+      'id tables (row of an id, id of a slug)': this.rowOf.bytes + this.#idOfSlug.bytes,
+    };
   }
 
   idOfSlug(slug: string): number | undefined {
@@ -323,7 +339,7 @@ export class Rows {
     return this.slugs.equals(r, f.slug) && this.text.equals(r, f.searchText);
   }
 
-  /** Row `r`'s search text, lower-cased UTF-8 (a view, not a copy). */
+  /** Row `r`'s search text, lower-cased UTF-8, in a buffer the next read of the text overwrites (use it at once). */
   textOf(r: number): Buffer {
     return this.text.view(r);
   }
@@ -344,11 +360,19 @@ export class Rows {
    */
   reserving(rows: number): (() => void)[] {
     if (rows <= 0) return [];
+    // The new columns one a step (see ALLOCATE_AT_ONCE in ./growth.ts); the last one taken in at once while few rows
+    // are held (a load or crawl reserves after its first page).
+    const allocate = () => {
+      const g = this.#growth;
+      if (!g || g.allocated || !g.allocate(1)) return;
+      if (this.used < this.#atOnce && g.copy(this.#perRow(), this.used, true)) this.#adopt(g);
+    };
     return [
       () => {
         this.#want = Math.max(this.#want, Math.ceil((this.used + rows) * 1.5));
         if (this.#want > this.cap && !this.#growth) this.#startGrowth();
       },
+      ...this.#perRow().map(() => allocate),
       () => this.rowOf.reserve(this.alive + rows),
       () => this.#idOfSlug.reserve(this.alive + rows),
     ];
@@ -375,7 +399,12 @@ export class Rows {
   #room(n: number): void {
     const need = this.#valsUsed + n;
     if (!this.#valsGrowth && growthDue(need, this.vals.length, this.#atOnce))
-      this.#valsGrowth = new Growth([this.vals], Math.max(this.vals.length * 2, need), this.#slice);
+      this.#valsGrowth = new Growth(
+        [this.vals],
+        Math.max(this.vals.length * 2, need),
+        this.#slice,
+        this.#allocateAtOnce,
+      );
     const g = this.#valsGrowth;
     if (!g) return;
     const now = need > this.vals.length || this.#valsUsed < this.#atOnce;
@@ -402,17 +431,19 @@ export class Rows {
       this.#startGrowth();
     const g = this.#growth;
     if (g) {
-      // Full (which the growth's pace should never let happen), or small: copied at once.
-      const now = this.used === this.cap || this.used < this.#atOnce;
+      // Full (which the growth's pace should never let happen), or small: copied at once (once its columns are
+      // allocated, unless full: a reservation allocates them a step at a time).
+      const now = this.used === this.cap || (this.used < this.#atOnce && g.allocated);
       if ((now || g.due(1, this.used)) && g.copy(this.#perRow(), this.used, now)) this.#adopt(g);
     }
     return this.used++;
   }
 
   #startGrowth(): void {
-    const g = new Growth(this.#perRow(), Math.max(1024, this.cap * 2, this.#want), this.#slice);
+    const cap = Math.max(1024, this.cap * 2, this.#want);
+    const g = new Growth(this.#perRow(), cap, this.#slice, this.#allocateAtOnce);
     this.#growth = g;
-    if (this.used < this.#atOnce && g.copy(this.#perRow(), this.used, true)) this.#adopt(g);
+    if (this.used < this.#atOnce && g.allocated && g.copy(this.#perRow(), this.used, true)) this.#adopt(g);
   }
 
   /** Every column with one entry per row, in the order {@link adopt} takes them back. */
@@ -451,8 +482,12 @@ export class Rows {
     this.catN = t[10] as Uint16Array<ArrayBuffer>;
     this.tagN = t[11] as Uint16Array<ArrayBuffer>;
     this.orgN = t[12] as Uint16Array<ArrayBuffer>;
-    this.text.perRow = [t[13] as Float64Array<ArrayBuffer>, t[14] as Uint32Array<ArrayBuffer>];
-    this.slugs.perRow = [t[15] as Float64Array<ArrayBuffer>, t[16] as Uint32Array<ArrayBuffer>];
+    this.text.perRow = [
+      t[13] as Float64Array<ArrayBuffer>,
+      t[14] as Uint32Array<ArrayBuffer>,
+      t[15] as Uint32Array<ArrayBuffer>,
+    ];
+    this.slugs.perRow = [t[16] as Float64Array<ArrayBuffer>, t[17] as Uint32Array<ArrayBuffer>];
     this.cap = g.cap;
     this.#growth = null;
   }

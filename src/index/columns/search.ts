@@ -57,6 +57,14 @@ export class Searches {
     this.#text = text;
   }
 
+  /** Bytes of the memos' rows and bits. */
+  get bytes(): number {
+    let n = 0;
+    for (const m of this.#memos.values())
+      n += (m.rows?.byteLength ?? 0) + (m.inc?.byteLength ?? 0) + (m.exc?.byteLength ?? 0);
+    return n;
+  }
+
   /** The memo of a search, up to date with the rows (made on its first query; the least recently used go first). */
   of(search: string): SearchMemo {
     let memo = this.#memos.get(search);
