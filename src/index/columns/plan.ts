@@ -4,6 +4,7 @@
 // block by block, counting whole blocks from their summaries once the page is cut.
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { boundsOf, checksOf, filterOf } from './filter.ts';
+import { answerNear } from './near.ts';
 import type { Block, Ordered } from './order.ts';
 import type { FacetPostings } from './postings.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -30,6 +31,14 @@ export function answer(q: IndexQuery, c: Columns): IndexResult {
   const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
   const search = q.search !== undefined && q.search !== '' ? c.searches.of(q.search) : null;
   const d = boundsOf(q);
+  // Near a point (./near.ts): its few venues' rows are read, and put in order by distance there.
+  const near = answerNear(
+    q,
+    c,
+    (x) => filterOf(held, x, d, search),
+    (x) => answer(x, c),
+  );
+  if (near) return near;
   const keep = filterOf(held, q, d, search);
   const id = held.id;
   const start = held.start;
