@@ -1,10 +1,10 @@
 // The near-me rows of `npm run bench:index` (issue 35): 100k synthetic events over 5k venues with coordinates, 50
 // cities of 100 venues each (spread over ~15 km), and list queries near a point: p50 / p99 in ms of the whole answer
-// (the venues in reach from the grid over the venue catalog, then the event index narrowed by them; with
-// orderby=distance, every match sorted by distance and paged). Side by side, the same answer with the venues found by
-// measuring every venue (the brute-force reference of the property test), for the ratio.
+// as GET /events makes it (the venues in reach from the grid over the venue catalog, then the event index answering
+// from their posting lists, nearest first with orderby=distance: src/index/columns/near.ts), and its main-thread CPU,
+// a mean over 200 queries. The first row is the default list without geolocation on the same index, the yardstick of
+// the run. Side by side, the same answer with the venues found by measuring every venue, for the ratio.
 // `BENCH_INDEX_ONLY=geo npm run bench:index` runs these rows alone (BENCH_GEO_EVENTS, BENCH_GEO_VENUES size them).
-
 import { mulberry32 } from '../mocks/seed-data.ts';
 import { distanceKm, roundKm } from '../src/geo/distance.ts';
 import { type GeoArgs, pointOf, venueSetsOf } from '../src/geo/near.ts';

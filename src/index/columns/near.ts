@@ -6,9 +6,10 @@
 // set reaching most rows (`geoloc=true`, a wide radius) is left to the walk of the window, which reads it as one bit
 // per row, kept per set and caught up with the rows added since (a row's venue never changes: a change takes a row).
 import type { IndexQuery, IndexResult } from '../query.ts';
+import type { Block } from './order.ts';
 import type { FacetPostings, Posting } from './postings.ts';
 import type { Rows } from './rows.ts';
-import { hasBit } from './search.ts';
+import { hasBit, type SearchMemo } from './search.ts';
 
 /**
  * A venue set this large is read as a bit per row by the walk (see {@link venueMember}), not looked up per row: the
@@ -240,8 +241,41 @@ function reordered(
   );
 }
 
-/** Per venue set (by identity) and rows: one bit per row at one of its venues, up to `upTo`. */
-const BITS = new WeakMap<ReadonlySet<number>, WeakMap<Rows, { upTo: number; bits: Uint32Array }>>();
+/** Per venue set (by identity) and rows: one bit per row at one of its venues, up to `upTo`; per-block counts. */
+interface VenueBits {
+  upTo: number;
+  bits: Uint32Array;
+  /** What {@link venueSearch} keeps per block, with the set kept (`in`) or left out (`out`). */
+  blocksIn: WeakMap<Block, Int32Array>;
+  blocksOut: WeakMap<Block, Int32Array>;
+}
+const BITS = new WeakMap<ReadonlySet<number>, WeakMap<Rows, VenueBits>>();
+
+/** The bits of a set's venues over the rows, caught up with the rows added since they were last read. */
+function bitsOf(rows: Rows, venues: ReadonlySet<number>): VenueBits {
+  let perRows = BITS.get(venues);
+  if (!perRows) {
+    perRows = new WeakMap();
+    BITS.set(venues, perRows);
+  }
+  let m = perRows.get(rows);
+  if (!m) {
+    m = { upTo: 0, bits: new Uint32Array(0), blocksIn: new WeakMap(), blocksOut: new WeakMap() };
+    perRows.set(rows, m);
+  }
+  const words = (rows.used >>> 5) + 1;
+  if (m.bits.length < words) {
+    const grown = new Uint32Array(Math.max(words, (rows.cap >>> 5) + 1));
+    grown.set(m.bits);
+    m.bits = grown;
+  }
+  const { bits } = m;
+  const venue = rows.venue;
+  for (let r = m.upTo; r < rows.used; r++)
+    if (venue[r] !== 0 && venues.has(venue[r])) bits[r >>> 5] |= 1 << (r & 31);
+  m.upTo = rows.used;
+  return m;
+}
 
 /**
  * Whether row `r`'s venue is in `venues`: a lookup for a small set; for a large one (`geoloc=true` keeps every venue
@@ -251,25 +285,34 @@ const BITS = new WeakMap<ReadonlySet<number>, WeakMap<Rows, { upTo: number; bits
 export function venueMember(rows: Rows, venues: ReadonlySet<number>): (r: number) => boolean {
   const venue = rows.venue;
   if (venues.size < BITS_FROM) return (r) => venue[r] !== 0 && venues.has(venue[r]);
-  let perRows = BITS.get(venues);
-  if (!perRows) {
-    perRows = new WeakMap();
-    BITS.set(venues, perRows);
-  }
-  let m = perRows.get(rows);
-  if (!m) {
-    m = { upTo: 0, bits: new Uint32Array(0) };
-    perRows.set(rows, m);
-  }
-  const words = (rows.used >>> 5) + 1;
-  if (m.bits.length < words) {
-    const grown = new Uint32Array(Math.max(words, (rows.cap >>> 5) + 1));
-    grown.set(m.bits);
-    m.bits = grown;
-  }
-  const bits = m.bits;
-  for (let r = m.upTo; r < rows.used; r++)
-    if (venue[r] !== 0 && venues.has(venue[r])) bits[r >>> 5] |= 1 << (r & 31);
-  m.upTo = rows.used;
+  const { bits } = bitsOf(rows, venues);
   return (r) => hasBit(bits, r);
+}
+
+/**
+ * `geoloc=true` / `false` without a text search: the large venue set's bits as a search's (`inc`, or `exc` for the
+ * venues left out), so the walk counts whole blocks from per-block counts kept with the bits, as it counts a
+ * search's, instead of testing each row of the window. The query given back reads no venue set; it keeps what
+ * reading one implies (`readsLinks`: a protected event only where seen in full), and lets the "search" match
+ * protected events (no text is searched: WordPress's rule on searching them does not apply). Null otherwise.
+ */
+export function venueSearch(q: IndexQuery, rows: Rows): { q: IndexQuery; search: SearchMemo } | null {
+  const venues = q.venueIn ?? q.venueNotIn;
+  if (q.nearest || (q.search !== undefined && q.search !== '') || !venues || venues.size < BITS_FROM)
+    return null;
+  if (q.venueIn && q.venueNotIn) return null;
+  const m = bitsOf(rows, venues);
+  const kept = q.venueIn !== undefined;
+  return {
+    q: { ...q, venueIn: undefined, venueNotIn: undefined, readsLinks: true, searchesProtected: true },
+    search: {
+      terms: [],
+      blocks: kept ? m.blocksIn : m.blocksOut,
+      upTo: rows.used,
+      cap: rows.cap,
+      rows: null,
+      inc: kept ? m.bits : null,
+      exc: kept ? null : m.bits,
+    },
+  };
 }
