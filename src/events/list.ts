@@ -18,11 +18,14 @@ export async function listEvents(
   const { query, echo, visibility, index, near } = await eventQueryOf(deps, ctx, input.args);
   const page = input.args.page ?? 1;
   const perPage = input.args.per_page ?? 10;
-  // Ordered by distance: every match is listed (a point's matches are the events of the venues in reach), then
-  // sorted by the venue of the post each item is read from (an override's own venue) and cut.
-  const byDistance = near?.byDistance === true;
+  // Ordered by distance: without series the index orders and pages (`nearest`); with series every match is listed
+  // (a point's matches are the events of the venues in reach), then sorted by the venue of the post each item is
+  // read from (an override's own venue) and cut.
+  const byDistance = near?.byDistance === true && index.repeats.seriesCount > 0;
+  const nearest = near?.byDistance && !byDistance ? near.distances : undefined;
   const all = listOccurrences(index, {
     ...query,
+    nearest,
     page: byDistance ? 1 : page,
     perPage: byDistance ? Number.MAX_SAFE_INTEGER : perPage,
   });

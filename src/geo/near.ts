@@ -104,7 +104,23 @@ export function venueSetsOf(
     return { venueIn: new Set(distances.keys()), distances };
   }
   if (a.geoloc === undefined) return {};
-  const placed = new Set<number>();
-  for (const id of gridOf(catalog).ids()) if (placesEvents(catalog.get(id))) placed.add(id);
+  const placed = placedOf(catalog);
   return a.geoloc ? { venueIn: placed } : { venueNotIn: placed };
+}
+
+const PLACED = new WeakMap<ReadonlyMap<number, LinkedFacets>, ReadonlySet<number>>();
+
+/**
+ * The venues that place events ({@link placesEvents}), one set per catalog version: the event index keeps a bit per
+ * row for a set this large, by the set (src/index/columns/near.ts), so `geoloc=true` and `false` reuse it.
+ */
+function placedOf(catalog: ReadonlyMap<number, LinkedFacets>): ReadonlySet<number> {
+  let placed = PLACED.get(catalog);
+  if (!placed) {
+    const ids = new Set<number>();
+    for (const id of gridOf(catalog).ids()) if (placesEvents(catalog.get(id))) ids.add(id);
+    placed = ids;
+    PLACED.set(catalog, placed);
+  }
+  return placed;
 }

@@ -44,6 +44,12 @@ export interface IndexQuery {
    */
   venueIn?: ReadonlySet<number>;
   venueNotIn?: ReadonlySet<number>;
+  /**
+   * `orderby=distance` (src/geo/): the list ordered by its events' venues' distance in km (this map's), nearest
+   * first, then in its own order (start and id, or publication date with `include`); events at a venue not in the
+   * map come last. Paged and counted as any list is.
+   */
+  nearest?: ReadonlyMap<number, number>;
   organizer?: number[];
   featured?: boolean;
   include?: number[];
@@ -241,7 +247,18 @@ function startRange(sorted: readonly EventFacets[], d: DateBounds): [number, num
   return [from, Math.max(from, to)];
 }
 
-function page(matches: readonly EventFacets[], q: IndexQuery): IndexResult {
+function page(matches: EventFacets[], q: IndexQuery): IndexResult {
+  const km = q.nearest;
+  // Nearest first; a stable sort keeps the list's own order between events at the same distance.
+  if (km) {
+    const of = (f: EventFacets) =>
+      (f.venue === null ? undefined : km.get(f.venue)) ?? Number.POSITIVE_INFINITY;
+    matches.sort((a, b) => {
+      const x = of(a);
+      const y = of(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  }
   const total = matches.length;
   const perPage = Math.max(1, Math.floor(q.perPage));
   const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;

@@ -4,6 +4,7 @@
 // the query has none, so the walk skips them.
 import { UNLISTED_STATUSES } from '../facets.ts';
 import { type IndexQuery, readsBlanked } from '../query.ts';
+import { venueMember } from './near.ts';
 import { ALIVE, FLAG, FLAG_BITS, type Rows } from './rows.ts';
 import { hasBit, type SearchMemo } from './search.ts';
 import { NO_DATE, wallKey } from './wall-clock.ts';
@@ -138,6 +139,9 @@ function extraFilter(rows: Rows, q: IndexQuery, seen: boolean): ((r: number) => 
   )
     return null;
   const { vals, valOff, catN, tagN, orgN, venue, parent: parents, meta, author, id } = rows;
+  // A geolocation's venues: looked up, or read as a bit per row when they are many (./near.ts).
+  const near = venueIn ? venueMember(rows, venueIn) : null;
+  const far = venueNotIn ? venueMember(rows, venueNotIn) : null;
   const own = q.seesProtected?.own || -1;
   const opened = memberOf(q.seesProtected?.ids);
   const any = (member: (v: number) => boolean, from: number, n: number): boolean => {
@@ -148,8 +152,8 @@ function extraFilter(rows: Rows, q: IndexQuery, seen: boolean): ((r: number) => 
     if (seen && meta[r] & FLAG.protected && author[r] !== own && !opened?.(id[r])) return false;
     if (parent !== undefined && parents[r] !== parent) return false;
     if (venues && (venue[r] === 0 || !venues(venue[r]))) return false;
-    if (venueIn && (venue[r] === 0 || !venueIn.has(venue[r]))) return false;
-    if (venueNotIn && venue[r] !== 0 && venueNotIn.has(venue[r])) return false;
+    if (near && !near(r)) return false;
+    if (far?.(r)) return false;
     const o = valOff[r];
     if (categories && !any(categories, o, catN[r])) return false;
     if (tags && !any(tags, o + catN[r], tagN[r])) return false;

@@ -4,6 +4,7 @@
 // block by block, counting whole blocks from their summaries once the page is cut.
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { boundsOf, checksOf, filterOf } from './filter.ts';
+import { answerNear, venueSearch } from './near.ts';
 import type { Block, Ordered } from './order.ts';
 import type { FacetPostings } from './postings.ts';
 import { ALIVE, type Rows } from './rows.ts';
@@ -24,12 +25,22 @@ export interface Columns {
 const later = (a: [number, number], b: [number, number]): [number, number] =>
   b[0] > a[0] || (b[0] === a[0] && b[1] > a[1]) ? b : a;
 
-export function answer(q: IndexQuery, c: Columns): IndexResult {
+export function answer(query: IndexQuery, c: Columns): IndexResult {
   const { rows: held, order, alwaysNarrow } = c;
-  const perPage = Math.max(1, Math.floor(q.perPage));
-  const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
-  const search = q.search !== undefined && q.search !== '' ? c.searches.of(q.search) : null;
+  const perPage = Math.max(1, Math.floor(query.perPage));
+  const offset = (Math.max(1, Math.floor(query.page)) - 1) * perPage;
+  // geoloc=true / false: the venues' bits are read as a search's, whole blocks counted (./near.ts).
+  const text = query.search !== undefined && query.search !== '' ? c.searches.of(query.search) : null;
+  const { q, search } = (!text && venueSearch(query, held)) || { q: query, search: text };
   const d = boundsOf(q);
+  // Near a point (./near.ts): its few venues' rows are read, and put in order by distance there.
+  const near = answerNear(
+    q,
+    c,
+    (x) => filterOf(held, x, d, search),
+    (x) => answer(x, c),
+  );
+  if (near) return near;
   const keep = filterOf(held, q, d, search);
   const id = held.id;
   const start = held.start;

@@ -23,7 +23,7 @@ function ones(x: number): number {
 }
 
 /** Rows in ascending order (`n` of them used). */
-interface Posting {
+export interface Posting {
   rows: Int32Array;
   n: number;
 }
@@ -55,6 +55,11 @@ export class FacetPostings {
     ] as const)
       for (const end = o + n; o < end; o++) post(lists, vals[o], r);
     if (venue[r] !== 0) post(this.#of.venue, venue[r], r);
+  }
+
+  /** The rows posted under a venue (the first `n` of `rows`, ascending, dead ones included), if any. */
+  venueRows(venue: number): Readonly<Posting> | undefined {
+    return this.#of.venue.get(venue);
   }
 
   /**
