@@ -4,7 +4,7 @@
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
-import type { IndexedEvent, StoredEvent } from './columns/rows.ts';
+import { flagsOf, type IndexedEvent, type StoredEvent } from './columns/rows.ts';
 import {
   COMPACT_MIN_DEAD,
   COMPACT_SLICE,
@@ -33,6 +33,9 @@ export type {
   ReconcileResult,
   Restoring,
 } from './event-index-types.ts';
+
+/** Who may read an event, as the occurrence store keeps it for a series. */
+const ownerOf = (f: IndexedEvent) => ({ status: f.status, flags: flagsOf(f), author: f.author });
 
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
@@ -132,7 +135,10 @@ export class EventIndex {
       },
       reserve: (rows) => this.#reserve(rows),
       addRepeats: (list) => {
-        for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
+        for (const [id, r] of list) {
+          const e = this.#columns.get(id);
+          if (e) this.repeats.set(id, r, ownerOf(e));
+        }
       },
       finish: (since, builtAt) => {
         finished = true;
@@ -220,6 +226,11 @@ export class EventIndex {
 
   query(q: IndexQuery): IndexResult {
     return this.#columns.query(q);
+  }
+
+  /** Whether status and flags alone decide if a query lists a series, and how (src/index/occurrences/list.ts). */
+  listedBy(q: IndexQuery): ((status: string, flags: number) => number) | null {
+    return this.#columns.listedBy(q);
   }
 
   /** An event's venue id (0: none, or no such event), without building its record (src/geo/ orders by it). */
@@ -434,7 +445,7 @@ export class EventIndex {
 
   #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
     this.#columns.set(f, inOrder);
-    this.repeats.set(f.id, f.repeat);
+    this.repeats.set(f.id, f.repeat, ownerOf(f));
     this.#setDone(f.id);
   }
 

@@ -6,7 +6,8 @@ import { occurrenceId } from '../../recurrence/ids.ts';
 import type { IndexedEvent } from '../columns/rows.ts';
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { floatOfBound, floatOfWall, lowerIndex } from './expand.ts';
-import type { OccurrenceStore } from './store.ts';
+import type { OccurrenceStore, Window } from './store.ts';
+import { goneOf, occursIn, type Selection, walkFirsts, walkPage } from './walk.ts';
 
 /** What the list reads of an event index. */
 export interface OccurrenceIndex {
@@ -14,6 +15,11 @@ export interface OccurrenceIndex {
   get(id: number): IndexedEvent | undefined;
   readonly repeats: OccurrenceStore;
   readonly version: number;
+  /**
+   * Whether a series of a status and flag bits is listed by a query (1), when status and flags alone decide it;
+   * null when the query filters on more (terms, venue, search, an author's own statuses).
+   */
+  listedBy(q: IndexQuery): ((status: string, flags: number) => number) | null;
 }
 
 /** One item of a list: an event as itself, or an occurrence of a series (its override's post when there is one). */
@@ -67,9 +73,13 @@ function boundsOf(q: IndexQuery) {
   };
 }
 
+/** How many matching series a list reads one by one (binary searches in each one's kept starts) at most. */
+const NARROW = 64;
+
 /**
  * The list of a query with one item per occurrence; `page`/`perPage` cut it as a list does, `series` and `firstOnly`
- * narrow it to one series, or to the first occurrence of each.
+ * narrow it to one series, or to the first occurrence of each. Inside the kept horizon, many matching series are read
+ * from the timeline of all occurrences (./walk.ts); a few, or a window outside it, series by series.
  */
 export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): ListResult {
   const { series: only, firstOnly, ...q } = query;
@@ -78,7 +88,7 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
   const offset = (Math.max(1, Math.floor(q.page)) - 1) * perPage;
   const want = offset + perPage;
   const done = (items: ListItem[], total: number): ListResult => ({
-    items: items.slice(offset, offset + perPage),
+    items: items.sort(byStart).slice(offset, offset + perPage),
     total,
     totalPages: Math.ceil(total / perPage),
   });
@@ -104,19 +114,90 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
   const items: ListItem[] = [];
   for (const id of singles.ids) items.push({ id, post: id, start: floatOfWall(index.get(id)?.start ?? '') });
 
-  // The series matching every filter but the dates, and the overrides the caller may see (status alone).
+  const { replaced, moved } = overrides(index, q, o.series);
+  const chosen = chosenSeries(index, q, o.series);
+  const fb = { ...b, lower, to };
+  if (chosen.sel && store.covers(lower, to)) {
+    const sel = chosen.sel;
+    const { gone, within } = goneOf(store, sel, fb, replaced);
+    if (o.firstOnly) {
+      const firsts = firstsOf(walkFirsts(store, sel, fb, want, gone), moved);
+      let count = 0;
+      const movedTo = new Set(moved.map((m) => m.occurrence?.seriesId ?? 0));
+      for (const s of store.allSeries()) {
+        if ((sel.pass ? sel.pass[s.klass] === 1 : sel.inS[s.slot] === 1) && occursIn(store, s, fb, gone))
+          count++;
+        else if (movedTo.has(s.id)) count++;
+      }
+      return done([...items, ...firsts], singles.total + count);
+    }
+    const page = walkPage(store, sel, fb, want, gone);
+    return done([...items, ...page.items, ...moved], singles.total + moved.length + page.total - within);
+  }
+  return bySeries(index, q, o.firstOnly, chosen.ids(), replaced, moved, items, singles.total, done);
+}
+
+/** The earliest item of each series: its first occurrence, or a moved override of it if earlier. */
+function firstsOf(firsts: ListItem[], moved: ListItem[]): ListItem[] {
+  const first = new Map<number, ListItem>();
+  for (const f of firsts) first.set(f.occurrence?.seriesId ?? 0, f);
+  for (const m of moved) {
+    const s = m.occurrence?.seriesId ?? 0;
+    const had = first.get(s);
+    if (!had || byStart(m, had) < 0) first.set(s, m);
+  }
+  return [...first.values()];
+}
+
+/**
+ * The series a query reads: a selection for the timeline (a class table when status and flags decide, else the set
+ * of matching series when they are many), and the ids of the matching series (worked out only when asked for).
+ */
+function chosenSeries(index: OccurrenceIndex, q: Omit<IndexQuery, 'series' | 'firstOnly'>, only?: number) {
   const { dates: _d, page: _p, perPage: _pp, include: _i, ...undated } = q;
-  let series = cachedIds(index, { ...undated, rows: 'series', page: 1, perPage: MAX });
-  if (o.series !== undefined) series = series.includes(o.series) ? [o.series] : [];
-  const seen = cachedIds(index, {
-    statuses: q.statuses,
-    ownStatuses: q.ownStatuses,
-    author: q.author,
-    rows: 'override',
-    page: 1,
-    perPage: MAX,
-  });
+  const ids = (): number[] =>
+    only !== undefined
+      ? index.query({ ...undated, rows: 'series', include: [only], page: 1, perPage: 1 }).ids
+      : cachedIds(index, { ...undated, rows: 'series', page: 1, perPage: MAX });
+  if (only !== undefined) return { sel: null, ids };
+  const store = index.repeats;
+  const listed = q.search ? null : index.listedBy({ ...undated, rows: 'series', page: 1, perPage: 1 });
+  if (listed) {
+    const pass = new Uint8Array(store.classStatus.length);
+    for (let c = 0; c < pass.length; c++)
+      pass[c] = listed(store.classStatus[c], store.classFlags[c]) === 1 ? 1 : 0;
+    return { sel: { pass, inS: null, memo: null } as Selection, ids };
+  }
+  const list = ids();
+  if (list.length <= NARROW) return { sel: null, ids: () => list };
+  return { sel: setSelection(store, list), ids: () => list };
+}
+
+/** The slots of a set of series as bytes, and its block counts, kept while the set (a cached answer) is the same. */
+const sets = new WeakMap<number[], Selection>();
+function setSelection(store: OccurrenceStore, ids: number[]): Selection {
+  let sel = sets.get(ids);
+  if (!sel) {
+    const inS = new Uint8Array(store.slots);
+    for (const id of ids) {
+      const s = store.series(id);
+      if (s) inS[s.slot] = 1;
+    }
+    sel = { pass: null, inS, memo: new WeakMap() };
+    sets.set(ids, sel);
+  }
+  return sel;
+}
+
+/** The overrides the caller sees: the originals they replace by series, and those listed where they now are. */
+function overrides(index: OccurrenceIndex, q: Omit<IndexQuery, 'series' | 'firstOnly'>, only?: number) {
+  const store = index.repeats;
   const replaced = new Map<number, number[]>();
+  const moved: ListItem[] = [];
+  if (store.overrideCount === 0) return { replaced, moved };
+  const all = store.overrideIds();
+  const seen = index.query({ ...statusOnly(q), rows: 'override', include: all, page: 1, perPage: MAX }).ids;
+  if (seen.length === 0) return { replaced, moved };
   for (const id of seen) {
     const r = store.get(id);
     if (r?.seriesParent === undefined || r.originalStartMs === undefined) continue;
@@ -126,18 +207,17 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
   }
   // The overrides listed: those matching the query themselves, of a series the caller may read, still replacing
   // an occurrence of it.
-  const readable = new Set(cachedIds(index, { ...statusOnly(q), rows: 'series', page: 1, perPage: MAX }));
-  const moved: ListItem[] = [];
-  // Only the overrides the caller may see can be listed: the query narrowed to them (`include`, the index's narrow
-  // path), not a walk of every row in the window looking for override rows; none at all when there are none.
-  const listed = seen.length
-    ? index.query({ ...q, include: seen, rows: 'override', page: 1, perPage: MAX }).ids
-    : [];
+  const listed = index.query({ ...q, include: seen, rows: 'override', page: 1, perPage: MAX }).ids;
+  if (listed.length === 0) return { replaced, moved };
+  const parents = [...new Set(listed.map((id) => store.get(id)?.seriesParent ?? 0))];
+  const readable = new Set(
+    index.query({ ...statusOnly(q), rows: 'series', include: parents, page: 1, perPage: MAX }).ids,
+  );
   for (const id of listed) {
     const r = store.get(id);
     const parent = r?.seriesParent;
     if (parent === undefined || r?.originalStartMs === undefined || !readable.has(parent)) continue;
-    if (o.series !== undefined && parent !== o.series) continue;
+    if (only !== undefined && parent !== only) continue;
     if (!store.occursAt(parent, r.originalStartMs)) continue;
     const occ = occurrenceId({ seriesId: parent, originalStartMs: r.originalStartMs });
     if (occ === undefined) continue;
@@ -149,22 +229,35 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
       occurrence: { seriesId: parent, originalStartMs: r.originalStartMs, overrideId: id },
     });
   }
+  return { replaced, moved };
+}
 
-  // Each series' occurrences in the window: a range of its kept arrays, found by binary search.
-  const ranges: {
-    id: number;
-    w: ReturnType<OccurrenceStore['window']>;
-    lo: number;
-    hi: number;
-    gone: number[];
-  }[] = [];
-  let total = singles.total + moved.length;
-  const horizon = store.horizon();
+/** The list read series by series: each matching series' occurrences in the window, by binary search. */
+function bySeries(
+  index: OccurrenceIndex,
+  q: Omit<IndexQuery, 'series' | 'firstOnly'>,
+  firstOnly: boolean | undefined,
+  series: number[],
+  replaced: Map<number, number[]>,
+  moved: ListItem[],
+  items: ListItem[],
+  singleTotal: number,
+  done: (items: ListItem[], total: number) => ListResult,
+): ListResult {
+  const store = index.repeats;
+  const b = boundsOf(q);
+  const perPage = Math.max(1, Math.floor(q.perPage));
+  const want = (Math.max(1, Math.floor(q.page)) - 1) * perPage + perPage;
+  const lower = Math.max(b.sGte ?? -Infinity, b.sGt ?? -Infinity, (b.eGt ?? -Infinity) - store.longestMs);
+  const upper = Math.min(b.sLt ?? Infinity, b.eLte ?? Infinity, b.eLt ?? Infinity);
+  const to = Number.isFinite(upper) ? upper : (Number.isFinite(lower) ? lower : Date.now()) + store.windowMs;
+  const ranges: { id: number; w: Window; lo: number; hi: number; gone: number[] }[] = [];
+  let total = singleTotal + moved.length;
   for (const id of series) {
     const r = store.get(id);
     if (!r) continue;
     const dur = r.durationMs;
-    const w = store.window(id, lower, to, horizon);
+    const w = store.window(id, lower, to);
     const s = w.occ.starts;
     let lo = w.lo;
     let hi = w.hi;
@@ -185,7 +278,7 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
     total += hi - lo - gone.length;
   }
 
-  const itemAt = (seriesId: number, w: ReturnType<OccurrenceStore['window']>, i: number): ListItem => {
+  const itemAt = (seriesId: number, w: Window, i: number): ListItem => {
     const originalStartMs = w.occ.originals[i];
     return {
       id: occurrenceId({ seriesId, originalStartMs }) ?? 0,
@@ -200,20 +293,13 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
     return i;
   };
 
-  if (o.firstOnly) {
+  if (firstOnly) {
     // One item per series: its first occurrence in the window, or its first override there if earlier.
-    const first = new Map<number, ListItem>();
-    for (const g of ranges) first.set(g.id, itemAt(g.id, g.w, firstOf(g)));
-    for (const m of moved) {
-      const s = m.occurrence?.seriesId ?? 0;
-      const had = first.get(s);
-      if (!had || byStart(m, had) < 0) first.set(s, m);
-    }
-    const all = [...first.values()];
-    const singleItems =
-      o.series !== undefined ? [] : index.query({ ...q, rows: 'single', page: 1, perPage: MAX }).ids;
-    for (const id of singleItems) all.push({ id, post: id, start: floatOfWall(index.get(id)?.start ?? '') });
-    return done(all.sort(byStart), all.length);
+    const firsts = firstsOf(
+      ranges.map((g) => itemAt(g.id, g.w, firstOf(g))),
+      moved,
+    );
+    return done([...items, ...firsts], singleTotal + firsts.length);
   }
 
   // The page: the `want`-th smallest first start bounds what can be on it; only starts up to it are collected.
@@ -230,9 +316,7 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
       taken++;
     }
   }
-  items.push(...moved);
-  items.sort(byStart);
-  return done(items, total);
+  return done([...items, ...moved], total);
 }
 
 /** The part of a query that says whose events of which statuses the caller may read. */

@@ -1,0 +1,224 @@
+// A list's occurrences read from the timeline (./timeline.ts): the first `want` in (start, id) order and how many
+// there are, in O(log n + the page + blocks in the window). Blocks wholly inside the window are counted from their
+// counts per class (a query on status and flags alone) or from counts kept per set of matching series (a search, a
+// term filter), made once per block and set; only the window's first entries and its edges are read one by one.
+import { occurrenceId } from '../../recurrence/ids.ts';
+import type { ListItem } from './list.ts';
+import { lowerSecs, type OccurrenceStore, type Series } from './store.ts';
+import type { TimelineBlock } from './timeline.ts';
+
+/** A query's bounds on floating starts and ends (ms), and `to`, the end of the window expanded. */
+export interface FloatBounds {
+  sGte?: number;
+  sGt?: number;
+  sLt?: number;
+  eLte?: number;
+  eLt?: number;
+  eGt?: number;
+  lower: number;
+  to: number;
+}
+
+/** Which series a list reads: by class (status and flags alone), or a set of slots. */
+export type Selection =
+  | { pass: Uint8Array; inS: null; memo: null }
+  | { pass: null; inS: Uint8Array; memo: SetMemo };
+
+/** Counts per block of the entries of a set of series, kept while the set is the same. */
+export type SetMemo = WeakMap<TimelineBlock, [version: number, count: number]>;
+
+/** Original starts replaced by an override the caller sees: start (s) of the entry, by slot. */
+export type Gone = Map<number, Set<number>>;
+
+/** Whether an occurrence starting at `f` (floating ms) of a series lasting `d` ms is in the bounds. */
+function inBounds(b: FloatBounds, f: number, d: number): boolean {
+  return (
+    f >= b.lower &&
+    f <= b.to &&
+    (b.sGte === undefined || f >= b.sGte) &&
+    (b.sGt === undefined || f > b.sGt) &&
+    (b.sLt === undefined || f < b.sLt) &&
+    (b.eLte === undefined || f <= b.eLte - d) &&
+    (b.eLt === undefined || f < b.eLt - d) &&
+    (b.eGt === undefined || f > b.eGt - d)
+  );
+}
+
+/** Whether every entry of a block is in the bounds (from its first and last start and its durations' range). */
+function inside(b: FloatBounds, blk: TimelineBlock, base: number): boolean {
+  if (blk.n === 0) return false;
+  const f0 = base + blk.starts[0] * 1000;
+  const fl = base + blk.starts[blk.n - 1] * 1000;
+  return (
+    f0 >= b.lower &&
+    fl <= b.to &&
+    (b.sGte === undefined || f0 >= b.sGte) &&
+    (b.sGt === undefined || f0 > b.sGt) &&
+    (b.sLt === undefined || fl < b.sLt) &&
+    (b.eLte === undefined || fl <= b.eLte - blk.maxDur) &&
+    (b.eLt === undefined || fl < b.eLt - blk.maxDur) &&
+    (b.eGt === undefined || f0 > b.eGt - blk.minDur)
+  );
+}
+
+const passes = (sel: Selection, s: Series): boolean =>
+  sel.pass !== null ? sel.pass[s.klass] === 1 : sel.inS[s.slot] === 1;
+
+/** The item of entry `secs` of series `s`. */
+export function itemOf(store: OccurrenceStore, s: Series, secs: number): ListItem {
+  const i = lowerSecs(s.starts, secs, false);
+  const start = store.floatAt(secs);
+  const originalStartMs = start - s.offs[i] * 1000;
+  return {
+    id: occurrenceId({ seriesId: s.id, originalStartMs }) ?? 0,
+    post: s.id,
+    start,
+    occurrence: { seriesId: s.id, originalStartMs },
+  };
+}
+
+/** How many entries of a block pass the selection. */
+function countOf(sel: Selection, blk: TimelineBlock): number {
+  let c = 0;
+  if (sel.pass !== null) {
+    for (const [k, n] of blk.counts) if (sel.pass[k] === 1) c += n;
+    return c;
+  }
+  const kept = sel.memo.get(blk);
+  if (kept && kept[0] === blk.version) return kept[1];
+  const { slots, n } = blk;
+  const inS = sel.inS;
+  for (let i = 0; i < n; i++) c += inS[slots[i]];
+  sel.memo.set(blk, [blk.version, c]);
+  return c;
+}
+
+/**
+ * The first `want` occurrences (and those starting with the last of them) and how many there are, gone ones left
+ * out (`goneIn`: how many gone ones the bounds hold, worked out by the caller).
+ */
+export function walkPage(
+  store: OccurrenceStore,
+  sel: Selection,
+  b: FloatBounds,
+  want: number,
+  gone: Gone,
+): { items: ListItem[]; total: number } {
+  const { blocks } = store.timeline;
+  const base = store.base;
+  const items: ListItem[] = [];
+  let total = 0;
+  let cutoff = Number.POSITIVE_INFINITY;
+  const [b0, i0] = store.timeline.seek(Math.floor((b.lower - base) / 1000), false);
+  for (let k = b0, i = i0; k < blocks.length; k++, i = 0) {
+    const blk = blocks[k];
+    if (i === 0 && items.length >= want && blk.starts[0] > cutoff && inside(b, blk, base)) {
+      total += countOf(sel, blk);
+      continue;
+    }
+    const { starts, slots, n } = blk;
+    for (; i < n; i++) {
+      const secs = starts[i];
+      const f = base + secs * 1000;
+      if (f > b.to) return { items, total };
+      const s = store.atSlot(slots[i]);
+      if (!s || !passes(sel, s) || !inBounds(b, f, s.repeat.durationMs)) continue;
+      total++;
+      if (gone.get(s.slot)?.has(secs)) continue;
+      if (items.length < want || secs === cutoff) {
+        items.push(itemOf(store, s, secs));
+        if (items.length === want) cutoff = secs;
+      }
+    }
+  }
+  return { items, total };
+}
+
+/** The first occurrence of each of the first `want` series (by it), and those starting with the last of them. */
+export function walkFirsts(
+  store: OccurrenceStore,
+  sel: Selection,
+  b: FloatBounds,
+  want: number,
+  gone: Gone,
+): ListItem[] {
+  const { blocks } = store.timeline;
+  const base = store.base;
+  const items: ListItem[] = [];
+  const seen = new Set<number>();
+  let cutoff = Number.POSITIVE_INFINITY;
+  const [b0, i0] = store.timeline.seek(Math.floor((b.lower - base) / 1000), false);
+  for (let k = b0, i = i0; k < blocks.length; k++, i = 0) {
+    const { starts, slots, n } = blocks[k];
+    for (; i < n; i++) {
+      const secs = starts[i];
+      const f = base + secs * 1000;
+      if (f > b.to || secs > cutoff) return items;
+      const slot = slots[i];
+      if (seen.has(slot)) continue;
+      const s = store.atSlot(slot);
+      if (!s || !passes(sel, s) || !inBounds(b, f, s.repeat.durationMs)) continue;
+      if (gone.get(slot)?.has(secs)) continue;
+      seen.add(slot);
+      items.push(itemOf(store, s, secs));
+      if (items.length === want) cutoff = secs;
+    }
+  }
+  return items;
+}
+
+/** Whether a series has an occurrence in the bounds that is not gone. */
+export function occursIn(store: OccurrenceStore, s: Series, b: FloatBounds, gone: Gone): boolean {
+  const n = s.starts.length;
+  if (n === 0) return false;
+  const d = s.repeat.durationMs;
+  const lo = Math.max(b.lower, b.sGte ?? -Infinity, b.sGt ?? -Infinity, (b.eGt ?? -Infinity) - d);
+  const hi = Math.min(b.to, b.sLt ?? Infinity, (b.eLte ?? Infinity) - d, (b.eLt ?? Infinity) - d);
+  if (!(lo <= hi)) return false;
+  const g = gone.get(s.slot);
+  // Every stretch longer than the widest gap between kept starts, inside them, holds one.
+  if (
+    g === undefined &&
+    hi - lo > s.maxGap * 1000 + 1000 &&
+    store.floatAt(s.starts[0]) <= lo &&
+    store.floatAt(s.starts[n - 1]) >= hi
+  )
+    return true;
+  for (let i = lowerSecs(s.starts, Math.floor((lo - store.base) / 1000), false); i < n; i++) {
+    const f = store.floatAt(s.starts[i]);
+    if (f > hi) return false;
+    if (inBounds(b, f, d) && !g?.has(s.starts[i])) return true;
+  }
+  return false;
+}
+
+/** The entries of gone originals, and how many of them pass the selection and the bounds. */
+export function goneOf(
+  store: OccurrenceStore,
+  sel: Selection,
+  b: FloatBounds,
+  replaced: Map<number, number[]>,
+): { gone: Gone; within: number } {
+  const gone: Gone = new Map();
+  let within = 0;
+  for (const [seriesId, originals] of replaced) {
+    const s = store.series(seriesId);
+    if (!s) continue;
+    for (const ms of originals) {
+      // Its start is within a day of its original (a zone's offset is within ±14 h).
+      const from = lowerSecs(s.starts, Math.floor((ms - 86_400_000 - store.base) / 1000), false);
+      for (let i = from; i < s.starts.length; i++) {
+        const f = store.floatAt(s.starts[i]);
+        if (f > ms + 86_400_000) break;
+        if (f - s.offs[i] * 1000 !== ms) continue;
+        const set = gone.get(s.slot) ?? new Set<number>();
+        gone.set(s.slot, set);
+        if (set.has(s.starts[i])) break;
+        set.add(s.starts[i]);
+        if (passes(sel, s) && inBounds(b, f, s.repeat.durationMs)) within++;
+        break;
+      }
+    }
+  }
+  return { gone, within };
+}
