@@ -18,6 +18,7 @@ import { type CrawlState, crawlPages, UpstreamEvents } from './crawl.ts';
 import type { EventIndexOptions, IndexSnapshot, ReconcileResult, Restoring } from './event-index-types.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
+import { floatOfKey } from './occurrences/expand.ts';
 import { sameRepeat } from './occurrences/repeat.ts';
 import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -75,7 +76,10 @@ export class EventIndex {
   readonly repeats: OccurrenceStore;
 
   constructor(options: EventIndexOptions) {
-    this.repeats = new OccurrenceStore({ windowMonths: options.recurrenceWindowMonths });
+    this.repeats = new OccurrenceStore({
+      windowMonths: options.recurrenceWindowMonths,
+      blockSize: options.tuning?.occurrenceBlock,
+    });
     this.language = options.language;
     this.#mapping = options.mapping;
     this.#logger = options.logger ?? stderrLogger;
@@ -226,6 +230,11 @@ export class EventIndex {
 
   query(q: IndexQuery): IndexResult {
     return this.#columns.query(q);
+  }
+
+  /** An event's local start as floating ms (src/index/occurrences/expand.ts); NaN when it has none. */
+  startOf(id: number): number {
+    return floatOfKey(this.#columns.startKeyOf(id));
   }
 
   /** Whether status and flags alone decide if a query lists a series, and how (src/index/occurrences/list.ts). */

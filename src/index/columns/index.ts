@@ -214,6 +214,12 @@ export class EventColumns {
     };
   }
 
+  /** An event's start as its wall-clock key (NO_DATE: none, or no such event). */
+  startKeyOf(id: number): number {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? Number.NEGATIVE_INFINITY : this.#rows.start[r];
+  }
+
   /** An event's venue id (0: none, or no such event). */
   venueOf(id: number): number {
     const r = this.#rows.rowOf.get(id);

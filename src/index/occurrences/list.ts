@@ -15,6 +15,8 @@ export interface OccurrenceIndex {
   get(id: number): IndexedEvent | undefined;
   readonly repeats: OccurrenceStore;
   readonly version: number;
+  /** An event's local start as floating ms (NaN: none). */
+  startOf(id: number): number;
   /**
    * Whether a series of a status and flag bits is listed by a query (1), when status and flags alone decide it;
    * null when the query filters on more (terms, venue, search, an author's own statuses).
@@ -73,7 +75,10 @@ function boundsOf(q: IndexQuery) {
   };
 }
 
-/** How many matching series a list reads one by one (binary searches in each one's kept starts) at most. */
+/**
+ * How many matching series a list reads one by one (binary searches in each one's kept starts) at most; more are read
+ * from the timeline. Tests set it to 0 or more than they have, to take either way.
+ */
 const NARROW = 64;
 
 /**
@@ -81,7 +86,7 @@ const NARROW = 64;
  * narrow it to one series, or to the first occurrence of each. Inside the kept horizon, many matching series are read
  * from the timeline of all occurrences (./walk.ts); a few, or a window outside it, series by series.
  */
-export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): ListResult {
+export function listOccurrences(index: OccurrenceIndex, query: IndexQuery, narrow = NARROW): ListResult {
   const { series: only, firstOnly, ...q } = query;
   const o = { series: only, firstOnly };
   const perPage = Math.max(1, Math.floor(q.perPage));
@@ -112,10 +117,10 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery): List
       ? { ids: [], total: 0 }
       : index.query({ ...q, rows: 'single', page: 1, perPage: want });
   const items: ListItem[] = [];
-  for (const id of singles.ids) items.push({ id, post: id, start: floatOfWall(index.get(id)?.start ?? '') });
+  for (const id of singles.ids) items.push({ id, post: id, start: index.startOf(id) });
 
   const { replaced, moved } = overrides(index, q, o.series);
-  const chosen = chosenSeries(index, q, o.series);
+  const chosen = chosenSeries(index, q, narrow, o.series);
   const fb = { ...b, lower, to };
   if (chosen.sel && store.covers(lower, to)) {
     const sel = chosen.sel;
@@ -153,7 +158,12 @@ function firstsOf(firsts: ListItem[], moved: ListItem[]): ListItem[] {
  * The series a query reads: a selection for the timeline (a class table when status and flags decide, else the set
  * of matching series when they are many), and the ids of the matching series (worked out only when asked for).
  */
-function chosenSeries(index: OccurrenceIndex, q: Omit<IndexQuery, 'series' | 'firstOnly'>, only?: number) {
+function chosenSeries(
+  index: OccurrenceIndex,
+  q: Omit<IndexQuery, 'series' | 'firstOnly'>,
+  narrow: number,
+  only?: number,
+) {
   const { dates: _d, page: _p, perPage: _pp, include: _i, ...undated } = q;
   const ids = (): number[] =>
     only !== undefined
@@ -164,12 +174,15 @@ function chosenSeries(index: OccurrenceIndex, q: Omit<IndexQuery, 'series' | 'fi
   const listed = q.search ? null : index.listedBy({ ...undated, rows: 'series', page: 1, perPage: 1 });
   if (listed) {
     const pass = new Uint8Array(store.classStatus.length);
-    for (let c = 0; c < pass.length; c++)
+    const classes: number[] = [];
+    for (let c = 0; c < pass.length; c++) {
       pass[c] = listed(store.classStatus[c], store.classFlags[c]) === 1 ? 1 : 0;
-    return { sel: { pass, inS: null, memo: null } as Selection, ids };
+      if (pass[c] === 1) classes.push(c);
+    }
+    return { sel: { pass, listed: classes, inS: null } as Selection, ids };
   }
   const list = ids();
-  if (list.length <= NARROW) return { sel: null, ids: () => list };
+  if (list.length <= narrow) return { sel: null, ids: () => list };
   return { sel: setSelection(store, list), ids: () => list };
 }
 
@@ -183,7 +196,7 @@ function setSelection(store: OccurrenceStore, ids: number[]): Selection {
       const s = store.series(id);
       if (s) inS[s.slot] = 1;
     }
-    sel = { pass: null, inS, memo: new WeakMap() };
+    sel = { pass: null, listed: null, inS };
     sets.set(ids, sel);
   }
   return sel;

@@ -69,6 +69,9 @@ export class OccurrenceStore {
   /** Override ids by series id. */
   readonly #bySeries = new Map<number, Set<number>>();
   readonly #classes = new Map<string, number>();
+  /** Each slot's series' class and duration (ms), read by every walk of the timeline (replaced when they grow). */
+  slotClass = new Uint16Array(64);
+  slotDur = new Float64Array(64);
   readonly classStatus: string[] = [];
   readonly classFlags: number[] = [];
   readonly #windowMs: number;
@@ -95,8 +98,8 @@ export class OccurrenceStore {
     this.base = Math.floor((this.#epoch.from - 31 * DAY_MS) / DAY_MS) * DAY_MS;
     this.timeline = new Timeline(
       {
-        classOf: (slot) => this.#bySlot[slot]?.klass ?? 0,
-        durOf: (slot) => this.#bySlot[slot]?.repeat.durationMs ?? 0,
+        classOf: (slot) => this.slotClass[slot],
+        durOf: (slot) => this.slotDur[slot],
       },
       options.blockSize,
     );
@@ -165,6 +168,7 @@ export class OccurrenceStore {
       this.version++;
       this.#unmerge(had);
       had.klass = klass;
+      this.slotClass[had.slot] = klass;
       this.#merge(had);
       return;
     }
@@ -188,6 +192,16 @@ export class OccurrenceStore {
       };
       this.#series.set(id, s);
       this.#bySlot[slot] = s;
+      if (slot >= this.slotClass.length) {
+        const klass = new Uint16Array(2 * this.slotClass.length);
+        klass.set(this.slotClass);
+        this.slotClass = klass;
+        const dur = new Float64Array(2 * this.slotDur.length);
+        dur.set(this.slotDur);
+        this.slotDur = dur;
+      }
+      this.slotClass[slot] = s.klass;
+      this.slotDur[slot] = repeat.durationMs;
       if (repeat.durationMs > this.#longest) this.#longest = repeat.durationMs;
       this.#expand(s, this.#epoch);
       this.#merge(s);

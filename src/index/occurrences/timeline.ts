@@ -7,14 +7,20 @@
 // series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted.
 
 /** Entries per block: a change moves at most 2 × this many entries of each array. */
-const BLOCK = 1024;
+const BLOCK = 256;
+/** Classes a block counts at first (the count arrays grow together when more appear). */
+const CLASSES = 16;
+/** Counts kept per block for sets of series (the last few sets asked for). */
+const KEPT = 4;
 
 export interface TimelineBlock {
   starts: Int32Array;
   slots: Int32Array;
   n: number;
-  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`). */
-  counts: Map<number, number>;
+  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`), by class. */
+  counts: Uint32Array;
+  /** Counts of the entries of a set of series (keyed by the set's object), made by a query, for this version. */
+  kept: { set: object; version: number; count: number }[];
   /** Bounds on the durations (ms) of the entries' series: kept on removal (still bounds), exact after a split. */
   minDur: number;
   maxDur: number;
@@ -28,11 +34,12 @@ export interface SlotInfo {
   durOf(slot: number): number;
 }
 
-const newBlock = (capacity: number): TimelineBlock => ({
+const newBlock = (capacity: number, classes: number): TimelineBlock => ({
   starts: new Int32Array(capacity),
   slots: new Int32Array(capacity),
   n: 0,
-  counts: new Map(),
+  counts: new Uint32Array(classes),
+  kept: [],
   minDur: Number.POSITIVE_INFINITY,
   maxDur: Number.NEGATIVE_INFINITY,
   version: 0,
@@ -44,6 +51,8 @@ export class Timeline {
   size = 0;
   readonly #info: SlotInfo;
   readonly #block: number;
+  /** Length of every block's `counts`. */
+  #classes = CLASSES;
 
   constructor(info: SlotInfo, block = BLOCK) {
     this.#info = info;
@@ -78,19 +87,42 @@ export class Timeline {
 
   #count(b: TimelineBlock, slot: number, by: number): void {
     const c = this.#info.classOf(slot);
-    const left = (b.counts.get(c) ?? 0) + by;
-    if (left === 0) b.counts.delete(c);
-    else b.counts.set(c, left);
+    if (c >= this.#classes) {
+      while (c >= this.#classes) this.#classes *= 2;
+      for (const blk of this.blocks) {
+        const counts = new Uint32Array(this.#classes);
+        counts.set(blk.counts);
+        blk.counts = counts;
+      }
+    }
+    b.counts[c] += by;
+  }
+
+  /** Counts of a set of series kept for a block at its version (see {@link TimelineBlock.kept}), or -1. */
+  static kept(b: TimelineBlock, set: object): number {
+    for (const k of b.kept) if (k.set === set) return k.version === b.version ? k.count : -1;
+    return -1;
+  }
+
+  static keep(b: TimelineBlock, set: object, count: number): void {
+    const k = b.kept.find((x) => x.set === set);
+    if (k) {
+      k.version = b.version;
+      k.count = count;
+      return;
+    }
+    if (b.kept.length >= KEPT) b.kept.shift();
+    b.kept.push({ set, version: b.version, count });
   }
 
   insert(start: number, slot: number): void {
-    if (this.blocks.length === 0) this.blocks.push(newBlock(this.#block));
+    if (this.blocks.length === 0) this.blocks.push(newBlock(this.#block, this.#classes));
     const at = this.#blockOf(start, slot);
     const b = this.blocks[at];
     const i = this.#indexIn(b, start, slot);
     if (b.n === b.starts.length) {
       // Full: grow it (blocks start small, so a bulk of few entries costs little), up to twice the block size.
-      const grown = newBlock(Math.min(2 * this.#block, b.n * 2));
+      const grown = newBlock(Math.min(2 * this.#block, b.n * 2), 0);
       grown.starts.set(b.starts.subarray(0, b.n));
       grown.slots.set(b.slots.subarray(0, b.n));
       Object.assign(b, { starts: grown.starts, slots: grown.slots });
@@ -109,7 +141,7 @@ export class Timeline {
     if (b.n === 2 * this.#block) {
       // Split a full block in two halves.
       const half = this.#block;
-      const right = newBlock(2 * half);
+      const right = newBlock(2 * half, this.#classes);
       right.starts.set(b.starts.subarray(half, b.n));
       right.slots.set(b.slots.subarray(half, b.n));
       right.n = b.n - half;
@@ -139,13 +171,12 @@ export class Timeline {
   }
 
   #summarise(b: TimelineBlock): void {
-    b.counts.clear();
+    b.counts.fill(0);
     b.minDur = Number.POSITIVE_INFINITY;
     b.maxDur = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < b.n; i++) {
       const slot = b.slots[i];
-      const c = this.#info.classOf(slot);
-      b.counts.set(c, (b.counts.get(c) ?? 0) + 1);
+      b.counts[this.#info.classOf(slot)]++;
       const d = this.#info.durOf(slot);
       if (d < b.minDur) b.minDur = d;
       if (d > b.maxDur) b.maxDur = d;

@@ -5,7 +5,7 @@
 import { occurrenceId } from '../../recurrence/ids.ts';
 import type { ListItem } from './list.ts';
 import { lowerSecs, type OccurrenceStore, type Series } from './store.ts';
-import type { TimelineBlock } from './timeline.ts';
+import { Timeline, type TimelineBlock } from './timeline.ts';
 
 /** A query's bounds on floating starts and ends (ms), and `to`, the end of the window expanded. */
 export interface FloatBounds {
@@ -19,13 +19,13 @@ export interface FloatBounds {
   to: number;
 }
 
-/** Which series a list reads: by class (status and flags alone), or a set of slots. */
+/**
+ * Which series a list reads: by class (status and flags alone: `pass` by class, `listed` the classes passed), or a
+ * set of slots (its counts are kept per block, keyed by the object).
+ */
 export type Selection =
-  | { pass: Uint8Array; inS: null; memo: null }
-  | { pass: null; inS: Uint8Array; memo: SetMemo };
-
-/** Counts per block of the entries of a set of series, kept while the set is the same. */
-export type SetMemo = WeakMap<TimelineBlock, [version: number, count: number]>;
+  | { pass: Uint8Array; listed: number[]; inS: null }
+  | { pass: null; listed: null; inS: Uint8Array };
 
 /** Original starts replaced by an override the caller sees: start (s) of the entry, by slot. */
 export type Gone = Map<number, Set<number>>;
@@ -80,22 +80,36 @@ export function itemOf(store: OccurrenceStore, s: Series, secs: number): ListIte
 /** How many entries of a block pass the selection. */
 function countOf(sel: Selection, blk: TimelineBlock): number {
   let c = 0;
-  if (sel.pass !== null) {
-    for (const [k, n] of blk.counts) if (sel.pass[k] === 1) c += n;
+  if (sel.listed !== null) {
+    const counts = blk.counts;
+    for (const k of sel.listed) c += counts[k] ?? 0;
     return c;
   }
-  const kept = sel.memo.get(blk);
-  if (kept && kept[0] === blk.version) return kept[1];
+  const kept = Timeline.kept(blk, sel);
+  if (kept >= 0) return kept;
   const { slots, n } = blk;
   const inS = sel.inS;
   for (let i = 0; i < n; i++) c += inS[slots[i]];
-  sel.memo.set(blk, [blk.version, c]);
+  Timeline.keep(blk, sel, c);
   return c;
 }
 
+/** The bounds as numbers (no bound: an infinity), read by the walks' inner loops. */
+function limits(b: FloatBounds) {
+  return {
+    lo: Math.max(b.lower, b.sGte ?? Number.NEGATIVE_INFINITY),
+    above: b.sGt ?? Number.NEGATIVE_INFINITY,
+    hi: b.to,
+    below: b.sLt ?? Number.POSITIVE_INFINITY,
+    eLte: b.eLte ?? Number.POSITIVE_INFINITY,
+    eLt: b.eLt ?? Number.POSITIVE_INFINITY,
+    eGt: b.eGt ?? Number.NEGATIVE_INFINITY,
+  };
+}
+
 /**
- * The first `want` occurrences (and those starting with the last of them) and how many there are, gone ones left
- * out (`goneIn`: how many gone ones the bounds hold, worked out by the caller).
+ * The first `want` occurrences (and those starting with the last of them) and how many there are, counting gone
+ * ones (the caller takes those in the bounds off) but listing none.
  */
 export function walkPage(
   store: OccurrenceStore,
@@ -105,7 +119,10 @@ export function walkPage(
   gone: Gone,
 ): { items: ListItem[]; total: number } {
   const { blocks } = store.timeline;
-  const base = store.base;
+  const { base, slotClass, slotDur } = store;
+  const { lo, above, hi, below, eLte, eLt, eGt } = limits(b);
+  const { pass, inS } = sel;
+  const anyGone = gone.size > 0;
   const items: ListItem[] = [];
   let total = 0;
   let cutoff = Number.POSITIVE_INFINITY;
@@ -120,15 +137,18 @@ export function walkPage(
     for (; i < n; i++) {
       const secs = starts[i];
       const f = base + secs * 1000;
-      if (f > b.to) return { items, total };
-      const s = store.atSlot(slots[i]);
-      if (!s || !passes(sel, s) || !inBounds(b, f, s.repeat.durationMs)) continue;
+      if (f > hi) return { items, total };
+      const slot = slots[i];
+      if (pass !== null ? pass[slotClass[slot]] !== 1 : inS[slot] !== 1) continue;
+      const e = f + slotDur[slot];
+      if (f < lo || f <= above || f >= below || e > eLte || e >= eLt || e <= eGt) continue;
       total++;
-      if (gone.get(s.slot)?.has(secs)) continue;
-      if (items.length < want || secs === cutoff) {
-        items.push(itemOf(store, s, secs));
-        if (items.length === want) cutoff = secs;
-      }
+      if (items.length >= want && secs !== cutoff) continue;
+      if (anyGone && gone.get(slot)?.has(secs)) continue;
+      const s = store.atSlot(slot);
+      if (!s) continue;
+      items.push(itemOf(store, s, secs));
+      if (items.length === want) cutoff = secs;
     }
   }
   return { items, total };
