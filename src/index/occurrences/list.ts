@@ -6,8 +6,8 @@ import { occurrenceId } from '../../recurrence/ids.ts';
 import type { IndexedEvent } from '../columns/rows.ts';
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { floatOfBound, floatOfWall, lowerIndex } from './expand.ts';
-import type { OccurrenceStore, Window } from './store.ts';
-import { goneOf, occursIn, type Selection, walkFirsts, walkPage } from './walk.ts';
+import type { OccurrenceStore, Series, Window } from './store.ts';
+import { goneOf, itemOf, pageOf, type Selection, seriesIn, walkFirsts, walkPage } from './walk.ts';
 
 /** What the list reads of an event index. */
 export interface OccurrenceIndex {
@@ -127,17 +127,22 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery, narro
     const { gone, within } = goneOf(store, sel, fb, replaced);
     if (o.firstOnly) {
       const firsts = firstsOf(walkFirsts(store, sel, fb, want, gone), moved);
-      let count = 0;
       const movedTo = new Set(moved.map((m) => m.occurrence?.seriesId ?? 0));
-      for (const s of store.allSeries()) {
-        if ((sel.pass ? sel.pass[s.klass] === 1 : sel.inS[s.slot] === 1) && occursIn(store, s, fb, gone))
-          count++;
-        else if (movedTo.has(s.id)) count++;
-      }
-      return done([...items, ...firsts], singles.total + count);
+      return done([...items, ...firsts], singles.total + seriesIn(store, sel, fb, gone, movedTo));
     }
     const page = walkPage(store, sel, fb, want, gone);
-    return done([...items, ...page.items, ...moved], singles.total + moved.length + page.total - within);
+    const total = singles.total + moved.length + page.total - within;
+    const others = [...items, ...moved];
+    // A one-off without a start (an end bound alone lets one in) sorts as the reference's sort does: all of it.
+    if (others.some((i) => Number.isNaN(i.start))) {
+      const all = page.secs.map((secs, k) => itemOf(store, store.atSlot(page.slots[k]) as Series, secs));
+      return done([...others, ...all], total);
+    }
+    return {
+      items: pageOf(store, others, page, offset, perPage),
+      total,
+      totalPages: Math.ceil(total / perPage),
+    };
   }
   return bySeries(index, q, o.firstOnly, chosen.ids(), replaced, moved, items, singles.total, done);
 }

@@ -108,8 +108,8 @@ function limits(b: FloatBounds) {
 }
 
 /**
- * The first `want` occurrences (and those starting with the last of them) and how many there are, counting gone
- * ones (the caller takes those in the bounds off) but listing none.
+ * The first `want` occurrences (and those starting with the last of them) as entries (start in seconds, slot), and
+ * how many there are, counting gone ones (the caller takes those in the bounds off) but listing none.
  */
 export function walkPage(
   store: OccurrenceStore,
@@ -117,19 +117,19 @@ export function walkPage(
   b: FloatBounds,
   want: number,
   gone: Gone,
-): { items: ListItem[]; total: number } {
+): { secs: number[]; slots: number[]; total: number } {
   const { blocks } = store.timeline;
   const { base, slotClass, slotDur } = store;
   const { lo, above, hi, below, eLte, eLt, eGt } = limits(b);
   const { pass, inS } = sel;
   const anyGone = gone.size > 0;
-  const items: ListItem[] = [];
+  const out = { secs: [] as number[], slots: [] as number[], total: 0 };
   let total = 0;
   let cutoff = Number.POSITIVE_INFINITY;
   const [b0, i0] = store.timeline.seek(Math.floor((b.lower - base) / 1000), false);
   for (let k = b0, i = i0; k < blocks.length; k++, i = 0) {
     const blk = blocks[k];
-    if (i === 0 && items.length >= want && blk.starts[0] > cutoff && inside(b, blk, base)) {
+    if (i === 0 && out.secs.length >= want && blk.starts[0] > cutoff && inside(b, blk, base)) {
       total += countOf(sel, blk);
       continue;
     }
@@ -137,21 +137,68 @@ export function walkPage(
     for (; i < n; i++) {
       const secs = starts[i];
       const f = base + secs * 1000;
-      if (f > hi) return { items, total };
+      if (f > hi) {
+        out.total = total;
+        return out;
+      }
       const slot = slots[i];
       if (pass !== null ? pass[slotClass[slot]] !== 1 : inS[slot] !== 1) continue;
       const e = f + slotDur[slot];
       if (f < lo || f <= above || f >= below || e > eLte || e >= eLt || e <= eGt) continue;
       total++;
-      if (items.length >= want && secs !== cutoff) continue;
+      if (out.secs.length >= want && secs !== cutoff) continue;
       if (anyGone && gone.get(slot)?.has(secs)) continue;
-      const s = store.atSlot(slot);
-      if (!s) continue;
-      items.push(itemOf(store, s, secs));
-      if (items.length === want) cutoff = secs;
+      out.secs.push(secs);
+      out.slots.push(slot);
+      if (out.secs.length === want) cutoff = secs;
     }
   }
-  return { items, total };
+  out.total = total;
+  return out;
+}
+
+/**
+ * Items [offset, offset + perPage) of the merge of `others` (one-offs and moved overrides, any order) and the
+ * entries of {@link walkPage} (in start order), ordered by (start, id): items are made only for the starts the page
+ * reaches into (ties are ordered by id, which an entry has only as an item).
+ */
+export function pageOf(
+  store: OccurrenceStore,
+  others: ListItem[],
+  entries: { secs: number[]; slots: number[] },
+  offset: number,
+  perPage: number,
+): ListItem[] {
+  others.sort((a, b) => a.start - b.start || a.id - b.id);
+  const out: ListItem[] = [];
+  const end = offset + perPage;
+  const { secs, slots } = entries;
+  let i = 0;
+  let j = 0;
+  let pos = 0;
+  while (pos < end && (i < others.length || j < secs.length)) {
+    const start = Math.min(others[i]?.start ?? Infinity, j < secs.length ? store.floatAt(secs[j]) : Infinity);
+    let i2 = i;
+    while (i2 < others.length && others[i2].start === start) i2++;
+    let j2 = j;
+    while (j2 < secs.length && secs[j2] === secs[j] && store.floatAt(secs[j2]) === start) j2++;
+    const n = i2 - i + (j2 - j);
+    if (pos + n > offset) {
+      const group = others.slice(i, i2);
+      for (let k = j; k < j2; k++) {
+        const s = store.atSlot(slots[k]);
+        if (s) group.push(itemOf(store, s, secs[k]));
+      }
+      group.sort((a, b) => a.id - b.id);
+      for (const item of group) {
+        if (pos >= offset && pos < end) out.push(item);
+        pos++;
+      }
+    } else pos += n;
+    i = i2;
+    j = j2;
+  }
+  return out;
 }
 
 /** The first occurrence of each of the first `want` series (by it), and those starting with the last of them. */
@@ -185,6 +232,44 @@ export function walkFirsts(
     }
   }
   return items;
+}
+
+/** How many series of the selection have an occurrence in the bounds that is not gone, or are in `also`. */
+export function seriesIn(
+  store: OccurrenceStore,
+  sel: Selection,
+  b: FloatBounds,
+  gone: Gone,
+  also: ReadonlySet<number>,
+): number {
+  const { slotClass, slotDur } = store;
+  const { lo, above, hi, below, eLte, eLt, eGt } = limits(b);
+  const from = Math.max(lo, above);
+  const to = Math.min(hi, below);
+  let count = 0;
+  for (let slot = 0; slot < store.slots; slot++) {
+    const s = store.atSlot(slot);
+    if (!s) continue;
+    if (sel.pass !== null ? sel.pass[slotClass[slot]] !== 1 : sel.inS[slot] !== 1) {
+      if (also.has(s.id)) count++;
+      continue;
+    }
+    const n = s.starts.length;
+    const d = slotDur[slot];
+    // Every stretch longer than the widest gap between kept starts, inside them, holds one.
+    const l = Math.max(from, eGt - d);
+    const h = Math.min(to, eLte - d, eLt - d);
+    if (
+      n > 0 &&
+      h - l > s.maxGap * 1000 + 1000 &&
+      store.floatAt(s.starts[0]) <= l &&
+      store.floatAt(s.starts[n - 1]) >= h &&
+      !gone.has(slot)
+    )
+      count++;
+    else if (occursIn(store, s, b, gone) || also.has(s.id)) count++;
+  }
+  return count;
 }
 
 /** Whether a series has an occurrence in the bounds that is not gone. */
