@@ -2,7 +2,7 @@
 // weekly series without an end, every query kind of bench/index.ts in a 24-month window from today, answered as a
 // list of one item per occurrence (src/index/occurrences/list.ts); and the same events without their rules, answered
 // as today. Prints both side by side: build, heap, p50 / p99 (ms, medians of BENCH_INDEX_RUNS runs × 200 queries) and
-// the median main-thread CPU time of a query (a mean over 10 queries, median of 20 such).
+// the mean main-thread CPU time of a query (what a loaded machine does not stretch).
 // Run by `npm run bench:index` after its own table, or alone: `node --expose-gc bench/index-series.ts`.
 import { loadavg } from 'node:os';
 import { facetsOf } from '../src/index/facets.ts';
@@ -61,18 +61,15 @@ const kinds: [string, (i: number) => IndexQuery][] = [
 ];
 
 /**
- * The median main-thread CPU time (ms) of a query kind, over 200 queries timed 10 at a time (the thread's clock
- * counts only the time it ran: what a loaded machine does not stretch, as bench/fast-path.ts reads it).
+ * The mean main-thread CPU time (ms) of a query kind over 200 queries: the thread's clock counts only the time it
+ * ran, which a loaded machine does not stretch (bench/fast-path.ts reads it so). Over all 200 at once: the clock
+ * steps too coarsely to time one sub-millisecond query.
  */
-function cpuP50(run: (q: IndexQuery) => unknown, make: (i: number) => IndexQuery): number {
-  const per: number[] = [];
-  for (let i = 0; i < QUERIES; i += 10) {
-    const c = process.threadCpuUsage();
-    for (let k = i; k < i + 10; k++) run(make(k));
-    const d = process.threadCpuUsage(c);
-    per.push((d.user + d.system) / 10_000);
-  }
-  return median(per);
+function cpuMean(run: (q: IndexQuery) => unknown, make: (i: number) => IndexQuery): number {
+  const c = process.threadCpuUsage();
+  for (let i = 0; i < QUERIES; i++) run(make(i));
+  const d = process.threadCpuUsage(c);
+  return (d.user + d.system) / 1000 / QUERIES;
 }
 
 async function measure(series: boolean): Promise<Record<string, string>> {
@@ -103,11 +100,11 @@ async function measure(series: boolean): Promise<Record<string, string>> {
     // Today's index has no series: `firstOnly` lists what it lists anyway.
     const [p50, p99] = time(run, make, runs, QUERIES);
     row[`${name} p50 / p99 (ms)`] = `${fmt(p50)} / ${fmt(p99)}`;
-    row[`${name}, main-thread CPU p50 (ms)`] = fmt(cpuP50(run, make));
+    row[`${name}, main-thread CPU mean (ms)`] = fmt(cpuMean(run, make));
   }
   // The first list after a series changes (the answers cached on the index's version are dropped).
   const first: number[] = [];
-  const firstCpu: number[] = [];
+  let firstCpu = 0;
   for (let i = 0; i < 20; i++) {
     const p = [...syntheticPosts(5 * (i + 1))].at(-1) as WpPost;
     (p.meta as Record<string, unknown>)._EventRecurrenceRule = series
@@ -120,10 +117,10 @@ async function measure(series: boolean): Promise<Record<string, string>> {
     run(kinds[0]![1](i));
     first.push(performance.now() - t1);
     const d = process.threadCpuUsage(c);
-    firstCpu.push((d.user + d.system) / 1000);
+    firstCpu += (d.user + d.system) / 1000 / 20;
   }
   row['first default list after a change, p50 (ms)'] = fmt(median(first));
-  row['first default list after a change, main-thread CPU p50 (ms)'] = fmt(median(firstCpu));
+  row['first default list after a change, main-thread CPU mean (ms)'] = fmt(firstCpu);
   return row;
 }
 
