@@ -4,7 +4,7 @@
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
-import { flagsOf, type IndexedEvent, type StoredEvent } from './columns/rows.ts';
+import type { IndexedEvent, StoredEvent } from './columns/rows.ts';
 import {
   COMPACT_MIN_DEAD,
   COMPACT_SLICE,
@@ -18,7 +18,6 @@ import { type CrawlState, crawlPages, UpstreamEvents } from './crawl.ts';
 import type { EventIndexOptions, IndexSnapshot, ReconcileResult, Restoring } from './event-index-types.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
 import { IdTable } from './id-table.ts';
-import { floatOfKey } from './occurrences/expand.ts';
 import { sameRepeat } from './occurrences/repeat.ts';
 import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -34,9 +33,6 @@ export type {
   ReconcileResult,
   Restoring,
 } from './event-index-types.ts';
-
-/** Who may read an event, as the occurrence store keeps it for a series. */
-const ownerOf = (f: IndexedEvent) => ({ status: f.status, flags: flagsOf(f), author: f.author });
 
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
@@ -72,14 +68,11 @@ export class EventIndex {
   readonly #periodic: { refresh: Periodic; reconcile: Periodic };
   /** What the changes applied since the last `onChange` altered (linked lists, public view). */
   readonly #changes: UpstreamChanges;
-  /** The series and overrides held, and the series' occurrences (src/index/occurrences/). */
+  /** The series and overrides held, and their occurrences (src/index/occurrences/, which reads the columns now). */
   readonly repeats: OccurrenceStore;
+  readonly columnsNow = (): EventColumns => this.#columns;
 
   constructor(options: EventIndexOptions) {
-    this.repeats = new OccurrenceStore({
-      windowMonths: options.recurrenceWindowMonths,
-      blockSize: options.tuning?.occurrenceBlock,
-    });
     this.language = options.language;
     this.#mapping = options.mapping;
     this.#logger = options.logger ?? stderrLogger;
@@ -88,6 +81,7 @@ export class EventIndex {
     this.#upstream = new UpstreamEvents(options.client, options.mapping, this.language, this.#concurrency);
     this.#changes = new UpstreamChanges(options.onChange ?? (() => {}));
     const t = options.tuning ?? {};
+    this.repeats = new OccurrenceStore({ ...t, windowMonths: options.recurrenceWindowMonths });
     this.#tuning = {
       columns: t.columns ?? {},
       compactRows: t.compactRows ?? COMPACT_SLICE,
@@ -139,10 +133,7 @@ export class EventIndex {
       },
       reserve: (rows) => this.#reserve(rows),
       addRepeats: (list) => {
-        for (const [id, r] of list) {
-          const e = this.#columns.get(id);
-          if (e) this.repeats.set(id, r, ownerOf(e));
-        }
+        for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r, this.#columns.get(id));
       },
       finish: (since, builtAt) => {
         finished = true;
@@ -230,16 +221,6 @@ export class EventIndex {
 
   query(q: IndexQuery): IndexResult {
     return this.#columns.query(q);
-  }
-
-  /** An event's local start as floating ms (src/index/occurrences/expand.ts); NaN when it has none. */
-  startOf(id: number): number {
-    return floatOfKey(this.#columns.startKeyOf(id));
-  }
-
-  /** Whether status and flags alone decide if a query lists a series, and how (src/index/occurrences/list.ts). */
-  listedBy(q: IndexQuery): ((status: string, flags: number) => number) | null {
-    return this.#columns.listedBy(q);
   }
 
   /** An event's venue id (0: none, or no such event), without building its record (src/geo/ orders by it). */
@@ -454,7 +435,7 @@ export class EventIndex {
 
   #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
     this.#columns.set(f, inOrder);
-    this.repeats.set(f.id, f.repeat, ownerOf(f));
+    this.repeats.set(f.id, f.repeat, f);
     this.#setDone(f.id);
   }
 

@@ -3,9 +3,10 @@
 // counted. Series and override rows are never listed as themselves: an override the caller may see replaces its
 // occurrence (listed where it now is, when it matches the query), an EXDATE removes one.
 import { occurrenceId } from '../../recurrence/ids.ts';
+import type { EventColumns } from '../columns/index.ts';
 import type { IndexedEvent } from '../columns/rows.ts';
 import type { IndexQuery, IndexResult } from '../query.ts';
-import { floatOfBound, floatOfWall, lowerIndex } from './expand.ts';
+import { floatOfBound, floatOfKey, floatOfWall, lowerIndex } from './expand.ts';
 import type { OccurrenceStore, Series, Window } from './store.ts';
 import { goneOf, itemOf, pageOf, type Selection, seriesIn, walkFirsts, walkPage } from './walk.ts';
 
@@ -15,13 +16,11 @@ export interface OccurrenceIndex {
   get(id: number): IndexedEvent | undefined;
   readonly repeats: OccurrenceStore;
   readonly version: number;
-  /** An event's local start as floating ms (NaN: none). */
-  startOf(id: number): number;
   /**
-   * Whether a series of a status and flag bits is listed by a query (1), when status and flags alone decide it;
-   * null when the query filters on more (terms, venue, search, an author's own statuses).
+   * An event's start as a wall-clock key, and whether a series of a status and flag bits is listed by a query (1)
+   * when status and flags alone decide it (null when the query filters on more: terms, venue, an author's own).
    */
-  listedBy(q: IndexQuery): ((status: string, flags: number) => number) | null;
+  columnsNow(): Pick<EventColumns, 'startKeyOf' | 'listedBy'>;
 }
 
 /** One item of a list: an event as itself, or an occurrence of a series (its override's post when there is one). */
@@ -117,7 +116,8 @@ export function listOccurrences(index: OccurrenceIndex, query: IndexQuery, narro
       ? { ids: [], total: 0 }
       : index.query({ ...q, rows: 'single', page: 1, perPage: want });
   const items: ListItem[] = [];
-  for (const id of singles.ids) items.push({ id, post: id, start: index.startOf(id) });
+  for (const id of singles.ids)
+    items.push({ id, post: id, start: floatOfKey(index.columnsNow().startKeyOf(id)) });
 
   const { replaced, moved } = overrides(index, q, o.series);
   const chosen = chosenSeries(index, q, narrow, o.series);
@@ -176,7 +176,9 @@ function chosenSeries(
       : cachedIds(index, { ...undated, rows: 'series', page: 1, perPage: MAX });
   if (only !== undefined) return { sel: null, ids };
   const store = index.repeats;
-  const listed = q.search ? null : index.listedBy({ ...undated, rows: 'series', page: 1, perPage: 1 });
+  const listed = q.search
+    ? null
+    : index.columnsNow().listedBy({ ...undated, rows: 'series', page: 1, perPage: 1 });
   if (listed) {
     const pass = new Uint8Array(store.classStatus.length);
     const classes: number[] = [];

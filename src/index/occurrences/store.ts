@@ -8,7 +8,7 @@
 // horizon has moved on by half a month, the series are expanded again in the background, a slice a tick; queries
 // beyond what is kept meanwhile expand per series, as outside the horizon.
 import { MAX_PER_SERIES } from '../../recurrence/occurrences.ts';
-import { FLAG } from '../columns/rows.ts';
+import { type FLAG, flagsOf, type IndexedEvent } from '../columns/rows.ts';
 import { type Expanded, expandFloating, floatOfWall, lowerIndex, NONE } from './expand.ts';
 import { type RepeatFacets, sameRepeat } from './repeat.ts';
 import { Timeline } from './timeline.ts';
@@ -23,16 +23,12 @@ export interface OccurrenceStoreOptions {
   windowMonths?: number;
   /** The clock (tests). */
   now?: () => number;
-  /** Entries per timeline block (tests make it small, to have many). */
-  blockSize?: number;
+  /** Entries per timeline block (tests make it small, to have many; EventIndex's `tuning.occurrenceBlock`). */
+  occurrenceBlock?: number;
 }
 
-/** Who may read a series or override: its post's status, flag bits (src/index/columns/rows.ts) and author. */
-export interface Owner {
-  status: string;
-  flags: number;
-  author: number;
-}
+/** Who may read a series or override: its post's status, yes/no facets (src/index/columns/rows.ts) and author. */
+export type Owner = Pick<IndexedEvent, 'status' | 'author' | keyof typeof FLAG>;
 
 export interface Series {
   id: number;
@@ -101,7 +97,7 @@ export class OccurrenceStore {
         classOf: (slot) => this.slotClass[slot],
         durOf: (slot) => this.slotDur[slot],
       },
-      options.blockSize,
+      options.occurrenceBlock,
     );
   }
 
@@ -144,13 +140,14 @@ export class OccurrenceStore {
 
   /** The class of a status and flag bits (a few: statuses × flags). */
   #classOf(owner: Owner): number {
-    const key = `${owner.status}\n${owner.flags}`;
+    const flags = flagsOf(owner);
+    const key = `${owner.status}\n${flags}`;
     let c = this.#classes.get(key);
     if (c === undefined) {
       c = this.classStatus.length;
       this.#classes.set(key, c);
       this.classStatus.push(owner.status);
-      this.classFlags.push(owner.flags);
+      this.classFlags.push(flags);
     }
     return c;
   }
@@ -159,7 +156,8 @@ export class OccurrenceStore {
    * Sets (or, with undefined, drops) an event's recurrence facets and who may read it; a series is expanded over the
    * horizon now (unless only its status or flags changed).
    */
-  set(id: number, repeat: RepeatFacets | undefined, owner: Owner = OWNER): void {
+  set(id: number, repeat: RepeatFacets | undefined, owner: Owner | undefined = OWNER): void {
+    owner ??= OWNER;
     const had = this.#series.get(id);
     if (had && repeat && sameRepeat(had.repeat, repeat)) {
       const klass = this.#classOf(owner);
@@ -367,7 +365,15 @@ export class OccurrenceStore {
 }
 
 /** Who reads a series or override set without one (tests): published, no flags but `series`. */
-const OWNER: Owner = { status: 'publish', flags: FLAG.series, author: 0 };
+const OWNER: Owner = {
+  status: 'publish',
+  author: 0,
+  hidden: false,
+  featured: false,
+  protected: false,
+  hasExcerpt: false,
+  series: true,
+};
 
 /** The first index of a sorted array whose value is ≥ `v` (`strict`: > `v`). */
 export function lowerSecs(a: Int32Array, v: number, strict: boolean, lo = 0, hi = a.length): number {
