@@ -1,7 +1,8 @@
 // The event index with recurring events (issue 31), beside today's: 100k events (BENCH_SERIES_SIZE), 20 % of them
 // weekly series without an end, every query kind of bench/index.ts in a 24-month window from today, answered as a
 // list of one item per occurrence (src/index/occurrences/list.ts); and the same events without their rules, answered
-// as today. Prints both side by side: build, heap, p50 / p99 (ms, medians of BENCH_INDEX_RUNS runs × 200 queries).
+// as today. Prints both side by side: build, heap, p50 / p99 (ms, medians of BENCH_INDEX_RUNS runs × 200 queries) and
+// the mean main-thread CPU time of a query (what a loaded machine does not stretch).
 // Run by `npm run bench:index` after its own table, or alone: `node --expose-gc bench/index-series.ts`.
 import { loadavg } from 'node:os';
 import { facetsOf } from '../src/index/facets.ts';
@@ -59,6 +60,18 @@ const kinds: [string, (i: number) => IndexQuery][] = [
   ['hide_subsequent_recurrences', (i) => ({ ...ANON, firstOnly: true, dates: WINDOW(i) })],
 ];
 
+/**
+ * The mean main-thread CPU time (ms) of a query kind over 200 queries: the thread's clock counts only the time it
+ * ran, which a loaded machine does not stretch (bench/fast-path.ts reads it so). Over all 200 at once: the clock
+ * steps too coarsely to time one sub-millisecond query.
+ */
+function cpuMean(run: (q: IndexQuery) => unknown, make: (i: number) => IndexQuery): number {
+  const c = process.threadCpuUsage();
+  for (let i = 0; i < QUERIES; i++) run(make(i));
+  const d = process.threadCpuUsage(c);
+  return (d.user + d.system) / 1000 / QUERIES;
+}
+
 async function measure(series: boolean): Promise<Record<string, string>> {
   const row: Record<string, string> = {};
   const before = heapNow();
@@ -87,9 +100,11 @@ async function measure(series: boolean): Promise<Record<string, string>> {
     // Today's index has no series: `firstOnly` lists what it lists anyway.
     const [p50, p99] = time(run, make, runs, QUERIES);
     row[`${name} p50 / p99 (ms)`] = `${fmt(p50)} / ${fmt(p99)}`;
+    row[`${name}, main-thread CPU mean (ms)`] = fmt(cpuMean(run, make));
   }
   // The first list after a series changes (the answers cached on the index's version are dropped).
   const first: number[] = [];
+  let firstCpu = 0;
   for (let i = 0; i < 20; i++) {
     const p = [...syntheticPosts(5 * (i + 1))].at(-1) as WpPost;
     (p.meta as Record<string, unknown>)._EventRecurrenceRule = series
@@ -98,10 +113,14 @@ async function measure(series: boolean): Promise<Record<string, string>> {
     (p as { modified_gmt: string }).modified_gmt = wall(Date.now() + i * 1000);
     index.upsert(p);
     const t1 = performance.now();
+    const c = process.threadCpuUsage();
     run(kinds[0]![1](i));
     first.push(performance.now() - t1);
+    const d = process.threadCpuUsage(c);
+    firstCpu += (d.user + d.system) / 1000 / 20;
   }
   row['first default list after a change, p50 (ms)'] = fmt(median(first));
+  row['first default list after a change, main-thread CPU mean (ms)'] = fmt(firstCpu);
   return row;
 }
 

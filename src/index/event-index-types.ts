@@ -36,7 +36,14 @@ export interface EventIndexOptions {
    */
   /** How far lists of occurrences look ahead by default (months; RECURRENCE_WINDOW_MONTHS). Default 24. */
   recurrenceWindowMonths?: number;
-  tuning?: { columns?: ColumnsOptions; compactRows?: number; compactMs?: number; sliceMs?: number };
+  tuning?: {
+    columns?: ColumnsOptions;
+    compactRows?: number;
+    compactMs?: number;
+    sliceMs?: number;
+    /** Occurrences per block of the occurrence timeline (tests make it small, to have many). */
+    occurrenceBlock?: number;
+  };
 }
 
 /** What an index needs to resume without a crawl (kept in Redis by src/index/snapshot.ts). */

@@ -1,6 +1,5 @@
 // The event index of one language: every event's facets in columns (src/index/columns/), built by a crawl or from a
 // snapshot, kept fresh by writes, polls and reconciliation, and compacted in the background.
-
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
@@ -68,11 +67,11 @@ export class EventIndex {
   readonly #periodic: { refresh: Periodic; reconcile: Periodic };
   /** What the changes applied since the last `onChange` altered (linked lists, public view). */
   readonly #changes: UpstreamChanges;
-  /** The series and overrides held, and the series' occurrences (src/index/occurrences/). */
+  /** The series and overrides held, and their occurrences (src/index/occurrences/, which reads the columns now). */
   readonly repeats: OccurrenceStore;
+  readonly columnsNow = (): EventColumns => this.#columns;
 
   constructor(options: EventIndexOptions) {
-    this.repeats = new OccurrenceStore({ windowMonths: options.recurrenceWindowMonths });
     this.language = options.language;
     this.#mapping = options.mapping;
     this.#logger = options.logger ?? stderrLogger;
@@ -81,6 +80,7 @@ export class EventIndex {
     this.#upstream = new UpstreamEvents(options.client, options.mapping, this.language, this.#concurrency);
     this.#changes = new UpstreamChanges(options.onChange ?? (() => {}));
     const t = options.tuning ?? {};
+    this.repeats = new OccurrenceStore({ ...t, windowMonths: options.recurrenceWindowMonths });
     this.#tuning = {
       columns: t.columns ?? {},
       compactRows: t.compactRows ?? COMPACT_SLICE,
@@ -135,7 +135,7 @@ export class EventIndex {
       },
       reserving: (rows) => this.#reserving(rows),
       addRepeats: (list) => {
-        for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r);
+        for (const [id, r] of list) if (this.#columns.has(id)) this.repeats.set(id, r, this.#columns.get(id));
       },
       finish: (since, builtAt) => {
         finished = true;
@@ -436,7 +436,7 @@ export class EventIndex {
 
   #set(f: StoredEvent & Pick<EventFacets, 'repeat'>, inOrder = false): void {
     this.#columns.set(f, inOrder);
-    this.repeats.set(f.id, f.repeat);
+    this.repeats.set(f.id, f.repeat, f);
     this.#setDone(f.id);
   }
 

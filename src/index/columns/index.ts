@@ -9,10 +9,11 @@
 // stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the
 // background, and these columns never renumber their rows.
 import { type IndexQuery, type IndexResult, STOPWORDS } from '../query.ts';
+import { boundsOf, checksOf } from './filter.ts';
 import { Ordered } from './order.ts';
 import { answer } from './plan.ts';
 import { FacetPostings, TextPostings } from './postings.ts';
-import { type IndexedEvent, type RowBytes, Rows, type StoredEvent } from './rows.ts';
+import { ALIVE, FLAG_BITS, type IndexedEvent, type RowBytes, Rows, type StoredEvent } from './rows.ts';
 import { matchCounts, Searches } from './search.ts';
 import { wallText } from './wall-clock.ts';
 
@@ -197,6 +198,26 @@ export class EventColumns {
       searches: this.#searches,
       alwaysNarrow: this.#alwaysNarrow,
     });
+  }
+
+  /**
+   * Whether an event of a status and flag bits is listed by `q` (1; 2: when its author is the query's), when status
+   * and flags alone decide it; null when the query filters on more. `q` has no search (the caller's part).
+   */
+  listedBy(q: IndexQuery): ((status: string, flags: number) => number) | null {
+    const c = checksOf(this.#rows, q, boundsOf(q), null);
+    if (c.extra !== null || c.pass.includes(2)) return null;
+    const { statusCode } = this.#rows;
+    return (status, flags) => {
+      const code = statusCode.get(status);
+      return code === undefined ? 0 : (c.pass[(code << FLAG_BITS) | ALIVE | flags] ?? 0);
+    };
+  }
+
+  /** An event's start as its wall-clock key (NO_DATE: none, or no such event). */
+  startKeyOf(id: number): number {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? Number.NEGATIVE_INFINITY : this.#rows.start[r];
   }
 
   /** An event's venue id (0: none, or no such event). */

@@ -4,6 +4,7 @@
 // events (by their local start, src/index/columns/wall-clock.ts), and a length can be added to them.
 import { Expander, readRuleText } from '../../recurrence/expand.ts';
 import { occurrenceId } from '../../recurrence/ids.ts';
+import { wallText } from '../columns/wall-clock.ts';
 import type { RepeatFacets } from './repeat.ts';
 
 const DAY_MS = 86_400_000;
@@ -11,6 +12,23 @@ const DAY_MS = 86_400_000;
 /** A local wall clock `Y-m-d H:i:s` (or a date, taken at its midnight) as floating ms; NaN when unreadable. */
 export const floatOfWall = (wall: string): number =>
   Date.parse(`${wall.slice(0, 10)}T${wall.length >= 19 ? wall.slice(11, 19) : '00:00:00'}Z`);
+
+/**
+ * A wall-clock key of the columns (src/index/columns/wall-clock.ts) as floating ms: what {@link floatOfWall} gives
+ * for its text, without the text (a list reads the start of every one-off it may show).
+ */
+export function floatOfKey(key: number): number {
+  if (!Number.isFinite(key)) return Number.NaN;
+  const whole = Math.ceil(key);
+  const day = Math.floor(whole / 1e6);
+  const t = whole % 1e6;
+  const [y, m, d] = [Math.floor(day / 1e4), Math.floor(day / 100) % 100, day % 100];
+  const [hh, mm, ss] = [Math.floor(t / 1e4), Math.floor(t / 100) % 100, t % 100];
+  // Anything Date.UTC would carry over (a 30 February, a 24:00) goes the way the text does.
+  if (y < 1000 || m < 1 || m > 12 || d < 1 || d > 28 || hh > 23 || mm > 59 || ss > 59)
+    return floatOfWall(wallText(key));
+  return Date.UTC(y, m - 1, d, hh, mm, ss);
+}
 
 /** A query bound as floating ms: a bare date sorts just before its midnight, as the index's keys do. */
 export const floatOfBound = (wall: string | undefined): number | undefined =>

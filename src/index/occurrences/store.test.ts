@@ -101,4 +101,44 @@ describe('the occurrence store', () => {
     store.delete(5);
     expect(store.seriesCount).toBe(0);
   });
+
+  it('moves every series to a new horizon in the background, and keeps the timeline in step with them', async () => {
+    let now = NOW;
+    const store = new OccurrenceStore({ now: () => now, windowMonths: 12, occurrenceBlock: 4 });
+    const weekly = (start: string, zone: string) =>
+      repeatOf({
+        recurrence: 'RRULE:FREQ=WEEKLY',
+        seriesParent: undefined,
+        recurrenceId: undefined,
+        start,
+        end: start,
+        startUtc: null,
+        endUtc: null,
+        timezone: zone,
+        allDay: false,
+      });
+    store.set(3, weekly('2026-03-03 19:00:00', 'America/New_York'));
+    store.set(4, weekly('2026-03-08 09:30:00', 'Asia/Kolkata'));
+    const beyond = NOW + 420 * DAY;
+    expect(store.covers(NOW, NOW + 300 * DAY)).toBe(true);
+    expect(store.covers(NOW, beyond)).toBe(false);
+    // Two months on: the move starts at the next question (two series take one slice), `true` once it is over.
+    now += 62 * DAY;
+    for (let i = 0; i < 20 && !store.covers(NOW + 62 * DAY, beyond); i++)
+      await new Promise((r) => setImmediate(r));
+    expect(store.covers(NOW + 62 * DAY, beyond)).toBe(true);
+    // The timeline holds every kept occurrence of both, in start order.
+    const kept = [3, 4].flatMap((id) => {
+      const w = store.window(id, now - 366 * DAY, now + 13 * 31 * DAY);
+      return Array.from(w.occ.starts.subarray(w.lo, w.hi));
+    });
+    const inTimeline = store.timeline.blocks.flatMap((b) =>
+      Array.from(b.starts.subarray(0, b.n), store.floatAt, store),
+    );
+    expect(inTimeline).toEqual(kept.sort((a, b) => a - b));
+    expect(store.held).toBe(kept.length);
+    store.delete(3);
+    store.delete(4);
+    expect(store.timeline.size).toBe(0);
+  });
 });
