@@ -5,60 +5,19 @@
 // at them (protected and draft ones too), random points and radii (0.1–500 km, and exactly a venue's distance),
 // combined with the other filters, paging, totals and `orderby=distance`, through changes to the events. The index's
 // answer (ids in order, total) must be what measuring every event's venue gives.
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../mocks/seed-data.ts';
-import { event, query } from '../index/arbitraries.ts';
+import { event, postOf, query, tecWithParent as tec } from '../index/arbitraries.ts';
 import { EventIndex } from '../index/event-index.ts';
 import { type EventFacets, facetsOf } from '../index/facets.ts';
 import { byDate, byStart, compileFilter, type IndexQuery, type IndexResult } from '../index/query.ts';
 import type { LinkedFacets } from '../linked/catalog.ts';
-import { type Mapping, mappingSchema } from '../mapping/schema.ts';
-import type { WpPost } from '../wp/types.ts';
 import { distanceKm, roundKm } from './distance.ts';
 import { type GeoArgs, pointOf, venueSetsOf } from './near.ts';
 
 const seed = process.env.GEO_SEED === 'random' ? undefined : Number(process.env.GEO_SEED ?? 3535);
 const numRuns = Number(process.env.GEO_RUNS ?? 300);
-
-/** TEC's mapping, plus `parent` so that the parent filter is reached too (as the index's own oracle test does). */
-const tec: Mapping = (() => {
-  const m = JSON.parse(readFileSync(new URL('../../mappings/tec.json', import.meta.url), 'utf8'));
-  m.event.fields.parent = { post: 'parent' };
-  return mappingSchema.parse(m);
-})();
-
-const wpDate = (s: string) => s.replace(' ', 'T');
-
-/** A wp/v2 post in TEC's storage whose facets are `f`'s. */
-const postOf = (f: EventFacets): WpPost => ({
-  id: f.id,
-  date: wpDate(f.date),
-  date_gmt: null,
-  modified: wpDate(f.modifiedGmt),
-  modified_gmt: wpDate(f.modifiedGmt),
-  slug: f.slug,
-  status: f.status,
-  type: 'tribe_events',
-  link: '',
-  title: { raw: '', rendered: '' },
-  excerpt: { raw: f.hasExcerpt ? 'tap' : '', rendered: '' },
-  content: { raw: f.searchText, rendered: '' },
-  author: f.author,
-  parent: f.parent,
-  password: f.protected ? 'secret' : '',
-  tribe_events_cat: f.categories,
-  tags: f.tags,
-  meta: {
-    _EventStartDate: f.start,
-    _EventEndDate: f.end,
-    _EventVenueID: f.venue ?? '',
-    _EventOrganizerID: f.organizers,
-    _tribe_featured: f.featured ? '1' : '',
-    _EventHideFromUpcoming: f.hidden ? 'yes' : '',
-  },
-});
 
 const noClient = {
   all: async () => [],

@@ -1,7 +1,10 @@
 // fast-check arbitraries for the event index's property tests: random events, changes to them, list queries.
 //
 // Few distinct values, so that filters often match. Only tests import this.
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { type Mapping, mappingSchema } from '../mapping/schema.ts';
+import type { WpPost } from '../wp/types.ts';
 import type { EventFacets } from './facets.ts';
 import type { IndexQuery } from './query.ts';
 
@@ -140,3 +143,43 @@ export const change = fc.oneof(
   fc.integer({ min: 1, max: 45 }).chain((id) => event(id)),
   fc.integer({ min: 1, max: 45 }).map((id) => ({ remove: id })),
 );
+
+/** TEC's mapping, plus `parent` (which it leaves out) so that the parent filter is reached too. */
+export const tecWithParent: Mapping = (() => {
+  const m = JSON.parse(readFileSync(new URL('../../mappings/tec.json', import.meta.url), 'utf8'));
+  m.event.fields.parent = { post: 'parent' };
+  return mappingSchema.parse(m);
+})();
+
+const wpDate = (s: string) => s.replace(' ', 'T');
+
+/** A wp/v2 post (`context=edit`, TEC's storage) whose facets are `f`'s (its search text is the content's). */
+export function postOf(f: EventFacets): WpPost {
+  return {
+    id: f.id,
+    date: wpDate(f.date),
+    date_gmt: null,
+    modified: wpDate(f.modifiedGmt),
+    modified_gmt: wpDate(f.modifiedGmt),
+    slug: f.slug,
+    status: f.status,
+    type: 'tribe_events',
+    link: '',
+    title: { raw: '', rendered: '' },
+    excerpt: { raw: f.hasExcerpt ? 'tap' : '', rendered: '' },
+    content: { raw: f.searchText, rendered: '' },
+    author: f.author,
+    parent: f.parent,
+    password: f.protected ? 'secret' : '',
+    tribe_events_cat: f.categories,
+    tags: f.tags,
+    meta: {
+      _EventStartDate: f.start,
+      _EventEndDate: f.end,
+      _EventVenueID: f.venue ?? '',
+      _EventOrganizerID: f.organizers,
+      _tribe_featured: f.featured ? '1' : '',
+      _EventHideFromUpcoming: f.hidden ? 'yes' : '',
+    },
+  };
+}

@@ -1,3 +1,4 @@
+// The event index compacting replaced rows in the background, and the registry of one index per language.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';
 import { EventIndex } from './event-index.ts';

@@ -2,22 +2,12 @@
 //
 // Random events, rounds of random changes and random queries; compactions are started between rounds, changes are
 // made while they copy, a tick at a time, and every query is asked again before and after they take over.
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Mapping, mappingSchema } from '../mapping/schema.ts';
-import type { WpPost } from '../wp/types.ts';
-import { change, events, query, search } from './arbitraries.ts';
+import { change, events, postOf, query, search, tecWithParent as tec } from './arbitraries.ts';
 import { EventIndex } from './event-index.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
 import { byStart, type IndexQuery, queryIndex } from './query.ts';
-
-/** TEC's mapping, plus `parent` (which it leaves out) so that the parent filter is reached too. */
-const tec: Mapping = (() => {
-  const m = JSON.parse(readFileSync(new URL('../../mappings/tec.json', import.meta.url), 'utf8'));
-  m.event.fields.parent = { post: 'parent' };
-  return mappingSchema.parse(m);
-})();
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -27,39 +17,6 @@ const tick = () => new Promise((r) => setImmediate(r));
  * fast-check prints the seed of any failure, which replays it.
  */
 const SEED = process.env.ORACLE_SEED === 'random' ? undefined : Number(process.env.ORACLE_SEED ?? 20261126);
-
-const wpDate = (s: string) => s.replace(' ', 'T');
-
-/** A wp/v2 post (`context=edit`, TEC's storage) whose facets are `f`'s (its search text is the content's). */
-function postOf(f: EventFacets): WpPost {
-  return {
-    id: f.id,
-    date: wpDate(f.date),
-    date_gmt: null,
-    modified: wpDate(f.modifiedGmt),
-    modified_gmt: wpDate(f.modifiedGmt),
-    slug: f.slug,
-    status: f.status,
-    type: 'tribe_events',
-    link: '',
-    title: { raw: '', rendered: '' },
-    excerpt: { raw: f.hasExcerpt ? 'tap' : '', rendered: '' },
-    content: { raw: f.searchText, rendered: '' },
-    author: f.author,
-    parent: f.parent,
-    password: f.protected ? 'secret' : '',
-    tribe_events_cat: f.categories,
-    tags: f.tags,
-    meta: {
-      _EventStartDate: f.start,
-      _EventEndDate: f.end,
-      _EventVenueID: f.venue ?? '',
-      _EventOrganizerID: f.organizers,
-      _tribe_featured: f.featured ? '1' : '',
-      _EventHideFromUpcoming: f.hidden ? 'yes' : '',
-    },
-  };
-}
 
 /** What the index stores of an event (what its snapshot holds). */
 function storedOf(f: EventFacets) {

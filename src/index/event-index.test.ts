@@ -1,3 +1,4 @@
+// Tests for the event index against a tiny in-memory stand-in for the WordPress client (event-index-kit.ts).
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';

@@ -194,24 +194,36 @@ export class Ordered {
 
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
   seek(key: number, strict: boolean): [number, number] {
-    const before = (s: number) => (strict ? s <= key : s < key);
-    let lo = 0;
-    let hi = this.blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const b = this.blocks[mid];
-      if (before(b.starts[b.n - 1])) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo === this.blocks.length) return [lo, 0];
-    const b = this.blocks[lo];
-    let a = 0;
-    let z = b.n;
-    while (a < z) {
-      const mid = (a + z) >>> 1;
-      if (before(b.starts[mid])) a = mid + 1;
-      else z = mid;
-    }
-    return [lo, a];
+    return seekBlocks(this.blocks, key, strict);
   }
+}
+
+/**
+ * The first position in start-sorted blocks whose start is at least `key` (`strict`: above it), as [block, index]
+ * ([blocks.length, 0] past the end). Shared by the columns' order and the occurrences' timeline.
+ */
+export function seekBlocks(
+  blocks: ReadonlyArray<{ starts: ArrayLike<number>; n: number }>,
+  key: number,
+  strict: boolean,
+): [number, number] {
+  const before = (s: number) => (strict ? s <= key : s < key);
+  let lo = 0;
+  let hi = blocks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = blocks[mid]!;
+    if (before(b.starts[b.n - 1]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === blocks.length) return [lo, 0];
+  const b = blocks[lo]!;
+  let a = 0;
+  let z = b.n;
+  while (a < z) {
+    const mid = (a + z) >>> 1;
+    if (before(b.starts[mid]!)) a = mid + 1;
+    else z = mid;
+  }
+  return [lo, a];
 }

@@ -5,6 +5,7 @@
 // An entry is its floating start (whole seconds after the store's base: every start is a wall clock `Y-m-d H:i:s`)
 // and the slot of its series (src/index/occurrences/store.ts); entries are ordered by (start, slot). A change of a
 // series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted.
+import { seekBlocks } from '../columns/order.ts';
 
 /** Entries per block: a change moves at most 2 × this many entries of each array. */
 const BLOCK = 256;
@@ -185,24 +186,6 @@ export class Timeline {
 
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
   seek(key: number, strict: boolean): [number, number] {
-    const before = (s: number) => (strict ? s <= key : s < key);
-    let lo = 0;
-    let hi = this.blocks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const b = this.blocks[mid];
-      if (before(b.starts[b.n - 1])) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo === this.blocks.length) return [lo, 0];
-    const b = this.blocks[lo];
-    let a = 0;
-    let z = b.n;
-    while (a < z) {
-      const mid = (a + z) >>> 1;
-      if (before(b.starts[mid])) a = mid + 1;
-      else z = mid;
-    }
-    return [lo, a];
+    return seekBlocks(this.blocks, key, strict);
   }
 }
