@@ -3,6 +3,7 @@ import type { LinkedKind } from '../contract/linked.ts';
 import { fromUtc } from '../dates/index.ts';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { EventIndex } from '../index/event-index.ts';
+import { floatOfWall } from '../index/occurrences/expand.ts';
 import type { DateBounds, SeesProtected } from '../index/query.ts';
 
 /** The venue or organizer ids one event links to. */
@@ -46,5 +47,26 @@ export function usedByUpcoming(
   now: Date,
   timezone: string,
 ): Set<number> {
-  return usedBy(index, kind, readable, { startGte: siteNow(now, timezone) });
+  const from = siteNow(now, timezone);
+  const used = usedBy(index, kind, readable, { startGte: from });
+  // A series is indexed at its first date: one that began before now counts when an occurrence is still to come.
+  const store = index.repeats;
+  if (!store.seriesCount) return used;
+  const fromFloat = floatOfWall(from);
+  const { to } = store.horizon();
+  const ongoing: number[] = [];
+  for (const [id] of store.entries()) {
+    if (store.isSeries(id) && store.window(id, fromFloat, to).hi > 0) ongoing.push(id);
+  }
+  if (!ongoing.length) return used;
+  for (const id of index.linkedTo(kind, {
+    ...readable,
+    readsLinks: true,
+    include: ongoing,
+    page: 1,
+    perPage: 1,
+  })) {
+    used.add(id);
+  }
+  return used;
 }

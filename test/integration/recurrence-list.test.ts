@@ -210,6 +210,31 @@ describe('a list holds one item per occurrence', () => {
     expect(events(res).every((e) => e.series_id === made.id)).toBe(true);
   });
 
+  it('counts a series that began in the past for only_with_upcoming by its occurrences to come, an ended one not', async () => {
+    const at = async (name: string, rrule: string) => {
+      const e = await fx.event({
+        title: `${name} ${tok}`,
+        start_date: '2020-01-07 18:00:00',
+        end_date: '2020-01-07 19:00:00',
+        timezone: 'America/New_York',
+        venue: { venue: `${name} ${tok}`, city: 'Lyon' },
+        recurrence: { rrule },
+      });
+      return (e.venue as Json).id as number;
+    };
+    const ongoing = await at('Club', 'FREQ=WEEKLY;BYDAY=TU');
+    const ended = await at('Guild', 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20200303T000000Z');
+    const venues = async (query: string) => {
+      const res = await call(t, 'GET', `/venues?search=${tok}&per_page=50&${query}`);
+      expect(res.status).toBe(200);
+      return ((res.body.venues as Json[] | undefined) ?? []).map((v) => v.id as number);
+    };
+    expect(await venues('has_events=true')).toEqual(expect.arrayContaining([ongoing, ended]));
+    const upcoming = await venues('only_with_upcoming=true');
+    expect(upcoming).toContain(ongoing);
+    expect(upcoming).not.toContain(ended);
+  });
+
   it('sends the series once in the feed (master and overrides), also when only a later occurrence is in the window', async () => {
     const res = await fetch(
       `${t.gateway.url}${NS}/events.ics?start_date=2043-12-10&end_date=2043-12-20&search=${tok}`,
