@@ -8,7 +8,16 @@ import type { IndexedEvent } from '../columns/rows.ts';
 import type { IndexQuery, IndexResult } from '../query.ts';
 import { floatOfBound, floatOfKey, floatOfWall, lowerIndex } from './expand.ts';
 import type { OccurrenceStore, Series, Window } from './store.ts';
-import { goneOf, itemOf, pageOf, type Selection, seriesIn, walkFirsts, walkPage } from './walk.ts';
+import {
+  goneOf,
+  itemOf,
+  type ListItem,
+  pageOf,
+  type Selection,
+  seriesIn,
+  walkFirsts,
+  walkPage,
+} from './walk.ts';
 
 /** What the list reads of an event index. */
 export interface OccurrenceIndex {
@@ -23,16 +32,7 @@ export interface OccurrenceIndex {
   columnsNow(): Pick<EventColumns, 'startKeyOf' | 'listedBy'>;
 }
 
-/** One item of a list: an event as itself, or an occurrence of a series (its override's post when there is one). */
-export interface ListItem {
-  /** The id the answer shows: the post id of a one-off, the occurrence id of an occurrence. */
-  id: number;
-  /** The post the record is read from: the one-off, the series, or the override. */
-  post: number;
-  /** Floating start (the local wall clock as if UTC): the order. */
-  start: number;
-  occurrence?: { seriesId: number; originalStartMs: number; overrideId?: number };
-}
+export type { ListItem } from './walk.ts';
 
 export interface ListResult {
   items: ListItem[];

@@ -3,9 +3,19 @@
 // counts per class (a query on status and flags alone) or from counts kept per set of matching series (a search, a
 // term filter), made once per block and set; only the window's first entries and its edges are read one by one.
 import { occurrenceId } from '../../recurrence/ids.ts';
-import type { ListItem } from './list.ts';
 import { lowerSecs, type OccurrenceStore, type Series } from './store.ts';
 import { Timeline, type TimelineBlock } from './timeline.ts';
+
+/** One item of a list: an event as itself, or an occurrence of a series (its override's post when there is one). */
+export interface ListItem {
+  /** The id the answer shows: the post id of a one-off, the occurrence id of an occurrence. */
+  id: number;
+  /** The post the record is read from: the one-off, the series, or the override. */
+  post: number;
+  /** Floating start (the local wall clock as if UTC): the order. */
+  start: number;
+  occurrence?: { seriesId: number; originalStartMs: number; overrideId?: number };
+}
 
 /** A query's bounds on floating starts and ends (ms), and `to`, the end of the window expanded. */
 export interface FloatBounds {
