@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../mocks/seed-data.ts';
-import { event, postOf, query, tecWithParent as tec } from '../index/arbitraries.ts';
+import { event, noClient, postOf, query, silent, tecWithParent as tec } from '../index/arbitraries.ts';
 import { EventIndex } from '../index/event-index.ts';
 import { type EventFacets, facetsOf } from '../index/facets.ts';
 import { byDate, byStart, compileFilter, type IndexQuery, type IndexResult } from '../index/query.ts';
@@ -18,15 +18,6 @@ import { type GeoArgs, pointOf, venueSetsOf } from './near.ts';
 
 const seed = process.env.GEO_SEED === 'random' ? undefined : Number(process.env.GEO_SEED ?? 3535);
 const numRuns = Number(process.env.GEO_RUNS ?? 300);
-
-const noClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream here');
-  },
-};
-const silent = { info() {}, warn() {} };
 
 const clampLat = (v: number) => Math.max(-90, Math.min(90, v));
 const wrapLng = (v: number) => ((((v + 180) % 360) + 360) % 360) - 180;

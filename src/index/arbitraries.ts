@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { type Mapping, mappingSchema } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
+import type { IndexClient } from './event-index.ts';
 import type { EventFacets } from './facets.ts';
 import type { IndexQuery } from './query.ts';
 
@@ -183,3 +184,13 @@ export function postOf(f: EventFacets): WpPost {
     },
   };
 }
+
+/** A WordPress client for an index filled by the test itself: lists nothing, and a read is a test error. */
+export const noClient: IndexClient = {
+  all: async () => [],
+  list: async () => ({ items: [], total: 0, totalPages: 0 }),
+  request: async () => {
+    throw new Error('no upstream here');
+  },
+};
+export const silent = { info() {}, warn() {} };

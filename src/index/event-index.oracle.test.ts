@@ -4,7 +4,16 @@
 // made while they copy, a tick at a time, and every query is asked again before and after they take over.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { change, events, postOf, query, search, tecWithParent as tec } from './arbitraries.ts';
+import {
+  change,
+  events,
+  noClient,
+  postOf,
+  query,
+  search,
+  silent,
+  tecWithParent as tec,
+} from './arbitraries.ts';
 import { EventIndex } from './event-index.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
 import { byStart, type IndexQuery, queryIndex } from './query.ts';
@@ -23,15 +32,6 @@ function storedOf(f: EventFacets) {
   const { title: _t, startUtc: _s, endUtc: _e, sticky: _k, allDay: _a, ...stored } = f;
   return stored;
 }
-
-const noClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream here');
-  },
-};
-const silent = { info() {}, warn() {} };
 
 /** A round: changes, then (maybe) a compaction, with changes made while it runs, `ticks` apart. */
 const round = fc.record({

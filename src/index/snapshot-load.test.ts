@@ -5,19 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import tec from '../../mappings/tec.json' with { type: 'json' };
 import { mappingSchema } from '../mapping/schema.ts';
+import { noClient, silent } from './arbitraries.ts';
 import type { StoredEvent } from './columns/rows.ts';
-import { EventIndex, type IndexClient } from './event-index.ts';
+import { EventIndex } from './event-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.ts';
 
 const mapping = mappingSchema.parse(tec);
-const noClient: IndexClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream here');
-  },
-};
-const silent = { info() {}, warn() {} };
 const day = (i: number) =>
   `2030-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
 

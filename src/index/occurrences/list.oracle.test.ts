@@ -10,7 +10,7 @@ import { type Mapping, mappingSchema } from '../../mapping/schema.ts';
 import { Expander, readRuleText } from '../../recurrence/expand.ts';
 import { occurrenceId } from '../../recurrence/ids.ts';
 import type { WpPost } from '../../wp/types.ts';
-import { query as queryArb, STATUSES, search } from '../arbitraries.ts';
+import { noClient, query as queryArb, STATUSES, search } from '../arbitraries.ts';
 import { EventIndex } from '../event-index.ts';
 import { type EventFacets, facetsOf } from '../facets.ts';
 import { compileFilter, type IndexQuery } from '../query.ts';
@@ -21,13 +21,6 @@ const tec: Mapping = mappingSchema.parse(
   JSON.parse(readFileSync(new URL('../../../mappings/tec.json', import.meta.url), 'utf8')),
 );
 const NOW = Date.UTC(2026, 6, 1);
-const noClient = {
-  all: async () => [],
-  list: async () => ({ items: [], total: 0, totalPages: 0 }),
-  request: async () => {
-    throw new Error('no upstream here');
-  },
-};
 const DAY = 86_400_000;
 const MAX = Number.MAX_SAFE_INTEGER;
 const SEED = process.env.ORACLE_SEED === 'random' ? undefined : Number(process.env.ORACLE_SEED ?? 20261129);
