@@ -53,11 +53,8 @@ export function usedByUpcoming(
   const store = index.repeats;
   if (!store.seriesCount) return used;
   const fromFloat = floatOfWall(from);
-  const { to } = store.horizon();
   const ongoing: number[] = [];
-  for (const [id] of store.entries()) {
-    if (store.isSeries(id) && store.window(id, fromFloat, to).hi > 0) ongoing.push(id);
-  }
+  for (const s of store.allSeries()) if (store.startsWithin(s.id, fromFloat)) ongoing.push(s.id);
   if (!ongoing.length) return used;
   for (const id of index.linkedTo(kind, {
     ...readable,

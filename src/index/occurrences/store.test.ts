@@ -57,6 +57,9 @@ describe('the occurrence store', () => {
           // Sorted by start, and each a real occurrence the store knows.
           for (let i = 1; i < got.length; i++) expect(got[i]![0]!).toBeGreaterThanOrEqual(got[i - 1]![0]!);
           for (const [, ms] of got.slice(0, 3)) expect(store.occursAt(7, ms!)).toBe(true);
+          // Whether one is still to come from `from`: what the window up to the horizon's end holds.
+          const rest = store.window(7, from, store.horizon().to);
+          expect(store.startsWithin(7, from)).toBe(rest.hi > rest.lo);
         },
       ),
       { numRuns: RUNS, seed: 31 },

@@ -324,6 +324,22 @@ export class OccurrenceStore {
     return { occ, lo: 0, hi: occ.starts.length };
   }
 
+  /**
+   * Whether a series has an occurrence starting in [fromFloat, the horizon's end]: `window`'s answer, read from the
+   * kept starts without copying them when they cover it.
+   */
+  startsWithin(seriesId: number, fromFloat: number): boolean {
+    const s = this.#series.get(seriesId);
+    if (!s) return false;
+    const to = this.horizon().to;
+    if (!(fromFloat <= to)) return false;
+    if ((fromFloat >= s.from || s.first >= s.from) && to <= s.to) {
+      const lo = lowerSecs(s.starts, (fromFloat - this.base) / 1000, false);
+      return lowerSecs(s.starts, (to - this.base) / 1000, true, lo) > lo;
+    }
+    return this.window(seriesId, fromFloat, to).hi > 0;
+  }
+
   /** Whether the series has an occurrence whose original start is `originalMs` (an override replaces one). */
   occursAt(seriesId: number, originalMs: number): boolean {
     const s = this.#series.get(seriesId);
