@@ -2,7 +2,8 @@
 // process behind node:http (its own event loop), the gateway runs here; the longest event-loop stall of this process
 // is measured while feeds are built (cold, each URL new) and served (cached), and the feed's upstream calls counted.
 // Env: BENCH_FEED_EVENTS (100000), BENCH_FEED_SIZE (2000), BENCH_FEED_ROUNDS (5). Loopback only; it stops by itself.
-import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { createServer, get } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
@@ -47,6 +48,33 @@ async function upstream(events: number): Promise<void> {
   });
 }
 
+const VEVENT = Buffer.from('BEGIN:VEVENT');
+
+/**
+ * GET `url`, counting its bytes and VEVENTs chunk by chunk as they come: this process is the gateway's, so the client
+ * must not hold its event loop (decoding a 1.2 MB body at once is 8–12 ms, which a stall would count as the gateway's).
+ */
+function streamed(url: string): Promise<{ status: number; bytes: number; events: number; head: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      let bytes = 0;
+      let events = 0;
+      let tail = Buffer.alloc(0);
+      let head = '';
+      res.on('data', (chunk: Buffer) => {
+        if (bytes === 0) head = chunk.subarray(0, 200).toString();
+        bytes += chunk.length;
+        const b = Buffer.concat([tail, chunk]);
+        for (let at = b.indexOf(VEVENT); at >= 0; at = b.indexOf(VEVENT, at + VEVENT.length)) events++;
+        // Keep what could begin a match split across chunks (too short to hold a whole one, counted already).
+        tail = b.subarray(Math.max(0, b.length - (VEVENT.length - 1)));
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, events, head }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 async function main(): Promise<void> {
   const events = Number(process.env.BENCH_FEED_EVENTS ?? 100_000);
   const size = Number(process.env.BENCH_FEED_SIZE ?? 2000);
@@ -74,21 +102,24 @@ async function main(): Promise<void> {
     observe?.(c);
   };
   const feed = `${gw.url}/wp-json/calendar/events/v1/events.ics`;
+  // Each measured request's window (µs of the monotonic clock), for the tasks measured by bench/busy/tasks.ts.
+  const windows: Array<{ url: string; from: number; to: number }> = [];
   const measure = async (url: string) => {
     const h = monitorEventLoopDelay({ resolution: 1 });
     calls = 0;
     h.enable();
     const start = performance.now();
-    const res = await fetch(url);
-    const text = await res.text();
+    const from = process.hrtime.bigint() / 1000n;
+    const res = await streamed(url);
     const ms = performance.now() - start;
     h.disable();
-    if (res.status !== 200) throw new Error(`feed answered ${res.status}: ${text.slice(0, 200)}`);
+    windows.push({ url, from: Number(from), to: Number(process.hrtime.bigint() / 1000n) });
+    if (res.status !== 200) throw new Error(`feed answered ${res.status}: ${res.head}`);
     return {
       ms,
       stall: h.max / 1e6,
-      events: text.split('BEGIN:VEVENT').length - 1,
-      bytes: text.length,
+      events: res.events,
+      bytes: res.bytes,
       calls,
     };
   };
@@ -126,6 +157,8 @@ async function main(): Promise<void> {
     console.log(
       `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
     );
+    if (process.env.BUSY_TASKS_FILE)
+      writeFileSync(`${process.env.BUSY_TASKS_FILE}.windows.json`, JSON.stringify(windows));
   } finally {
     await gw.close();
     await wp.stop();

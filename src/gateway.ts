@@ -20,6 +20,7 @@ import { ChangeRecorder } from './changes/recorder.ts';
 import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
+import { warmParser } from './dates/parse.ts';
 import { warmZone } from './dates/zones.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
@@ -307,6 +308,7 @@ async function prepare(
   });
   const site = await probeUpstream(wp, mapping);
   warmZone(site.timezone, new Date());
+  warmParser(site.timezone, new Date());
   if (!site.mediaSourceMeta) {
     log.info(
       `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,

@@ -1,6 +1,8 @@
 // Invalidation tags: which records (events, venues, organizers, terms) and which lists an answer shows. The route
 // says what its answers are (`Shows`: records of one kind, as a list or one record); nothing is guessed from a
 // body's shape.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 type Json = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -128,6 +130,24 @@ export function readTags(shows: Shows, body: unknown, params: Record<string, unk
   return [...out].sort();
 }
 
+/** Records whose tags are read between two turns of the event loop (a feed shows thousands; a page, up to 100). */
+const TAGS_SLICE = 250;
+
+/** `readTags` of a list, a slice of its records at a time between turns of the event loop. */
+async function readTagsInSlices(
+  shows: Shows & { list: string },
+  body: unknown,
+  params: Record<string, unknown>,
+): Promise<string[]> {
+  const records = asList(isObj(body) ? body[shows.list] : undefined);
+  const out = new Set(readTags(shows, { [shows.list]: records.slice(0, TAGS_SLICE) }, params));
+  for (let i = TAGS_SLICE; i < records.length; i += TAGS_SLICE) {
+    await nextTurn();
+    for (const r of records.slice(i, i + TAGS_SLICE)) recordTags(shows.kind, r, out);
+  }
+  return [...out].sort();
+}
+
 /**
  * Tags a write touched: the list of its kind and the written record itself. An event's venue, organizers and terms
  * are not: their own pages do not show events. What an event write changes in the linked lists comes from the
@@ -166,4 +186,15 @@ export function answerTags(
   const shows = showsOf(contract.returns);
   if (!shows) return [tag.list(kindOfRoute(contract.id))];
   return write ? writeTags(shows.kind, body) : readTags(shows, body, params);
+}
+
+/** The tags of a read's answer (`answerTags`), a list of thousands made over several turns of the event loop. */
+export async function readAnswerTags(
+  contract: { id: string; returns?: { record: { kind: string }; list?: string } },
+  body: unknown,
+  params: Record<string, unknown> = {},
+): Promise<string[]> {
+  const shows = showsOf(contract.returns);
+  if (shows?.list === undefined) return answerTags(contract, false, body, params);
+  return readTagsInSlices(shows as Shows & { list: string }, body, params);
 }

@@ -1,5 +1,6 @@
 // The change log in this process's memory (no Redis): one instance only, and lost on restart (documented).
 import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { changeOf, decide, type Observation, stateOf } from './ledger.ts';
 import { type ChangeStore, compareIds, type LedgerPage } from './store.ts';
 import type { Change, ChangeKind, LoggedChange } from './types.ts';
@@ -11,6 +12,9 @@ export interface LogContext {
   retentionMs: number;
   now?: () => Date;
 }
+
+/** Ledger entries a seed fills between two turns of the event loop (about 2 ms). */
+const SEED_SLICE = 10_000;
 
 export class MemoryChangeLog implements ChangeStore {
   readonly retentionMs: number;
@@ -25,6 +29,8 @@ export class MemoryChangeLog implements ChangeStore {
   #seq = 0;
   /** The newest id trimmed away (`'0'`: none). */
   #trimmed = '0';
+  /** A scan's ids in order, made when it starts (cursor `'0'`) and read by its later pages. */
+  readonly #scans = new Map<ChangeKind, Int32Array>();
 
   constructor(ctx: LogContext) {
     this.#ctx = ctx;
@@ -118,15 +124,32 @@ export class MemoryChangeLog implements ChangeStore {
   }
 
   async scan(kind: ChangeKind, cursor: string, count: number): Promise<LedgerPage> {
-    // Ids in order, from the one after `cursor` (the last id of the previous page).
-    const after = Number(cursor);
-    const ids = [...this.#ledgerOf(kind).keys()].filter((id) => id > after).sort((a, b) => a - b);
-    const page = ids.slice(0, count);
     const ledger = this.#ledgerOf(kind);
-    return {
-      entries: page.map((id) => [id, ledger.get(id)!]),
-      next: page.length < count || page.length === ids.length ? '0' : String(page.at(-1)),
-    };
+    // Ids in order, from the one after `cursor` (the last id of the previous page): sorted once a scan, not once a
+    // page (a scan of 100k ids a page at a time would sort them a hundred times). An id added during the scan may be
+    // missed and one removed is passed over, as HSCAN allows.
+    let ids = this.#scans.get(kind);
+    if (cursor === '0' || !ids) {
+      ids = Int32Array.from(ledger.keys()).sort();
+      this.#scans.set(kind, ids);
+    }
+    const after = Number(cursor);
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid]! <= after) lo = mid + 1;
+      else hi = mid;
+    }
+    const entries: Array<[number, string]> = [];
+    let i = lo;
+    for (; i < ids.length && entries.length < count; i++) {
+      const state = ledger.get(ids[i]!);
+      if (state !== undefined) entries.push([ids[i]!, state]);
+    }
+    const done = i >= ids.length;
+    if (done) this.#scans.delete(kind);
+    return { entries, next: done || entries.length === 0 ? '0' : String(entries.at(-1)![0]) };
   }
 
   async states(kind: ChangeKind, ids: number[]): Promise<Array<string | undefined>> {
@@ -140,7 +163,12 @@ export class MemoryChangeLog implements ChangeStore {
 
   async seed(kind: ChangeKind, observations: Observation[]): Promise<void> {
     const ledger = this.#ledgerOf(kind);
-    for (const o of observations) if (!ledger.has(o.id)) ledger.set(o.id, stateOf(o));
+    // A large site's first start fills 100k entries: a few thousand a turn of the event loop.
+    for (let i = 0; i < observations.length; i++) {
+      if (i > 0 && i % SEED_SLICE === 0) await nextTurn();
+      const o = observations[i]!;
+      if (!ledger.has(o.id)) ledger.set(o.id, stateOf(o));
+    }
     this.#seeded.add(kind);
   }
 

@@ -36,3 +36,13 @@ function fromTimestamp(seconds: number): DateTime | null {
   const dt = DateTime.fromSeconds(Math.floor(seconds), { zone: 'UTC' });
   return dt.isValid ? dt : null;
 }
+
+/**
+ * Parses at start-up the shapes lists and writes send (a date, a date and time, `now`, a relative phrase): the first
+ * use of PHP's token patterns compiles them, 7–10 ms of main-thread CPU inside the first list that names a date
+ * (measured by bench/feed-tasks.ts), while other requests wait.
+ */
+export function warmParser(tz: string, now: Date): void {
+  for (const value of ['2026-01-15', '2026-01-15 10:30:00', 'now', 'tomorrow 9am', '+1 week', 'next monday'])
+    parseTime(value, tz, now);
+}

@@ -4,6 +4,7 @@
 // and it leaves on any drop of its own tag, its terms', its venue's, its organizers' or its image's.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
+import { inSlices } from '../index/compaction.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import { fromWpDate, readField } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
@@ -45,6 +46,9 @@ export function publicCopy(post: WpPost): WpPost {
   return out as WpPost;
 }
 
+/** The longest run of held lookups or stores between two turns of the event loop (ms). */
+const HELD_SLICE_MS = 2;
+
 /** Whether `post` is the version of the event the index holds. */
 const current = (index: EventIndex, post: WpPost): boolean =>
   index.get(post.id)?.modifiedGmt === fromWpDate(post.modified_gmt);
@@ -63,17 +67,18 @@ export async function readHeld(
   const records = deps.records!;
   const found = new Map<number, WpPost>();
   const missing: number[] = [];
-  for (const id of ids) {
+  // A feed holds thousands: looked up and held a slice at a time, between turns of the event loop.
+  await inSlices(ids, HELD_SLICE_MS, (id) => {
     const held = records.get<WpPost>('event', ctx.language, id);
     if (held && current(index, held)) found.set(id, held);
     else missing.push(id);
-  }
+  });
   if (missing.length) {
     const since = records.mark();
-    for (const p of await read(missing)) {
+    await inSlices(await read(missing), HELD_SLICE_MS, (p) => {
       found.set(p.id, p);
       records.set('event', ctx.language, p, { tags: heldEventTags(deps.mapping, p), since });
-    }
+    });
   }
   return ids.flatMap((id) => found.get(id) ?? []);
 }

@@ -3,7 +3,7 @@
 import { entryOf, sharedOf } from '../cache/entry.ts';
 import { cacheKey } from '../cache/key.ts';
 import type { CacheSource, ResponseCache } from '../cache/response-cache.ts';
-import { answerTags } from '../cache/tags.ts';
+import { readAnswerTags } from '../cache/tags.ts';
 import type { Answer } from '../http/answer.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import { GLOBAL_PARAMS } from '../http/globals.ts';
@@ -87,7 +87,7 @@ export const cacheStage =
         await next();
         const a = x.answer as Answer;
         if (a.status >= 500) throw new Failed(a);
-        const shown = a.status === 200 ? answerTags(x.binding.contract, false, x.result?.body, args) : [];
+        const shown = a.status === 200 ? await readAnswerTags(x.binding.contract, x.result?.body, args) : [];
         // What the handler says the answer depends on besides (an occurrence: its series, later overrides).
         const tags = a.status === 200 ? [...new Set([...shown, ...(x.result?.tags ?? [])])].sort() : [];
         return { entry: entryOf(a, tags), store: a.status === 200 };
