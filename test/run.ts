@@ -43,18 +43,20 @@ const WORDPRESS_SLOW = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 /**
- * The lanes: the pure and mock projects with Redis; the real WordPress project in three, each on a tec site of its
- * own: the visibility matrix (+2), its other slow files (+3) and the rest (+0); the processes as users run them (site
- * +4, Chromium, nginx, Varnish); the editors' screens and the custom mapping's real WordPress (+1, +6…+9). Their sites
- * and ports are apart (vitest.config.ts), and Redis keys carry each test's own prefix. TEST_LANES replaces them:
- * lanes apart by spaces, projects by commas (`TEST_LANES="unit,mock e2e"`; one lane is a single vitest run).
+ * The lanes: the pure projects with the custom mapping's mock and Redis; the mock; the real WordPress project in
+ * three, each on a tec site of its own: the visibility matrix (+2), its other slow files (+3) and the rest (+0); the
+ * processes as users run them (site +4, Chromium, nginx, Varnish); the editors' screens and the custom mapping's real
+ * WordPress (+1, +6…+9). Their sites and ports are apart (vitest.config.ts), and Redis keys carry each test's own
+ * prefix. TEST_LANES replaces them: lanes apart by spaces, projects by commas (`TEST_LANES="unit,mock e2e"`; one lane
+ * is a single vitest run).
  */
 const LANES: LaneSpec[] = process.env.TEST_LANES
   ? process.env.TEST_LANES.trim()
       .split(/\s+/)
       .map((lane) => ({ projects: lane.split(',') }))
   : [
-      { projects: ['unit', 'mock', 'mock-custom', 'redis'] },
+      { projects: ['unit', 'mock-custom', 'redis'] },
+      { projects: ['mock'] },
       { projects: ['wordpress'], files: [MATRIX], sites: { set: 'matrix', portOffset: 2 } },
       { projects: ['wordpress'], files: WORDPRESS_SLOW, sites: { set: 'slow', portOffset: 3 } },
       { projects: ['wordpress'], exclude: [MATRIX, ...WORDPRESS_SLOW].map((f) => `**/${f}`) },
@@ -134,7 +136,13 @@ if (args.length) {
   process.exitCode = (await runVitest(args)).code;
 } else {
   const t0 = performance.now();
-  const runs = LANES.map(laneRun);
+  // TEST_LANES_ONLY=wordpress,e2e: only those projects, in their lanes (the lanes' other projects left out).
+  const only = process.env.TEST_LANES_ONLY?.split(',');
+  const runs = LANES.map((lane) =>
+    only ? { ...lane, projects: lane.projects.filter((p) => only.includes(p)) } : lane,
+  )
+    .filter((lane) => lane.projects.length)
+    .map(laneRun);
   // Each lane's command first, so a lane can be run again alone; TEST_LANES_PRINT=1 prints them and stops.
   for (const { args, env, label } of runs) {
     const sites =
