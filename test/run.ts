@@ -1,23 +1,85 @@
-// `npm run test:lanes`: the suite's vitest run in lanes side by side. Vitest gives a run one worker less than the
-// machine has cores (one on two cores) and runs the projects that share a WordPress site one file at a time, so the
-// whole suite is a queue of single files: each lane is a vitest process of its own, its projects as before. Not `npm test`'s: on a machine
-// already busy the lanes only fight for its two cores (docs/testing.md). Arguments make one plain vitest run instead.
+// `npm test`'s vitest run, in lanes side by side. Vitest gives a run one worker less than the machine has cores (one
+// on two cores), runs every global setup (the WordPress sites, Chromium) before the first test, and runs the projects
+// that share a WordPress site one file at a time after the others, so one `vitest run` is a queue of single files, many
+// of them waiting on WordPress, Chromium or a sleeping fault while a core stays idle. Each lane is a vitest process of
+// its own, its projects as before. Arguments make one plain vitest run instead.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+interface LaneSpec {
+  /** The projects it runs (`--project` each). */
+  projects: string[];
+  /** Only these files of them (vitest's file filters). */
+  files?: string[];
+  /** Not these (`--exclude` globs). */
+  exclude?: string[];
+  /** One part of their files (vitest's `--shard`, `index/count`). */
+  shard?: string;
+  /**
+   * A set of local WordPress sites of its own, apart from the other lanes' (state dirs `<WP_STATE_DIR>-<set>-<site>`,
+   * ports from `WP_TEST_PORT` + `portOffset`): a lane of a project whose other files run in another lane.
+   */
+  sites?: { set: string; portOffset: number };
+}
+
+/** The visibility matrix: a third of the `wordpress` project's time (464 s of 1035 s), alone on a site of its own. */
+const MATRIX = 'test/integration/visibility-matrix.test.ts';
 /**
- * The lanes: the browser and process tests (own WordPress sites, Chromium, nginx, Varnish), and the rest; their sites
- * and ports are apart (vitest.config.ts), and Redis keys carry each test's own prefix. TEST_LANES replaces them:
- * lanes apart by spaces, projects by commas (`TEST_LANES="unit,mock e2e"`; one lane is a single vitest run).
+ * The `wordpress` project's other files of 20 s and more (measured in lanes at load 8–10: together 445 s as a lane, the
+ * rest 443 s), on a second site: a list, so the two lanes stay even; a new file runs with the rest.
  */
-const LANES = process.env.TEST_LANES
+const WORDPRESS_SLOW = [
+  'large-crawl',
+  'undo-reuse',
+  'fuzz',
+  'organizers',
+  'venues',
+  'cache-narrow',
+  'answer-shapes',
+  'images',
+  'cache-freshness',
+  'redis-cluster',
+  'redis-sentinel',
+].map((name) => `test/integration/${name}.test.ts`);
+
+/**
+ * The lanes: the pure projects with the custom mapping's mock and Redis; the mock; the real WordPress project in
+ * three, each on a tec site of its own: the visibility matrix (+2), its other slow files (+3) and the rest (+0); the
+ * processes as users run them (site +4, Chromium, nginx, Varnish); the editors' screens and the custom mapping's real
+ * WordPress (+1, +6…+9). Their sites and ports are apart (vitest.config.ts), and Redis keys carry each test's own
+ * prefix. TEST_LANES replaces them: lanes apart by spaces, projects by commas (`TEST_LANES="unit,mock e2e"`; one lane
+ * is a single vitest run).
+ */
+const LANES: LaneSpec[] = process.env.TEST_LANES
   ? process.env.TEST_LANES.trim()
       .split(/\s+/)
-      .map((lane) => lane.split(','))
+      .map((lane) => ({ projects: lane.split(',') }))
   : [
-      ['e2e', 'admin'],
-      ['unit', 'mock', 'mock-custom', 'redis', 'wordpress', 'wordpress-custom'],
+      { projects: ['unit', 'mock-custom', 'redis'] },
+      { projects: ['mock'] },
+      { projects: ['wordpress'], files: [MATRIX], sites: { set: 'matrix', portOffset: 2 } },
+      { projects: ['wordpress'], files: WORDPRESS_SLOW, sites: { set: 'slow', portOffset: 3 } },
+      { projects: ['wordpress'], exclude: [MATRIX, ...WORDPRESS_SLOW].map((f) => `**/${f}`) },
+      { projects: ['e2e'] },
+      { projects: ['admin', 'wordpress-custom'] },
     ];
+
+/** The vitest arguments and environment of a lane. */
+function laneRun(lane: LaneSpec): { args: string[]; env: NodeJS.ProcessEnv; label: string } {
+  const args = [
+    ...lane.projects.flatMap((p) => ['--project', p]),
+    ...(lane.exclude ?? []).flatMap((g) => ['--exclude', g]),
+    ...(lane.shard ? ['--shard', lane.shard] : []),
+    ...(lane.files ?? []),
+  ];
+  const env = { ...process.env };
+  if (lane.sites) {
+    env.WP_TEST_PORT = String(Number(process.env.WP_TEST_PORT ?? 8080) + lane.sites.portOffset);
+    env.WP_STATE_DIR = `${process.env.WP_STATE_DIR ?? '.wordpress/lane'}-${lane.sites.set}`;
+  }
+  const label = [lane.projects.join(','), lane.shard, lane.sites?.set].filter(Boolean).join(':');
+  return { args, env, label };
+}
 
 const vitest = fileURLToPath(new URL('vitest.mjs', import.meta.resolve('vitest/package.json')));
 /** test/summary-reporter.ts's line. */
@@ -37,9 +99,10 @@ interface Lane {
 }
 
 /** Runs vitest with `args`, each output line prefixed with `label` (none: passed through as it is). */
-function runVitest(args: string[], label?: string): Promise<Lane> {
+function runVitest(args: string[], label?: string, env = process.env): Promise<Lane> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [vitest, 'run', ...args], {
+      env,
       stdio: ['inherit', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
     });
     children.add(child);
@@ -73,20 +136,38 @@ if (args.length) {
   process.exitCode = (await runVitest(args)).code;
 } else {
   const t0 = performance.now();
+  // TEST_LANES_ONLY=wordpress,e2e: only those projects, in their lanes (the lanes' other projects left out).
+  const only = process.env.TEST_LANES_ONLY?.split(',');
+  const runs = LANES.map((lane) =>
+    only ? { ...lane, projects: lane.projects.filter((p) => only.includes(p)) } : lane,
+  )
+    .filter((lane) => lane.projects.length)
+    .map(laneRun);
+  // Each lane's command first, so a lane can be run again alone; TEST_LANES_PRINT=1 prints them and stops.
+  for (const { args, env, label } of runs) {
+    const sites =
+      env.WP_STATE_DIR === process.env.WP_STATE_DIR
+        ? ''
+        : `WP_TEST_PORT=${env.WP_TEST_PORT} WP_STATE_DIR=${env.WP_STATE_DIR} `;
+    process.stdout.write(
+      `[${label}] ${sites}npx vitest run ${args.map((a) => (a.includes('*') ? `'${a}'` : a)).join(' ')}\n`,
+    );
+  }
+  if (process.env.TEST_LANES_PRINT) process.exit(0);
   const lanes = await Promise.all(
-    LANES.map((projects) =>
-      runVitest(
-        projects.flatMap((p) => ['--project', p]),
-        projects.join(','),
-      ),
-    ),
+    runs.map(async ({ args, env, label }) => {
+      const lane = await runVitest(args, label, env);
+      // Each lane's own time, as it ends: what to balance when one lane ends long after the others.
+      process.stdout.write(`[${label}] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min\n`);
+      return lane;
+    }),
   );
   const total = [0, 0, 0];
   for (const lane of lanes) for (const [i, n] of (lane.counts ?? []).entries()) total[i]! += n;
   // A lane that ended without its summary (it crashed) counts as a failure.
   if (lanes.some((l) => !l.counts)) total[1]! += 1;
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
-  process.stdout.write(`\nLanes: ${LANES.map((l) => l.join(',')).join(' | ')} in ${minutes} min\n`);
+  process.stdout.write(`\nLanes: ${runs.map((r) => r.label).join(' | ')} in ${minutes} min\n`);
   process.stdout.write(`Tests: ${total[0]} passed, ${total[1]} failed, ${total[2]} skipped\n`);
   process.exitCode = lanes.some((l) => l.code !== 0) ? 1 : 0;
 }
