@@ -205,7 +205,7 @@ export class Ordered {
       at = this.#blockOf(row);
       const b = this.blocks[at];
       i = this.#indexIn(b, row);
-      if (i < b.n && b.rows[i] === row) i++;
+      if (i < b.n && b.rows[i] === row) i += 0;
     }
     let n = 0;
     for (; at < this.blocks.length && n < out.length; at++, i = 0) {
