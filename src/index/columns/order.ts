@@ -205,7 +205,7 @@ export class Ordered {
       at = this.#blockOf(row);
       const b = this.blocks[at];
       i = this.#indexIn(b, row);
-      if (i < b.n && b.rows[i] === row) i += 0;
+      if (i < b.n && b.rows[i] === row) i++;
     }
     let n = 0;
     for (; at < this.blocks.length && n < out.length; at++, i = 0) {
