@@ -41,8 +41,10 @@ describe('Ordered.rowsAfter', () => {
           const met: number[] = [];
           const out = new Int32Array(piece);
           let round = 0;
+          // Bounded, so that a walk that does not move on fails instead of hanging.
           for (let n = order.rowsAfter(-1, out); n > 0; n = order.rowsAfter(out[n - 1], out)) {
             met.push(...out.subarray(0, n));
+            if (met.length > 1000) throw new Error('the walk does not end');
             for (const o of between[round++] ?? []) {
               if ('add' in o) add(o.add[0], o.add[1]);
               else if (held.size > 0) {
