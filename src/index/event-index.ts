@@ -350,6 +350,7 @@ export class EventIndex {
       return this.size;
     }
     const t0 = performance.now();
+    this.#changes.flush(); // What a failed poll applied: reported now, and not counted in this one.
     const query: Record<string, string> = {};
     if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
     // Applied a page at a time, each in its own tick: a poll that finds thousands of changes never stalls the loop.
