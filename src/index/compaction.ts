@@ -128,18 +128,19 @@ async function copyLive(
     t0 = performance.now();
     return current();
   };
-  // Rows are copied as they are (no event is decoded): a row never changes, and the rows of events changed
-  // meanwhile are copied again at the end.
-  const rows = from.rowsInOrder();
   // Room for every row first, a step a tick (the new columns and tables are ~200 MB at 1M events).
-  for (const step of next.reserving(rows.length)) {
+  for (const step of next.reserving(from.size)) {
     step();
     t0 = 0;
     if (!(await pause())) return false;
   }
-  for (let i = 0; i < rows.length; i += slice) {
-    const end = Math.min(rows.length, i + slice);
-    for (let k = i; k < end; k++) if (!touched.seen.has(from.idAt(rows[k]))) next.copy(from, rows[k], true);
+  // Rows are copied as they are (no event is decoded): a row never changes, and the rows of events changed
+  // meanwhile are copied again at the end. They are walked in order a piece at a time from the last one copied, not
+  // from a copy of the whole order (4 MB at 1M events, made in the task of the change that started the compaction):
+  // a row the walk meets that was added since the compaction began is an event changed meanwhile (`touched`).
+  const piece = new Int32Array(slice);
+  for (let n = from.rowsAfter(-1, piece); n > 0; n = from.rowsAfter(piece[n - 1], piece)) {
+    for (let k = 0; k < n; k++) if (!touched.seen.has(from.idAt(piece[k]))) next.copy(from, piece[k], true);
     if (!(await pause())) return false;
   }
   // Ids are noted once each (`seen`) and copied in the order they changed; one changed again after its copy is

@@ -138,6 +138,27 @@ describe('EventIndex', () => {
     ]);
   });
 
+  it('reports a poll of many changes a few thousand ids at a time, every id once, and resolves to how many changed', async () => {
+    const wp = new FakeWp(Array.from({ length: 9000 }, (_, i) => post(i + 1)));
+    const reports: number[][] = [];
+    const index = new EventIndex({
+      client: wp,
+      mapping: tec,
+      language: 'en',
+      logger: silentLogger(),
+      overlapMs: 0,
+      onChange: (ids) => reports.push(ids),
+    });
+    await index.build(quiet);
+    for (let id = 1; id <= 9000; id++)
+      wp.edit(id, { title: { raw: `Renamed ${id}`, rendered: '' } }, '2026-01-02T00:00:00');
+    expect(await index.refresh()).toBe(9000);
+    expect(reports.map((r) => r.length)).toEqual([4096, 4096, 808]);
+    expect(reports.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 9000 }, (_, i) => i + 1));
+    expect(await index.refresh()).toBe(0);
+    expect(reports.length).toBe(3);
+  });
+
   it('coalesces concurrent refreshes into one upstream crawl', async () => {
     const { wp, index } = await built([post(1)]);
     const before = wp.calls.length;

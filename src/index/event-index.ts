@@ -325,10 +325,10 @@ export class EventIndex {
       throw err;
     }
     this.#resume = null;
-    // The ids held, read from a copy of the rows' order (one typed array), not spread from the id table (a million
-    // ids spread into an array in one task at 1M events). A row is never renumbered, so its id reads the same later.
+    // The ids held, read row by row in slices (no copy of the order or spread of the id table: 4–8 MB in one task at
+    // 1M events). A row is never renumbered; one that died meanwhile is skipped (its event is gone or has a newer row).
     const columns = this.#columns;
-    await inSlices(columns.rowsInOrder(), this.#tuning.sliceMs, (r) => {
+    await inSlices(columns.liveRows(), this.#tuning.sliceMs, (r) => {
       const id = columns.idAt(r);
       if (!state.seen.has(id) && (this.#written.get(id) ?? 0) <= state.seq0) this.#delete(id);
     });
@@ -350,15 +350,16 @@ export class EventIndex {
       return this.size;
     }
     const t0 = performance.now();
+    this.#changes.flush(); // What a failed poll applied: reported now, and not counted in this one.
     const query: Record<string, string> = {};
     if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
     // Applied a page at a time, each in its own tick: a poll that finds thousands of changes never stalls the loop.
-    const changed: number[] = [];
+    // Reported some thousands at a time (a list of a million ids grown in one task stalled it).
     let newest = '';
     await this.#upstream.eachPage(query, (posts) =>
       inSlices(posts, this.#tuning.sliceMs, (post) => {
         newest = newerStamp(newest, post.modified_gmt);
-        if (this.#apply(post)) changed.push(post.id);
+        if (this.#apply(post)) this.#changes.add(post.id);
       }),
     );
     this.#since = nextSince(this.#since, [newest], {
@@ -367,8 +368,7 @@ export class EventIndex {
       nowMs: Date.now(),
     });
     this.#lastRefreshAt = new Date();
-    if (changed.length) this.#changes.report(changed);
-    return changed.length;
+    return this.#changes.flush();
   }
 
   async #reconcile(): Promise<ReconcileResult> {

@@ -89,14 +89,19 @@ describe('WordPostings', () => {
     );
   });
 
-  it('keeps rows far apart (gaps of several bytes) as they were posted', () => {
+  it('keeps rows far apart (gaps of several bytes) as they were posted, across the arrays a long list is held in', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 1, max: 2 ** 26 }), fc.subarray(['jazz', 'night', 'jazzy'])), {
-          maxLength: 40,
-        }),
-        (posts) => {
-          const p = new WordPostings();
+        fc.array(
+          fc.tuple(
+            fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 ** 26 })),
+            fc.subarray(['jazz', 'night', 'jazzy']),
+          ),
+          { maxLength: 80 },
+        ),
+        fc.constantFrom(8, 9, 16, 1 << 16),
+        (posts, chunk) => {
+          const p = new WordPostings(chunk);
           let row = -1;
           const want = new Map<string, number[]>([
             ['jazz', []],
@@ -110,6 +115,12 @@ describe('WordPostings', () => {
           }
           expect([...p.rowsOf('jazz')]).toEqual(want.get('jazz'));
           expect([...p.rowsOf('night')]).toEqual(want.get('night'));
+          // As bits too, a row of postings at a time (the pieces of `TextPostings.prepare`).
+          const bits = new Uint32Array((Math.max(row, 0) >>> 5) + 1);
+          for (const _ of p.rowBits('jazz', bits, row + 1, 1));
+          const set: number[] = [];
+          for (let r = 0; r <= row; r++) if (bits[r >>> 5] & (1 << (r & 31))) set.push(r);
+          expect(set).toEqual([...new Set(want.get('jazz'))].sort((a, b) => a - b));
         },
       ),
     );

@@ -124,6 +124,13 @@ const gramsOf = (w: string): Set<string> => {
   return out;
 };
 
+/**
+ * Bytes of a word's postings held in one array, at most: a longer list goes on in another. Doubling one array per word
+ * allocated and copied 1–2 MB in one task for a common word at 1M events, with the collector's work such an
+ * allocation brings (a 34 ms task while a compaction posted its new columns' words).
+ */
+const CHUNK = 1 << 16;
+
 /** How many term → words answers are kept (search terms repeat: the calendar's own filters, popular words). */
 const TERM_CACHE = 1000;
 
@@ -132,13 +139,17 @@ const TERM_CACHE = 1000;
  * row), so postings are never edited; rows that died are skipped by the caller and left out of the new columns a
  * compaction builds.
  * Rows are posted in ascending order, so each word's list is kept as the gaps between its rows, 7 bits a byte
- * (LEB128): a common word's gaps are a byte each, a quarter of the space of 32-bit row numbers.
+ * (LEB128): a common word's gaps are a byte each, a quarter of the space of 32-bit row numbers. A list is held in
+ * arrays of at most CHUNK bytes; a full one ends in zero bytes, which decode as no row (a gap is never 0, and a
+ * gap's last byte is never 0).
  */
 export class WordPostings {
   /** Word ids by their bytes (the words of a text are looked up without making strings of them). */
   readonly #ids = new Vocabulary();
   readonly #words: string[] = [];
   #bytes: Uint8Array[] = [];
+  /** Per word, its full arrays before `#bytes` (zero-padded), if any. */
+  #full: Uint8Array[][] = [];
   /** Bytes used, rows posted and the last row posted, per word. */
   #used: number[] = [];
   #counts: number[] = [];
@@ -147,6 +158,12 @@ export class WordPostings {
   readonly #grams = new Map<string, number[]>();
   /** Term → ids of the words containing it, as of `upTo` words (words are only ever added). */
   readonly #terms = new Map<string, { words: number[]; upTo: number }>();
+  /** Bytes of a full array of postings (see CHUNK; tests make it small). */
+  readonly #chunk: number;
+
+  constructor(chunk = CHUNK) {
+    this.#chunk = Math.max(8, chunk);
+  }
 
   get vocabulary(): number {
     return this.#words.length;
@@ -157,8 +174,9 @@ export class WordPostings {
     let held = this.#ids.bytes;
     let used = held;
     for (let id = 0; id < this.#bytes.length; id++) {
-      held += this.#bytes[id].byteLength;
-      used += this.#used[id];
+      const full = this.#full[id].reduce((n, a) => n + a.byteLength, 0);
+      held += this.#bytes[id].byteLength + full;
+      used += this.#used[id] + full;
     }
     return { held, used };
   }
@@ -203,9 +221,18 @@ export class WordPostings {
     let bytes = this.#bytes[id];
     let at = this.#used[id];
     if (at + 5 > bytes.length) {
-      const grown = new Uint8Array(Math.max(8, bytes.length * 2));
-      grown.set(bytes.subarray(0, at));
-      this.#bytes[id] = bytes = grown;
+      const size = Math.min(this.#chunk, Math.max(8, bytes.length * 2));
+      if (at + 5 > size) {
+        // Its last bytes are zero (never written): no row.
+        this.#full[id].push(bytes);
+        bytes = new Uint8Array(this.#chunk);
+        at = 0;
+      } else {
+        const grown = new Uint8Array(size);
+        grown.set(bytes.subarray(0, at));
+        bytes = grown;
+      }
+      this.#bytes[id] = bytes;
     }
     while (gap >= 0x80) {
       bytes[at++] = (gap & 0x7f) | 0x80;
@@ -219,20 +246,24 @@ export class WordPostings {
 
   /** The rows of word `id`, written into `out` from `at`. */
   #decode(id: number, out: Int32Array, at: number): void {
-    const bytes = this.#bytes[id];
-    const end = this.#used[id];
+    const full = this.#full[id];
     let row = -1;
-    for (let i = 0; i < end; ) {
-      let gap = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = bytes[i++];
-        gap |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      row += gap;
-      out[at++] = row;
+    for (let k = 0; k <= full.length; k++) {
+      const bytes = k < full.length ? full[k] : this.#bytes[id];
+      const end = k < full.length ? bytes.length : this.#used[id];
+      for (let i = 0; i < end; ) {
+        let gap = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          b = bytes[i++];
+          gap |= (b & 0x7f) << shift;
+          shift += 7;
+        } while (b & 0x80);
+        if (gap === 0) continue;
+        row += gap;
+        out[at++] = row;
+      }
     }
   }
 
@@ -240,17 +271,25 @@ export class WordPostings {
    * {@link rowsOf} as bits, a piece at a time: sets the bit of every row below `below` posted under a word containing
    * `term`, reading at most `max` rows of postings between two yields (the caller yields to the event loop there: a
    * common word's rows at 1M events, decoded and sorted in one go, were a 30–45 ms task). Postings only grow at their
-   * end (a grown array keeps its bytes), so a piece resumes where the last one stopped.
+   * end (a grown array keeps its bytes, a full one is kept as it is), so a piece resumes where the last one stopped:
+   * at byte `i` of array `k` (of the full ones, then the last).
    */
   *rowBits(term: string, bits: Uint32Array, below: number, max: number): Generator<void> {
     for (const id of [...this.#wordsContaining(term)]) {
       let i = 0;
+      let k = 0;
       let row = -1;
       for (let done = false; !done; ) {
-        const bytes = this.#bytes[id];
-        const end = this.#used[id];
+        const full = this.#full[id];
+        const bytes = k < full.length ? full[k] : this.#bytes[id];
+        const end = k < full.length ? bytes.length : this.#used[id];
         for (let n = 0; n < max; n++) {
           if (i >= end) {
+            if (k < full.length) {
+              k++;
+              i = 0;
+              break;
+            }
             done = true;
             break;
           }
@@ -262,6 +301,7 @@ export class WordPostings {
             gap |= (b & 0x7f) << shift;
             shift += 7;
           } while (b & 0x80);
+          if (gap === 0) continue;
           row += gap;
           if (row >= below) {
             done = true;
@@ -307,6 +347,7 @@ export class WordPostings {
   #newWord(w: string, id: number): number {
     this.#words.push(w);
     this.#bytes.push(new Uint8Array(2));
+    this.#full.push([]);
     this.#used.push(0);
     this.#counts.push(0);
     this.#last.push(-1);

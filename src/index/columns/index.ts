@@ -144,6 +144,20 @@ export class EventColumns {
     return rows;
   }
 
+  /**
+   * Up to `out.length` live rows in (start, id) order after row `row` (-1: from the first), into `out`: how many (see
+   * `Ordered.rowsAfter`). A walk of every row in slices, with no copy of the whole order made in one task.
+   */
+  rowsAfter(row: number, out: Int32Array): number {
+    return this.#order.rowsAfter(row, out);
+  }
+
+  /** The rows allocated now that are still live when the walk reaches them, by row number (not in order). */
+  *liveRows(): Generator<number> {
+    const used = this.#rows.used;
+    for (let r = 0; r < used; r++) if (this.#rows.meta[r] & ALIVE) yield r;
+  }
+
   /** The event id of a row (live or dead). */
   idAt(r: number): number {
     return this.#rows.id[r];

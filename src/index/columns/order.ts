@@ -192,6 +192,32 @@ export class Ordered {
     if (b.n === 0) this.blocks.splice(at, 1);
   }
 
+  /**
+   * Up to `out.length` rows in order after row `row` (live or dead: its key is read from the columns; -1: from the
+   * first), written into `out`; how many. A walk that goes on from its last row after the order changed (a
+   * compaction's copy, a slice a tick) meets the rows added after that row since, and not the ones removed.
+   */
+  rowsAfter(row: number, out: Int32Array): number {
+    if (this.blocks.length === 0) return 0;
+    let at = 0;
+    let i = 0;
+    if (row >= 0) {
+      at = this.#blockOf(row);
+      const b = this.blocks[at];
+      i = this.#indexIn(b, row);
+      if (i < b.n && b.rows[i] === row) i++;
+    }
+    let n = 0;
+    for (; at < this.blocks.length && n < out.length; at++, i = 0) {
+      const b = this.blocks[at];
+      const take = Math.min(b.n - i, out.length - n);
+      if (take <= 0) continue;
+      out.set(b.rows.subarray(i, i + take), n);
+      n += take;
+    }
+    return n;
+  }
+
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
   seek(key: number, strict: boolean): [number, number] {
     return seekBlocks(this.blocks, key, strict);

@@ -135,8 +135,11 @@ export class TextPostings {
   #paused = false;
   /** New columns are being built to replace these (see {@link retire}): their words are posted there, not here. */
   #retiring = false;
-  /** Term → the rows containing it, as of `upTo` rows; `#termInts` row numbers held in all. */
-  readonly #terms = new Map<string, { rows: Int32Array; upTo: number }>();
+  /**
+   * Term → the rows containing it, as of `upTo` rows, and the same as bits when made ahead (see {@link prepare}, until
+   * a search takes them: {@link takeBits}); `#termInts` row numbers held in all.
+   */
+  readonly #terms = new Map<string, { rows: Int32Array; upTo: number; bits?: Uint32Array }>();
   #termInts = 0;
   /** Called when the background has posted every row's words (after a load or a crawl, and after later changes). */
   readonly #posted: () => void;
@@ -189,6 +192,7 @@ export class TextPostings {
       if (more.length) {
         this.#termInts += more.length;
         hit.rows = appended(hit.rows, more);
+        if (hit.bits) hit.bits = withBits(hit.bits, more, rows.used);
       }
       hit.upTo = rows.used;
     }
@@ -243,9 +247,26 @@ export class TextPostings {
     // A query may have made it meanwhile (from the same rows).
     if (this.#terms.has(term)) return;
     const all = more.length ? appended(rows, more) : rows;
-    this.#terms.set(term, { rows: all, upTo });
+    this.#terms.set(term, { rows: all, upTo, bits: more.length ? withBits(bits, more, upTo) : bits });
     this.#termInts += all.length;
     this.#evictTerms(term);
+  }
+
+  /**
+   * The rows of `term` as bits (one per row of `cap`), when {@link prepare} made them: taken (a search keeps them as
+   * its own from then on), so that a memo of a common word is not made by setting a bit per row in one task (800k
+   * rows at 1M events). Null otherwise. Call it after {@link rowsContaining} of the term: the bits are as up to date.
+   */
+  takeBits(term: string, cap: number): Uint32Array | null {
+    const hit = this.#terms.get(term);
+    const bits = hit?.bits;
+    if (!hit || !bits) return null;
+    hit.bits = undefined;
+    const words = (cap >>> 5) + 1;
+    if (bits.length === words) return bits;
+    const out = new Uint32Array(words);
+    out.set(bits.subarray(0, words));
+    return out;
   }
 
   /** Least recently used answers go first once they hold more row numbers than the index has rows, twice over. */
@@ -334,6 +355,17 @@ export class TextPostings {
     });
     this.#tick.unref();
   }
+}
+
+/** `bits` with the bits of `more` set, grown (a copy) to hold rows below `upTo` if need be. */
+function withBits(bits: Uint32Array, more: readonly number[], upTo: number): Uint32Array {
+  let out = bits;
+  if ((upTo >>> 5) + 1 > bits.length) {
+    out = new Uint32Array((upTo >>> 5) + 1);
+    out.set(bits);
+  }
+  for (const r of more) out[r >>> 5] |= 1 << (r & 31);
+  return out;
 }
 
 /** `rows` followed by `more`, in a new array. */

@@ -98,7 +98,9 @@ export class Searches {
         .map((t) => this.#text.rowsContaining(t))
         .sort((a, b) => a.length - b.length))
         memo.rows = memo.rows ? intersect(memo.rows, list) : list;
-      memo.inc = memo.rows ? bitsOf([memo.rows], rows.cap) : null;
+      // A term made ahead has its bits already (`TextPostings.prepare`).
+      const made = including.length === 1 ? this.#text.takeBits(including[0], rows.cap) : null;
+      memo.inc = memo.rows ? (made ?? bitsOf([memo.rows], rows.cap)) : null;
       if (memo.rows && memo.rows.length * LONG > rows.alive) memo.rows = null;
       memo.exc = excluding.length
         ? bitsOf(
