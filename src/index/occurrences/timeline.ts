@@ -4,8 +4,10 @@
 //
 // An entry is its floating start (whole seconds after the store's base: every start is a wall clock `Y-m-d H:i:s`)
 // and the slot of its series (src/index/occurrences/store.ts); entries are ordered by (start, slot). A change of a
-// series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted.
+// series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted. A window's total over many
+// blocks is read from running totals of their counts (./sums.ts), which a change marks stale from its block on.
 import { seekBlocks } from '../columns/order.ts';
+import { BlockSums } from './sums.ts';
 
 /** Entries per block: a change moves at most 2 × this many entries of each array. */
 const BLOCK = 256;
@@ -50,6 +52,8 @@ export class Timeline {
   blocks: TimelineBlock[] = [];
   /** Entries held. */
   size = 0;
+  /** Running totals of the blocks' counts (per class, per kept set). */
+  readonly sums = new BlockSums();
   readonly #info: SlotInfo;
   readonly #block: number;
   /** Length of every block's `counts`. */
@@ -86,7 +90,7 @@ export class Timeline {
     return lo;
   }
 
-  #count(b: TimelineBlock, slot: number, by: number): void {
+  #count(at: number, b: TimelineBlock, slot: number, by: number): void {
     const c = this.#info.classOf(slot);
     if (c >= this.#classes) {
       while (c >= this.#classes) this.#classes *= 2;
@@ -97,6 +101,7 @@ export class Timeline {
       }
     }
     b.counts[c] += by;
+    this.sums.changed(at, c);
   }
 
   /** Counts of a set of series kept for a block at its version (see {@link TimelineBlock.kept}), or -1. */
@@ -135,7 +140,7 @@ export class Timeline {
     b.n++;
     b.version++;
     this.size++;
-    this.#count(b, slot, 1);
+    this.#count(at, b, slot, 1);
     const d = this.#info.durOf(slot);
     if (d < b.minDur) b.minDur = d;
     if (d > b.maxDur) b.maxDur = d;
@@ -151,6 +156,7 @@ export class Timeline {
       this.#summarise(b);
       this.#summarise(right);
       this.blocks.splice(at + 1, 0, right);
+      this.sums.moved(at);
     }
   }
 
@@ -161,13 +167,16 @@ export class Timeline {
     const b = this.blocks[at];
     const i = this.#indexIn(b, start, slot);
     if (i >= b.n || b.starts[i] !== start || b.slots[i] !== slot) return false;
-    this.#count(b, slot, -1);
+    this.#count(at, b, slot, -1);
     b.starts.copyWithin(i, i + 1, b.n);
     b.slots.copyWithin(i, i + 1, b.n);
     b.n--;
     b.version++;
     this.size--;
-    if (b.n === 0) this.blocks.splice(at, 1);
+    if (b.n === 0) {
+      this.blocks.splice(at, 1);
+      this.sums.moved(at);
+    }
     return true;
   }
 
@@ -182,6 +191,19 @@ export class Timeline {
       if (d < b.minDur) b.minDur = d;
       if (d > b.maxDur) b.maxDur = d;
     }
+  }
+
+  /** The first block from `k` on whose last start is after `secs` (blocks.length when none is). */
+  endOfRun(k: number, secs: number): number {
+    let lo = k;
+    let hi = this.blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const b = this.blocks[mid];
+      if (b.starts[b.n - 1] <= secs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */
