@@ -2,9 +2,9 @@
 // blocks before each block hold, so a window's total is two reads per class instead of a walk over every block in it
 // (10k blocks at 100k events with 20 % weekly series: 3 ms a list, where the one-offs' list costs 0.05 ms).
 //
-// Made lazily and kept from a block on: a change of block k makes the totals after k stale for its class only (every
-// class when blocks move: a split, an emptied block), and the next query that reads past k adds the blocks' counts up
-// again from there, O(blocks) additions once per change and class, not per query; a change stays O(1) here.
+// Made lazily and kept from a block on: a change of block k makes the totals after k stale for its class only, and the
+// next query that reads past k adds the blocks' counts up again from there, O(blocks) additions once per change and
+// class, not per query. A split or an emptied block moves the totals after it by one (a copy, no additions).
 
 /** What the sums read of a block: its count per class. */
 export interface Counted {
@@ -22,7 +22,16 @@ interface Track {
 
 const track = (): Track => ({ pre: new Uint32Array(64), valid: 0 });
 
-/** `t.pre` made right up to block `k`, from `count` of each block. */
+/** `pre` long enough to hold index `k`. */
+function grown(pre: Uint32Array, k: number): Uint32Array {
+  let n = pre.length;
+  while (n <= k) n *= 2;
+  const out = new Uint32Array(n);
+  out.set(pre);
+  return out;
+}
+
+/** A set's `t.pre` made right up to block `k`, from `count` of each block. */
 function extend(
   t: Track,
   k: number,
@@ -30,17 +39,26 @@ function extend(
   count: (b: Counted) => number,
 ): Uint32Array {
   if (t.valid >= k) return t.pre;
-  if (t.pre.length <= k) {
-    let n = t.pre.length;
-    while (n <= k) n *= 2;
-    const pre = new Uint32Array(n);
-    pre.set(t.pre.subarray(0, t.valid + 1));
-    t.pre = pre;
-  }
+  if (t.pre.length <= k) t.pre = grown(t.pre, k);
   const pre = t.pre;
-  let sum = pre[t.valid];
+  let sum = pre[t.valid]!;
   for (let j = t.valid; j < k; j++) {
     sum += count(blocks[j]!);
+    pre[j + 1] = sum;
+  }
+  t.valid = k;
+  return pre;
+}
+
+/** A class's `t.pre` made right up to block `k` (a tight loop: every class's totals after a change of a series). */
+function extendClass(t: Track, k: number, blocks: ReadonlyArray<Counted>, c: number): Uint32Array {
+  if (t.valid >= k) return t.pre;
+  if (t.pre.length <= k) t.pre = grown(t.pre, k);
+  const pre = t.pre;
+  let sum = pre[t.valid]!;
+  for (let j = t.valid; j < k; j++) {
+    const counts = blocks[j]!.counts;
+    if (c < counts.length) sum += counts[c]!;
     pre[j + 1] = sum;
   }
   t.valid = k;
@@ -58,10 +76,29 @@ export class BlockSums {
     for (const s of this.#sets) if (s.valid > k) s.valid = k;
   }
 
-  /** Blocks from `k` on moved (a split at k, block k emptied and gone): every total after k. */
-  moved(k: number): void {
-    for (const t of this.#classes) if (t !== undefined && t.valid > k) t.valid = k;
+  /**
+   * Block `k` was split in two (k and k + 1, `left` the first): the totals after it move up one, the new one between
+   * is the left half's, so no class's totals are made again. A set's are, from k on.
+   */
+  split(k: number, left: Counted): void {
+    for (let c = 0; c < this.#classes.length; c++) {
+      const t = this.#classes[c]!;
+      if (t.valid <= k) continue;
+      if (t.pre.length <= t.valid + 1) t.pre = grown(t.pre, t.valid + 1);
+      t.pre.copyWithin(k + 2, k + 1, t.valid + 1);
+      t.pre[k + 1] = t.pre[k]! + (left.counts[c] ?? 0);
+      t.valid++;
+    }
     for (const s of this.#sets) if (s.valid > k) s.valid = k;
+  }
+
+  /** Block `k`, emptied, is gone: the totals after it move down one. */
+  removed(k: number): void {
+    for (const t of [...this.#classes, ...this.#sets]) {
+      if (t.valid <= k) continue;
+      t.pre.copyWithin(k + 1, k + 2, t.valid + 1);
+      t.valid--;
+    }
   }
 
   /** Entries of the classes `listed` in blocks [k1, k2). */
@@ -74,7 +111,7 @@ export class BlockSums {
         while (this.#classes.length <= c) this.#classes.push(track());
         t = this.#classes[c]!;
       }
-      const pre = extend(t, k2, blocks, (b) => b.counts[c] ?? 0);
+      const pre = extendClass(t, k2, blocks, c);
       total += pre[k2]! - pre[k1]!;
     }
     return total;

@@ -156,7 +156,7 @@ export class Timeline {
       this.#summarise(b);
       this.#summarise(right);
       this.blocks.splice(at + 1, 0, right);
-      this.sums.moved(at);
+      this.sums.split(at, b);
     }
   }
 
@@ -175,7 +175,7 @@ export class Timeline {
     this.size--;
     if (b.n === 0) {
       this.blocks.splice(at, 1);
-      this.sums.moved(at);
+      this.sums.removed(at);
     }
     return true;
   }
