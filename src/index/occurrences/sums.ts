@@ -6,6 +6,8 @@
 // next query that reads past k adds the blocks' counts up again from there, O(blocks) additions once per change and
 // class, not per query. A split or an emptied block moves the totals after it by one (a copy, no additions).
 
+import type { CountPool } from './counts.ts';
+
 /** What the sums read of a block: its count per class. */
 export interface Counted {
   counts: Uint32Array;
@@ -50,15 +52,16 @@ function extend(
   return pre;
 }
 
-/** A class's `t.pre` made right up to block `k` (a tight loop: every class's totals after a change of a series). */
-function extendClass(t: Track, k: number, blocks: ReadonlyArray<Counted>, c: number): Uint32Array {
+/** A class's `t.pre` made right up to block `k`, from the pool (two arrays read in sequence). */
+function extendClass(t: Track, k: number, counts: CountPool, c: number): Uint32Array {
   if (t.valid >= k) return t.pre;
   if (t.pre.length <= k) t.pre = grown(t.pre, k);
   const pre = t.pre;
+  const { pool, order, width } = counts;
+  const at = c < width ? c : -1;
   let sum = pre[t.valid]!;
   for (let j = t.valid; j < k; j++) {
-    const counts = blocks[j]!.counts;
-    if (c < counts.length) sum += counts[c]!;
+    if (at >= 0) sum += pool[order[j]! * width + at]!;
     pre[j + 1] = sum;
   }
   t.valid = k;
@@ -102,7 +105,7 @@ export class BlockSums {
   }
 
   /** Entries of the classes `listed` in blocks [k1, k2). */
-  ofClasses(blocks: ReadonlyArray<Counted>, listed: readonly number[], k1: number, k2: number): number {
+  ofClasses(counts: CountPool, listed: readonly number[], k1: number, k2: number): number {
     let total = 0;
     for (let i = 0; i < listed.length; i++) {
       const c = listed[i]!;
@@ -111,7 +114,7 @@ export class BlockSums {
         while (this.#classes.length <= c) this.#classes.push(track());
         t = this.#classes[c]!;
       }
-      const pre = extendClass(t, k2, blocks, c);
+      const pre = extendClass(t, k2, counts, c);
       total += pre[k2]! - pre[k1]!;
     }
     return total;

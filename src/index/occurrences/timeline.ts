@@ -7,6 +7,7 @@
 // series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted. A window's total over many
 // blocks is read from running totals of their counts (./sums.ts), which a change marks stale from its block on.
 import { seekBlocks } from '../columns/order.ts';
+import { CountPool } from './counts.ts';
 import { BlockSums } from './sums.ts';
 
 /** Entries per block: a change moves at most 2 × this many entries of each array. */
@@ -20,8 +21,10 @@ export interface TimelineBlock {
   starts: Int32Array;
   slots: Int32Array;
   n: number;
-  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`), by class. */
+  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`), by class: a view of the
+   * block's place in the timeline's pool of counts (./counts.ts). */
   counts: Uint32Array;
+  place: number;
   /** Counts of the entries of a set of series (keyed by the set's object), made by a query, for this version. */
   kept: { set: object; version: number; count: number }[];
   /** Bounds on the durations (ms) of the entries' series: kept on removal (still bounds), exact after a split. */
@@ -37,11 +40,12 @@ export interface SlotInfo {
   durOf(slot: number): number;
 }
 
-const newBlock = (capacity: number, classes: number): TimelineBlock => ({
+const newBlock = (capacity: number, counts: Uint32Array, place: number): TimelineBlock => ({
   starts: new Int32Array(capacity),
   slots: new Int32Array(capacity),
   n: 0,
-  counts: new Uint32Array(classes),
+  counts,
+  place,
   kept: [],
   minDur: Number.POSITIVE_INFINITY,
   maxDur: Number.NEGATIVE_INFINITY,
@@ -56,8 +60,8 @@ export class Timeline {
   readonly sums = new BlockSums();
   readonly #info: SlotInfo;
   readonly #block: number;
-  /** Length of every block's `counts`. */
-  #classes = CLASSES;
+  /** Every block's counts. */
+  readonly counts = new CountPool(CLASSES);
 
   constructor(info: SlotInfo, block = BLOCK) {
     this.#info = info;
@@ -90,15 +94,26 @@ export class Timeline {
     return lo;
   }
 
+  /** A new block at index `at` of the blocks, with `capacity` entries. */
+  #add(at: number, capacity: number): TimelineBlock {
+    const { place, moved } = this.counts.take();
+    if (moved) this.#repoint();
+    const b = newBlock(capacity, this.counts.view(place), place);
+    this.blocks.splice(at, 0, b);
+    this.counts.insert(at, place);
+    return b;
+  }
+
+  /** Every block's counts made a view of the pool again (it was replaced). */
+  #repoint(): void {
+    for (const blk of this.blocks) blk.counts = this.counts.view(blk.place);
+  }
+
   #count(at: number, b: TimelineBlock, slot: number, by: number): void {
     const c = this.#info.classOf(slot);
-    if (c >= this.#classes) {
-      while (c >= this.#classes) this.#classes *= 2;
-      for (const blk of this.blocks) {
-        const counts = new Uint32Array(this.#classes);
-        counts.set(blk.counts);
-        blk.counts = counts;
-      }
+    if (c >= this.counts.width) {
+      this.counts.widen(c);
+      this.#repoint();
     }
     b.counts[c] += by;
     this.sums.changed(at, c);
@@ -122,16 +137,18 @@ export class Timeline {
   }
 
   insert(start: number, slot: number): void {
-    if (this.blocks.length === 0) this.blocks.push(newBlock(this.#block, this.#classes));
+    if (this.blocks.length === 0) this.#add(0, this.#block);
     const at = this.#blockOf(start, slot);
     const b = this.blocks[at];
     const i = this.#indexIn(b, start, slot);
     if (b.n === b.starts.length) {
       // Full: grow it (blocks start small, so a bulk of few entries costs little), up to twice the block size.
-      const grown = newBlock(Math.min(2 * this.#block, b.n * 2), 0);
-      grown.starts.set(b.starts.subarray(0, b.n));
-      grown.slots.set(b.slots.subarray(0, b.n));
-      Object.assign(b, { starts: grown.starts, slots: grown.slots });
+      const starts = new Int32Array(Math.min(2 * this.#block, b.n * 2));
+      const slots = new Int32Array(starts.length);
+      starts.set(b.starts.subarray(0, b.n));
+      slots.set(b.slots.subarray(0, b.n));
+      b.starts = starts;
+      b.slots = slots;
     }
     b.starts.copyWithin(i + 1, i, b.n);
     b.slots.copyWithin(i + 1, i, b.n);
@@ -147,7 +164,7 @@ export class Timeline {
     if (b.n === 2 * this.#block) {
       // Split a full block in two halves.
       const half = this.#block;
-      const right = newBlock(2 * half, this.#classes);
+      const right = this.#add(at + 1, 2 * half);
       right.starts.set(b.starts.subarray(half, b.n));
       right.slots.set(b.slots.subarray(half, b.n));
       right.n = b.n - half;
@@ -155,7 +172,6 @@ export class Timeline {
       b.version++;
       this.#summarise(b);
       this.#summarise(right);
-      this.blocks.splice(at + 1, 0, right);
       this.sums.split(at, b);
     }
   }
@@ -175,6 +191,8 @@ export class Timeline {
     this.size--;
     if (b.n === 0) {
       this.blocks.splice(at, 1);
+      this.counts.remove(at);
+      this.counts.release(b.place);
       this.sums.removed(at);
     }
     return true;

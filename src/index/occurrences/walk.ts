@@ -108,7 +108,7 @@ function countOf(sel: Selection, blk: TimelineBlock): number {
 function rangeOf(store: OccurrenceStore, sel: Selection, k1: number, k2: number): number {
   const { blocks, sums } = store.timeline;
   return sel.listed !== null
-    ? sums.ofClasses(blocks, sel.listed, k1, k2)
+    ? sums.ofClasses(store.timeline.counts, sel.listed, k1, k2)
     : sums.ofSet(blocks, sel, (blk) => countOf(sel, blk), k1, k2);
 }
 
