@@ -23,7 +23,7 @@ const today = Math.floor(Date.now() / DAY) * DAY;
 const day = (d: number) => wall(today + d * DAY);
 
 /** Every fifth event a weekly series without an end (half in New York, half in Madrid), when `series`. */
-function* posts(n: number, series: boolean): Generator<WpPost> {
+export function* posts(n: number, series: boolean): Generator<WpPost> {
   for (const p of syntheticPosts(n)) {
     if (series && p.id % 5 === 0) {
       const meta = p.meta as Record<string, unknown>;
@@ -36,7 +36,7 @@ function* posts(n: number, series: boolean): Generator<WpPost> {
 
 const ANON = { statuses: ['publish'], page: 1, perPage: 10 };
 const WINDOW = (i: number) => ({ startGte: day(i % 7), endLte: day(730) });
-const kinds: [string, (i: number) => IndexQuery][] = [
+export const kinds: [string, (i: number) => IndexQuery][] = [
   ['default list (24 months)', (i) => ({ ...ANON, dates: WINDOW(i) })],
   ['30-day window', (i) => ({ ...ANON, dates: { startGte: day(i % 700), endLte: day((i % 700) + 30) } })],
   ['search, common word', (i) => ({ ...ANON, search: ['music', 'night', 'live'][i % 3], dates: WINDOW(i) })],

@@ -68,6 +68,14 @@ export class OccurrenceStore {
   /** Each slot's series' class and duration (ms), read by every walk of the timeline (replaced when they grow). */
   slotClass = new Uint16Array(64);
   slotDur = new Float64Array(64);
+  /**
+   * Each slot's kept starts summed up for a count of series over every slot (`seriesIn`, ./walk.ts): whether a series
+   * holds it (1), its first and last kept start (s) and the widest gap between two (s; Infinity with fewer than two).
+   */
+  slotLive = new Uint8Array(64);
+  slotFirst = new Int32Array(64);
+  slotLast = new Int32Array(64);
+  slotGap = new Float64Array(64);
   readonly classStatus: string[] = [];
   readonly classFlags: number[] = [];
   readonly #windowMs: number;
@@ -190,14 +198,8 @@ export class OccurrenceStore {
       };
       this.#series.set(id, s);
       this.#bySlot[slot] = s;
-      if (slot >= this.slotClass.length) {
-        const klass = new Uint16Array(2 * this.slotClass.length);
-        klass.set(this.slotClass);
-        this.slotClass = klass;
-        const dur = new Float64Array(2 * this.slotDur.length);
-        dur.set(this.slotDur);
-        this.slotDur = dur;
-      }
+      if (slot >= this.slotClass.length) this.#grow();
+      this.slotLive[slot] = 1;
       this.slotClass[slot] = s.klass;
       this.slotDur[slot] = repeat.durationMs;
       if (repeat.durationMs > this.#longest) this.#longest = repeat.durationMs;
@@ -209,6 +211,21 @@ export class OccurrenceStore {
       this.#bySeries.set(repeat.seriesParent, set);
       set.add(id);
     }
+  }
+
+  /** Doubles the arrays by slot. */
+  #grow(): void {
+    const n = 2 * this.slotClass.length;
+    const grown = <T extends Uint8Array | Uint16Array | Int32Array | Float64Array>(a: T, b: T): T => {
+      b.set(a);
+      return b;
+    };
+    this.slotClass = grown(this.slotClass, new Uint16Array(n));
+    this.slotDur = grown(this.slotDur, new Float64Array(n));
+    this.slotLive = grown(this.slotLive, new Uint8Array(n));
+    this.slotFirst = grown(this.slotFirst, new Int32Array(n));
+    this.slotLast = grown(this.slotLast, new Int32Array(n));
+    this.slotGap = grown(this.slotGap, new Float64Array(n));
   }
 
   /** Expands a series over `span` into its kept arrays (not into the timeline). */
@@ -228,6 +245,10 @@ export class OccurrenceStore {
     s.starts = starts;
     s.offs = offs;
     s.maxGap = maxGap;
+    // None kept: a first after the last, which no stretch lies between.
+    this.slotFirst[s.slot] = n > 0 ? starts[0] : 0x7fffffff;
+    this.slotLast[s.slot] = n > 0 ? starts[n - 1] : -0x80000000;
+    this.slotGap[s.slot] = maxGap;
   }
 
   #merge(s: Series): void {
@@ -244,6 +265,7 @@ export class OccurrenceStore {
       this.#unmerge(s);
       this.#series.delete(id);
       this.#bySlot[s.slot] = undefined;
+      this.slotLive[s.slot] = 0;
       this.#free.push(s.slot);
       this.version++;
     }

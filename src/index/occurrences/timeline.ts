@@ -4,8 +4,11 @@
 //
 // An entry is its floating start (whole seconds after the store's base: every start is a wall clock `Y-m-d H:i:s`)
 // and the slot of its series (src/index/occurrences/store.ts); entries are ordered by (start, slot). A change of a
-// series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted.
+// series moves its entries one at a time: O(log n + BLOCK) each, nothing is re-sorted. A window's total over many
+// blocks is read from running totals of their counts (./sums.ts), which a change marks stale from its block on.
 import { seekBlocks } from '../columns/order.ts';
+import { CountPool } from './counts.ts';
+import { BlockSums } from './sums.ts';
 
 /** Entries per block: a change moves at most 2 × this many entries of each array. */
 const BLOCK = 256;
@@ -18,8 +21,10 @@ export interface TimelineBlock {
   starts: Int32Array;
   slots: Int32Array;
   n: number;
-  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`), by class. */
+  /** How many entries of each series class (src/index/occurrences/store.ts, `classOf`), by class: a view of the
+   * block's place in the timeline's pool of counts (./counts.ts). */
   counts: Uint32Array;
+  place: number;
   /** Counts of the entries of a set of series (keyed by the set's object), made by a query, for this version. */
   kept: { set: object; version: number; count: number }[];
   /** Bounds on the durations (ms) of the entries' series: kept on removal (still bounds), exact after a split. */
@@ -35,11 +40,12 @@ export interface SlotInfo {
   durOf(slot: number): number;
 }
 
-const newBlock = (capacity: number, classes: number): TimelineBlock => ({
+const newBlock = (capacity: number, counts: Uint32Array, place: number): TimelineBlock => ({
   starts: new Int32Array(capacity),
   slots: new Int32Array(capacity),
   n: 0,
-  counts: new Uint32Array(classes),
+  counts,
+  place,
   kept: [],
   minDur: Number.POSITIVE_INFINITY,
   maxDur: Number.NEGATIVE_INFINITY,
@@ -50,10 +56,12 @@ export class Timeline {
   blocks: TimelineBlock[] = [];
   /** Entries held. */
   size = 0;
+  /** Running totals of the blocks' counts (per class, per kept set). */
+  readonly sums = new BlockSums();
   readonly #info: SlotInfo;
   readonly #block: number;
-  /** Length of every block's `counts`. */
-  #classes = CLASSES;
+  /** Every block's counts. */
+  readonly counts = new CountPool(CLASSES);
 
   constructor(info: SlotInfo, block = BLOCK) {
     this.#info = info;
@@ -86,17 +94,29 @@ export class Timeline {
     return lo;
   }
 
-  #count(b: TimelineBlock, slot: number, by: number): void {
+  /** A new block at index `at` of the blocks, with `capacity` entries. */
+  #add(at: number, capacity: number): TimelineBlock {
+    const { place, moved } = this.counts.take();
+    if (moved) this.#repoint();
+    const b = newBlock(capacity, this.counts.view(place), place);
+    this.blocks.splice(at, 0, b);
+    this.counts.insert(at, place);
+    return b;
+  }
+
+  /** Every block's counts made a view of the pool again (it was replaced). */
+  #repoint(): void {
+    for (const blk of this.blocks) blk.counts = this.counts.view(blk.place);
+  }
+
+  #count(at: number, b: TimelineBlock, slot: number, by: number): void {
     const c = this.#info.classOf(slot);
-    if (c >= this.#classes) {
-      while (c >= this.#classes) this.#classes *= 2;
-      for (const blk of this.blocks) {
-        const counts = new Uint32Array(this.#classes);
-        counts.set(blk.counts);
-        blk.counts = counts;
-      }
+    if (c >= this.counts.width) {
+      this.counts.widen(c);
+      this.#repoint();
     }
     b.counts[c] += by;
+    this.sums.changed(at, c);
   }
 
   /** Counts of a set of series kept for a block at its version (see {@link TimelineBlock.kept}), or -1. */
@@ -117,16 +137,18 @@ export class Timeline {
   }
 
   insert(start: number, slot: number): void {
-    if (this.blocks.length === 0) this.blocks.push(newBlock(this.#block, this.#classes));
+    if (this.blocks.length === 0) this.#add(0, this.#block);
     const at = this.#blockOf(start, slot);
     const b = this.blocks[at];
     const i = this.#indexIn(b, start, slot);
     if (b.n === b.starts.length) {
       // Full: grow it (blocks start small, so a bulk of few entries costs little), up to twice the block size.
-      const grown = newBlock(Math.min(2 * this.#block, b.n * 2), 0);
-      grown.starts.set(b.starts.subarray(0, b.n));
-      grown.slots.set(b.slots.subarray(0, b.n));
-      Object.assign(b, { starts: grown.starts, slots: grown.slots });
+      const starts = new Int32Array(Math.min(2 * this.#block, b.n * 2));
+      const slots = new Int32Array(starts.length);
+      starts.set(b.starts.subarray(0, b.n));
+      slots.set(b.slots.subarray(0, b.n));
+      b.starts = starts;
+      b.slots = slots;
     }
     b.starts.copyWithin(i + 1, i, b.n);
     b.slots.copyWithin(i + 1, i, b.n);
@@ -135,14 +157,14 @@ export class Timeline {
     b.n++;
     b.version++;
     this.size++;
-    this.#count(b, slot, 1);
+    this.#count(at, b, slot, 1);
     const d = this.#info.durOf(slot);
     if (d < b.minDur) b.minDur = d;
     if (d > b.maxDur) b.maxDur = d;
     if (b.n === 2 * this.#block) {
       // Split a full block in two halves.
       const half = this.#block;
-      const right = newBlock(2 * half, this.#classes);
+      const right = this.#add(at + 1, 2 * half);
       right.starts.set(b.starts.subarray(half, b.n));
       right.slots.set(b.slots.subarray(half, b.n));
       right.n = b.n - half;
@@ -150,7 +172,7 @@ export class Timeline {
       b.version++;
       this.#summarise(b);
       this.#summarise(right);
-      this.blocks.splice(at + 1, 0, right);
+      this.sums.split(at, b);
     }
   }
 
@@ -161,13 +183,18 @@ export class Timeline {
     const b = this.blocks[at];
     const i = this.#indexIn(b, start, slot);
     if (i >= b.n || b.starts[i] !== start || b.slots[i] !== slot) return false;
-    this.#count(b, slot, -1);
+    this.#count(at, b, slot, -1);
     b.starts.copyWithin(i, i + 1, b.n);
     b.slots.copyWithin(i, i + 1, b.n);
     b.n--;
     b.version++;
     this.size--;
-    if (b.n === 0) this.blocks.splice(at, 1);
+    if (b.n === 0) {
+      this.blocks.splice(at, 1);
+      this.counts.remove(at);
+      this.counts.release(b.place);
+      this.sums.removed(at);
+    }
     return true;
   }
 
@@ -182,6 +209,19 @@ export class Timeline {
       if (d < b.minDur) b.minDur = d;
       if (d > b.maxDur) b.maxDur = d;
     }
+  }
+
+  /** The first block from `k` on whose last start is after `secs` (blocks.length when none is). */
+  endOfRun(k: number, secs: number): number {
+    let lo = k;
+    let hi = this.blocks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const b = this.blocks[mid];
+      if (b.starts[b.n - 1] <= secs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** The first position whose start is at least `key` (`strict`: above it), as [block, index]. */

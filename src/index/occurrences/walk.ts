@@ -104,6 +104,29 @@ function countOf(sel: Selection, blk: TimelineBlock): number {
   return c;
 }
 
+/** How many entries of blocks [k1, k2) pass the selection, from the timeline's running totals. */
+function rangeOf(store: OccurrenceStore, sel: Selection, k1: number, k2: number): number {
+  const { blocks, sums } = store.timeline;
+  return sel.listed !== null
+    ? sums.ofClasses(store.timeline.counts, sel.listed, k1, k2)
+    : sums.ofSet(blocks, sel, (blk) => countOf(sel, blk), k1, k2);
+}
+
+/**
+ * The last kept start (s) that is in the bounds' upper side whatever its series' duration, up to `longest` ms: an
+ * entry starting after the window's first and no later than this is in the bounds.
+ */
+function lastSure(b: FloatBounds, base: number, longest: number): number {
+  const atMost = (x: number) => Math.floor((x - base) / 1000);
+  const below = (x: number) => Math.ceil((x - base) / 1000) - 1;
+  return Math.min(
+    atMost(b.to),
+    b.sLt === undefined ? Number.POSITIVE_INFINITY : below(b.sLt),
+    b.eLte === undefined ? Number.POSITIVE_INFINITY : atMost(b.eLte - longest),
+    b.eLt === undefined ? Number.POSITIVE_INFINITY : below(b.eLt - longest),
+  );
+}
+
 /** The bounds as numbers (no bound: an infinity), read by the walks' inner loops. */
 function limits(b: FloatBounds) {
   return {
@@ -136,11 +159,18 @@ export function walkPage(
   const out = { secs: [] as number[], slots: [] as number[], total: 0 };
   let total = 0;
   let cutoff = Number.POSITIVE_INFINITY;
+  const sure = lastSure(b, base, store.longestMs);
   const [b0, i0] = store.timeline.seek(Math.floor((b.lower - base) / 1000), false);
   for (let k = b0, i = i0; k < blocks.length; k++, i = 0) {
     const blk = blocks[k];
     if (i === 0 && out.secs.length >= want && blk.starts[0] > cutoff && inside(b, blk, base)) {
-      total += countOf(sel, blk);
+      // Every block from here up to the last start `sure` is inside too (starts only grow; no series lasts longer
+      // than the longest), unless an end bound's early side still depends on the durations.
+      const end = base + blk.starts[0] * 1000 > eGt ? store.timeline.endOfRun(k, sure) : k;
+      if (end > k) {
+        total += rangeOf(store, sel, k, end);
+        k = end - 1;
+      } else total += countOf(sel, blk);
       continue;
     }
     const { starts, slots, n } = blk;
@@ -244,7 +274,11 @@ export function walkFirsts(
   return items;
 }
 
-/** How many series of the selection have an occurrence in the bounds that is not gone, or are in `also`. */
+/**
+ * How many series of the selection have an occurrence in the bounds that is not gone, or are in `also`. A tight loop
+ * over the slots' typed arrays (20k series: tens of µs); a series is read itself only when its kept starts' summary
+ * does not settle it.
+ */
 export function seriesIn(
   store: OccurrenceStore,
   sel: Selection,
@@ -252,32 +286,35 @@ export function seriesIn(
   gone: Gone,
   also: ReadonlySet<number>,
 ): number {
-  const { slotClass, slotDur } = store;
+  const { slotClass, slotDur, slotLive, slotFirst, slotLast, slotGap, base } = store;
   const { lo, above, hi, below, eLte, eLt, eGt } = limits(b);
+  const { pass, inS } = sel;
   const from = Math.max(lo, above);
   const to = Math.min(hi, below);
+  const anyGone = gone.size > 0;
+  const anyAlso = also.size > 0;
   let count = 0;
-  for (let slot = 0; slot < store.slots; slot++) {
-    const s = store.atSlot(slot);
-    if (!s) continue;
-    if (sel.pass !== null ? sel.pass[slotClass[slot]] !== 1 : sel.inS[slot] !== 1) {
-      if (also.has(s.id)) count++;
+  for (let slot = 0, n = store.slots; slot < n; slot++) {
+    if (slotLive[slot] !== 1) continue;
+    if (pass !== null ? pass[slotClass[slot]] !== 1 : inS[slot] !== 1) {
+      if (anyAlso && also.has((store.atSlot(slot) as Series).id)) count++;
       continue;
     }
-    const n = s.starts.length;
     const d = slotDur[slot];
-    // Every stretch longer than the widest gap between kept starts, inside them, holds one.
+    // The lower bounds hold past l, the upper ones up to h (the strict ones aside).
     const l = Math.max(from, eGt - d);
     const h = Math.min(to, eLte - d, eLt - d);
-    if (
-      n > 0 &&
-      h - l > s.maxGap * 1000 + 1000 &&
-      store.floatAt(s.starts[0]) <= l &&
-      store.floatAt(s.starts[n - 1]) >= h &&
-      !gone.has(slot)
-    )
-      count++;
-    else if (occursIn(store, s, b, gone) || also.has(s.id)) count++;
+    const first = base + slotFirst[slot] * 1000;
+    const last = base + slotLast[slot] * 1000;
+    let hit: boolean;
+    if (anyGone && gone.has(slot)) hit = occursIn(store, store.atSlot(slot) as Series, b, gone);
+    // Its first kept start is past every lower bound: it is in when it is before the upper ones (none kept: never).
+    else if (first > l) hit = first <= hi && first < below && first <= eLte - d && first < eLt - d;
+    else if (last < l) hit = false;
+    // Every stretch longer than the widest gap between kept starts, inside them, holds one.
+    else if (h - l > slotGap[slot] * 1000 + 1000 && last >= h) hit = true;
+    else hit = occursIn(store, store.atSlot(slot) as Series, b, gone);
+    if (hit || (anyAlso && also.has((store.atSlot(slot) as Series).id))) count++;
   }
   return count;
 }
