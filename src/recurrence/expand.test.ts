@@ -1,5 +1,6 @@
 // The expansion (rrule-temporal) against ical.js's on random series across DST, all-day series, UTC+5:30, Lord Howe.
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { Expander, readRuleText, type SeriesTimes, type StoredRule } from './expand.ts';
 import { expandWithIcalJs, seriesArb, seriesCalendar, synchronised } from './test-support.ts';
@@ -33,7 +34,34 @@ function both(rule: StoredRule, times: SeriesTimes) {
   return { ours, theirs };
 }
 
+/**
+ * Whether ours' one extra last occurrence is a wall clock that a fall-back repeats, with the rule's UNTIL between its two
+ * instants: RFC 5545 §3.3.5 makes an ambiguous local time its first instant (before UNTIL: in the series); ical.js
+ * takes the second (after UNTIL: left out). Only then may the two differ.
+ */
+function foldBeforeUntil(rule: StoredRule, times: SeriesTimes, ours: string[], theirs: string[]): boolean {
+  if (times.allDay || ours.length !== theirs.length + 1) return false;
+  if (ours.slice(0, -1).some((k, i) => k !== theirs[i])) return false;
+  const until = /UNTIL=(\d{8}T\d{6}Z)/.exec(rule.rrule)?.[1];
+  if (!until) return false;
+  const ms = Date.parse(ours.at(-1)!);
+  const wall = (at: number) => DateTime.fromMillis(at, { zone: times.timezone }).toFormat('yyyy-MM-dd HH:mm');
+  const later = [30, 60, 120].map((m) => ms + m * 60_000).find((at) => wall(at) === wall(ms));
+  const untilMs = DateTime.fromFormat(until, "yyyyMMdd'T'HHmmss'Z'", { zone: 'UTC' }).toMillis();
+  return later !== undefined && ms <= untilMs && untilMs < later;
+}
+
 describe('Expander', () => {
+  it('takes the first instant of a wall clock a fall-back repeats, so an UNTIL between the two keeps it', () => {
+    // Found by the property below (seed -1028267449): 02:15 in Madrid on 28 October 2029 is 00:15Z, then 01:15Z.
+    const rule = { rrule: 'FREQ=DAILY;UNTIL=20291028T005959Z', rdate: [], exdate: [] };
+    const times = { start: '2027-12-02 02:15:00', timezone: 'Europe/Madrid', allDay: false };
+    const { ours, theirs } = both(rule, times);
+    expect(ours.at(-1)).toBe('2029-10-28T00:15:00.000Z');
+    expect(ours.at(-2)).toBe('2029-10-27T00:15:00.000Z');
+    expect(foldBeforeUntil(rule, times, ours, theirs) || ours.length === theirs.length).toBe(true);
+  });
+
   it('keeps a weekly 19:00 New York series at 19:00 local across both DST changes', () => {
     const rule = readRuleText('RRULE:FREQ=WEEKLY;BYDAY=TU')!;
     const e = Expander.of(rule, {
@@ -124,7 +152,7 @@ describe('Expander', () => {
           const rule = { ...drawn, exdate };
           const { ours, theirs } = both(rule, times);
           fc.pre(theirs[0] === ours[0]);
-          expect(ours).toEqual(theirs);
+          if (!foldBeforeUntil(rule, times, ours, theirs)) expect(ours).toEqual(theirs);
         },
       ),
       { numRuns: Number(process.env.RECURRENCE_RUNS ?? 100) },

@@ -331,12 +331,9 @@ beforeAll(async () => {
     userIds[o] = ((await me.json()) as { id: number }).id;
   }
   const venueBase = t.mapping.venue.restBase;
-  // The cells' records are independent of each other: made side by side (a few WordPress requests each), kept in the
-  // matrix's order.
-  const cellsToMake = STATUSES.flatMap((status) => OWNERS.map((owner) => ({ status, owner })));
-  const made = await Promise.all(
-    cellsToMake.map(async ({ status, owner }, i): Promise<Rec> => {
-      const d = i + 1;
+  let d = 1;
+  for (const status of STATUSES) {
+    for (const owner of OWNERS) {
       const name = `${status}${owner}${tok}`;
       const venue = await upstream(venueBase, { title: `Venue vx${tok} ${name}`, status: 'publish' });
       const organizer = await upstream(t.mapping.organizer.restBase, {
@@ -347,7 +344,7 @@ beforeAll(async () => {
         title: `Event mx${tok} ${name}`,
         description: `descword${tok} secret${name}x`,
         start_date: day(d),
-        end_date: day(d, '12:00:00'),
+        end_date: day(d++, '12:00:00'),
         author: userIds[owner],
         status: status === 'protected' || status === 'trash' || status === 'future' ? 'publish' : status,
         ...(status === 'future' ? { date: '2031-01-01 10:00:00' } : {}),
@@ -366,7 +363,7 @@ beforeAll(async () => {
         });
       }
       if (status === 'trash') await call(t, 'DELETE', `/events/${created.id}`, { as: 'admin' });
-      return {
+      recs.push({
         id: created.id,
         slug: created.slug,
         status,
@@ -376,10 +373,9 @@ beforeAll(async () => {
         category: cats[0].slug,
         tag: tags[0].slug,
         secret: `secret${name}x`,
-      };
-    }),
-  );
-  recs.push(...made);
+      });
+    }
+  }
   for (const status of VENUE_STATUSES) {
     const secret = `vsecret${status}${tok}`;
     const v = await upstream(venueBase, {
