@@ -8,11 +8,10 @@
 import { mulberry32 } from '../mocks/seed-data.ts';
 import { distanceKm, roundKm } from '../src/geo/distance.ts';
 import { type GeoArgs, pointOf, venueSetsOf } from '../src/geo/near.ts';
-import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import type { LinkedFacets } from '../src/linked/catalog.ts';
 import type { Mapping } from '../src/mapping/schema.ts';
-import { benchIndex } from './index-kit.ts';
+import { benchIndex, restoreFrom } from './index-kit.ts';
 import { calendarDay, syntheticPosts } from './synthetic.ts';
 
 const EVENTS = Number(process.env.BENCH_GEO_EVENTS ?? 100_000);
@@ -104,20 +103,15 @@ export async function geoRows(
   const centres = cities(rnd);
   const catalog = venueCatalog(centres, rnd);
   const index = benchIndex(mapping);
-  const restoring = index.restoring();
-  let batch: EventFacets[] = [];
   const pick = mulberry32(7);
-  for (const post of syntheticPosts(EVENTS)) {
-    (post.meta as Record<string, unknown>)._EventVenueID = FIRST_VENUE + Math.floor(pick() * VENUES);
-    batch.push(facetsOf(post, mapping));
-    if (batch.length === 5000) {
-      restoring.add(batch);
-      batch = [];
+  // Every event at a random venue of the catalog.
+  function* placed() {
+    for (const post of syntheticPosts(EVENTS)) {
+      (post.meta as Record<string, unknown>)._EventVenueID = FIRST_VENUE + Math.floor(pick() * VENUES);
+      yield post;
     }
   }
-  restoring.add(batch);
-  restoring.finish(null, new Date().toISOString());
-  while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
+  await restoreFrom(index, placed(), mapping);
 
   const TODAY = 365;
   const base = (i: number, extra: Partial<IndexQuery> = {}): IndexQuery => ({

@@ -2,8 +2,10 @@
 // with no upstream, and the heap after full collections.
 import { readFileSync } from 'node:fs';
 import { EventIndex, type IndexClient } from '../src/index/event-index.ts';
+import { facetsOf } from '../src/index/facets.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import { type Mapping, mappingSchema } from '../src/mapping/schema.ts';
+import type { WpPost } from '../src/wp/types.ts';
 import { median } from './lib.ts';
 
 export const tecMapping: Mapping = mappingSchema.parse(
@@ -32,6 +34,31 @@ export const silent = { info() {}, warn() {} };
 /** An empty event index that never asks WordPress (it is filled by `restoring()` or `upsert`). */
 export const benchIndex = (mapping: Mapping = tecMapping): EventIndex =>
   new EventIndex({ client: noClient, mapping, language: 'en', logger: silent });
+
+/**
+ * Fills `index` from `posts` as a snapshot load does (5000 facets a batch), and resolves once its word postings and
+ * warm-ups are done. `size`: rows to reserve ahead, when known.
+ */
+export async function restoreFrom(
+  index: EventIndex,
+  posts: Iterable<WpPost>,
+  mapping: Mapping = tecMapping,
+  size?: number,
+): Promise<void> {
+  const restoring = index.restoring();
+  if (size !== undefined) restoring.reserve(size);
+  let batch = [];
+  for (const post of posts) {
+    batch.push(facetsOf(post, mapping));
+    if (batch.length === 5000) {
+      restoring.add(batch);
+      batch = [];
+    }
+  }
+  restoring.add(batch);
+  restoring.finish(null, new Date().toISOString());
+  while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
+}
 
 /** The value at percentile `p` of an ascending list. */
 export function percentile(sorted: number[], p: number): number {

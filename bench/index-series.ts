@@ -5,11 +5,10 @@
 // the mean main-thread CPU time of a query (what a loaded machine does not stretch).
 // Run by `npm run bench:index` after its own table, or alone: `node --expose-gc bench/index-series.ts`.
 import { loadavg } from 'node:os';
-import { facetsOf } from '../src/index/facets.ts';
 import { listOccurrences } from '../src/index/occurrences/list.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import type { WpPost } from '../src/wp/types.ts';
-import { benchIndex, fmt, heapNow, tecMapping as mapping, time } from './index-kit.ts';
+import { benchIndex, fmt, heapNow, tecMapping as mapping, restoreFrom, time } from './index-kit.ts';
 import { median } from './lib.ts';
 import { syntheticPosts } from './synthetic.ts';
 
@@ -77,19 +76,7 @@ async function measure(series: boolean): Promise<Record<string, string>> {
   const before = heapNow();
   const index = benchIndex();
   const t0 = performance.now();
-  const restoring = index.restoring();
-  restoring.reserve(size);
-  let batch = [];
-  for (const post of posts(size, series)) {
-    batch.push(facetsOf(post, mapping));
-    if (batch.length === 5000) {
-      restoring.add(batch);
-      batch = [];
-    }
-  }
-  restoring.add(batch);
-  restoring.finish(null, new Date().toISOString());
-  while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
+  await restoreFrom(index, posts(size, series), mapping, size);
   row['build from posts (s)'] = ((performance.now() - t0) / 1000).toFixed(1);
   row['index heap (MB)'] = ((heapNow() - before) / 1e6).toFixed(0);
   row['series / occurrences kept'] = series

@@ -2,11 +2,10 @@
 // index once, then for each kind times 200 queries and prints the functions by self time and the project's frames by
 // inclusive time from a CPU profile (node:inspector). `node --expose-gc bench/series-profile.ts [kind substring]`.
 import { Session } from 'node:inspector/promises';
-import { facetsOf } from '../src/index/facets.ts';
 import { listOccurrences } from '../src/index/occurrences/list.ts';
 import type { IndexQuery } from '../src/index/query.ts';
 import type { WpPost } from '../src/wp/types.ts';
-import { benchIndex, fmt, heapNow, tecMapping as mapping, time } from './index-kit.ts';
+import { benchIndex, fmt, heapNow, tecMapping as mapping, restoreFrom, time } from './index-kit.ts';
 import { type CpuProfile, turnOf } from './index-profile.ts';
 import { kinds, posts } from './index-series.ts';
 import { syntheticPosts } from './synthetic.ts';
@@ -15,19 +14,7 @@ const size = Number(process.env.BENCH_SERIES_SIZE ?? 100_000);
 const only = process.argv[2];
 const before = heapNow();
 const index = benchIndex();
-const restoring = index.restoring();
-restoring.reserve(size);
-let batch = [];
-for (const post of posts(size, true)) {
-  batch.push(facetsOf(post, mapping));
-  if (batch.length === 5000) {
-    restoring.add(batch);
-    batch = [];
-  }
-}
-restoring.add(batch);
-restoring.finish(null, new Date().toISOString());
-while (index.pendingWords > 0 || index.warming) await new Promise((r) => setImmediate(r));
+await restoreFrom(index, posts(size, true), mapping, size);
 console.log(`heap ${((heapNow() - before) / 1e6).toFixed(0)} MB, ${index.repeats.held} occurrences`);
 
 const session = new Session();
