@@ -43,7 +43,12 @@ export default defineConfig({
             'wordpress/**/*.test.ts',
             'packages/elements/src/**/*.test.ts',
           ],
-          exclude: ['**/*.integration.test.ts'],
+          // A project's own `exclude` replaces the command line's: TEST_EXCLUDE (globs, comma-separated) adds to it,
+          // as test/run.ts's lanes need (its timing-bound files run alone after them).
+          exclude: [
+            '**/*.integration.test.ts',
+            ...(process.env.TEST_EXCLUDE?.split(',').filter(Boolean) ?? []),
+          ],
           // Property tests are CPU-bound: a few seconds alone, up to 40 s seen on a loaded two-core machine.
           testTimeout: 60_000,
         },

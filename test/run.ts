@@ -86,7 +86,9 @@ function laneRun(lane: LaneSpec): { args: string[]; env: NodeJS.ProcessEnv; labe
     ...(lane.shard ? ['--shard', lane.shard] : []),
     ...(lane.files ?? []),
   ];
-  const env = { ...process.env };
+  // The unit project's own `exclude` replaces the command line's (vitest.config.ts adds TEST_EXCLUDE to it).
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (lane.exclude) env.TEST_EXCLUDE = lane.exclude.join(',');
   if (lane.sites) {
     env.WP_TEST_PORT = String(Number(process.env.WP_TEST_PORT ?? 8080) + lane.sites.portOffset);
     env.WP_STATE_DIR = `${process.env.WP_STATE_DIR ?? '.wordpress/lane'}-${lane.sites.set}`;

@@ -14,9 +14,12 @@ export class UpstreamChanges {
   #hid = false;
   /** `links:*` tags of the changes noted since the last report. */
   readonly #links = new Set<string>();
+  /** Ids reported at once, at most. */
+  readonly #batch: number;
 
-  constructor(onChange: (ids: number[], links: string[], soft: boolean) => void) {
+  constructor(onChange: (ids: number[], links: string[], soft: boolean) => void, batch = REPORT_BATCH) {
     this.#onChange = onChange;
+    this.#batch = batch;
   }
 
   /** An event about to change from `old` to `next` (either absent: added or gone). */
@@ -37,7 +40,7 @@ export class UpstreamChanges {
   add(id: number): void {
     this.#pending.push(id);
     this.#added++;
-    if (this.#pending.length >= REPORT_BATCH) this.#reportPending();
+    if (this.#pending.length >= this.#batch) this.#reportPending();
   }
 
   /** Reports the ids added since the last report, if any; how many were added since the last flush. */
