@@ -1,6 +1,6 @@
 <?php
-// UPLOADS OF GATEWAY WRITES: the file of a gateway media create is noted as WordPress moves it into uploads, before
-// its attachment row exists, and the note goes once the row names the file. The create's transaction
+// UPLOADS OF GATEWAY WRITES: the file of a gateway media create is noted just before WordPress moves it into uploads,
+// before its attachment row exists, and the note goes once the row names the file. The create's transaction
 // (calendar-gateway-companion.php) rolls the row back with its token when PHP dies mid-create, but not the file,
 // which was moved before; and the row's file name (`_wp_attached_file`) is written after the token, so a row the
 // gateway removes by its token may not know its file. An hourly sweep removes the files whose note outlived its
@@ -41,16 +41,17 @@ add_filter('rest_request_after_callbacks', static function ($response) {
     return $response;
 }, 10);
 
-// Right after the move (wp_handle_upload and wp_handle_sideload both end here), outside the create's transaction:
-// the note is committed at once, so it outlives a PHP that dies later in the create.
-add_filter('wp_handle_upload', static function ($upload) {
+// Right before the move, with the file's final path (uploads and sideloads both pass here), outside the create's
+// transaction: the note is committed at once, so it outlives a PHP that dies during the move or later in the create.
+// (Noted after the move, a PHP killed between the two left a file nothing named: seen once in the crash burst test.)
+add_filter('pre_move_uploaded_file', static function ($move, $file, $newFile) {
     $token = calendar_gateway_upload_token();
-    if ($token !== '' && is_array($upload) && !empty($upload['file'])) {
-        $note = ['file' => wp_normalize_path($upload['file']), 'token' => $token, 'time' => time()];
-        add_option(calendar_gateway_upload_key($upload['file']), $note, '', 'no');
+    if ($token !== '' && is_string($newFile) && $newFile !== '') {
+        $note = ['file' => wp_normalize_path($newFile), 'token' => $token, 'time' => time()];
+        add_option(calendar_gateway_upload_key($newFile), $note, '', 'no');
     }
-    return $upload;
-});
+    return $move;
+}, 10, 3);
 
 // The row names its file (after its token): the file is the attachment's now, and goes when it is deleted.
 add_action('added_post_meta', static function ($mid, $objectId, $key): void {
