@@ -1,8 +1,8 @@
 // The gateway's main-thread tasks over 5 ms of CPU during each request of `npm run bench:feed`, named from its CPU
 // profile. Run the feed bench with the task meter and a profile, then this:
-//   BUSY_TASKS_FILE=/tmp/feed-tasks.json node --cpu-prof --cpu-prof-dir=/tmp/feed-prof --cpu-prof-interval 200 \
+//   BUSY_TASKS_FILE="$TMPDIR/feed-tasks.json" node --cpu-prof --cpu-prof-dir="$TMPDIR/feed-prof" --cpu-prof-interval 200 \
 //     --import ./bench/busy/tasks.ts bench/feed.ts
-//   node bench/feed-tasks.ts /tmp/feed-tasks.json /tmp/feed-prof/*.cpuprofile
+//   node bench/feed-tasks.ts "$TMPDIR/feed-tasks.json" "$TMPDIR"/feed-prof/*.cpuprofile
 // (bench/feed.ts writes each request's window beside the tasks file). Async hooks make promises dearer: upper bounds.
 import { readFileSync } from 'node:fs';
 import { windowOf } from './busy/profile.ts';
