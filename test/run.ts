@@ -112,6 +112,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 interface Lane {
   code: number;
   counts?: number[];
+  /** test/summary-reporter.ts's `Failed: …` lines. */
+  failures: string[];
 }
 
 /** Runs vitest with `args`, each output line prefixed with `label` (none: passed through as it is). */
@@ -122,7 +124,7 @@ function runVitest(args: string[], label?: string, env = process.env): Promise<L
       stdio: ['inherit', label ? 'pipe' : 'inherit', label ? 'pipe' : 'inherit'],
     });
     children.add(child);
-    const lane: Lane = { code: 1 };
+    const lane: Lane = { code: 1, failures: [] };
     for (const [from, to] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
@@ -134,6 +136,7 @@ function runVitest(args: string[], label?: string, env = process.env): Promise<L
         for (const line of lines) {
           const m = SUMMARY.exec(line);
           if (m) lane.counts = m.slice(1).map(Number);
+          if (line.startsWith('Failed: ')) lane.failures.push(line);
           to.write(`[${label}] ${line}\n`);
         }
       });
@@ -192,6 +195,12 @@ if (args.length) {
   if (lanes.some((l) => !l.counts)) total[1]! += 1;
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
   process.stdout.write(`\nLanes: ${runs.map((r) => r.label).join(' | ')} in ${minutes} min\n`);
+  // Every failure again, last: a CI log cut to its tail still names them.
+  for (const [i, lane] of lanes.entries()) {
+    const label = runs[i]?.label ?? 'alone';
+    for (const line of lane.failures) process.stdout.write(`[${label}] ${line}\n`);
+    if (!lane.counts) process.stdout.write(`[${label}] ended without a summary (exit ${lane.code})\n`);
+  }
   process.stdout.write(`Tests: ${total[0]} passed, ${total[1]} failed, ${total[2]} skipped\n`);
   process.exitCode = lanes.some((l) => l.code !== 0) ? 1 : 0;
 }
