@@ -11,6 +11,8 @@
 //   write phases are listed with the functions they spent their time in.
 // - BENCH_BUSY_TASKS=1 also measures the gateway's tasks in main-thread CPU time (bench/busy/tasks.ts, preloaded):
 //   those over 5 ms of CPU during the write phases, named from the profile, and how every task of the run spread.
+// - BENCH_BUSY_STALLS=1 also notes what each loop-lag spike of the write phases was (bench/busy/stalls.ts, preloaded):
+//   the timer's lateness, the main thread's CPU over the gap, and the GC pauses in it.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
@@ -20,6 +22,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { longTasks, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
+import type { GcPause, Late } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
@@ -33,6 +36,7 @@ const WRITES = Number(env('BENCH_BUSY_WRITES', '2'));
 const MODES = env('BENCH_BUSY_MODES', 'pinned,unpinned').split(',');
 const PROFILE = env('BENCH_BUSY_PROFILE', '1') !== '0';
 const TASKS = env('BENCH_BUSY_TASKS', '0') === '1';
+const STALLS = env('BENCH_BUSY_STALLS', '0') === '1';
 const WP_PORT = Number(env('BENCH_BUSY_WP_PORT', '9602'));
 const REDIS_PORT = Number(env('BENCH_BUSY_REDIS_PORT', '9605'));
 const here = new URL('../', import.meta.url).pathname;
@@ -210,18 +214,61 @@ function reportCpuTasks(
   }
 }
 
+/** Each loop-lag spike over 10 ms during the write phases: how late, the CPU in its gap, the GC pauses in it. */
+function reportStalls(
+  dir: string,
+  file: string,
+  windows: Array<{ from: number; to: number }>,
+  modes: Array<{ from: number; to: number; mode: string }>,
+): void {
+  console.log(`\nloop-lag spikes of gateway ${dir} during the writes (over 10 ms):`);
+  if (!existsSync(file)) {
+    console.log('  (none written)');
+    return;
+  }
+  const { late, gc } = JSON.parse(readFileSync(file, 'utf8')) as { late: Late[]; gc: GcPause[] };
+  const inside = (at: number) => windows.some((w) => at >= w.from && at <= w.to);
+  const gcDuring = gc.filter((g) => inside(g.at));
+  const kinds = (gs: GcPause[]) =>
+    [1, 2, 4, 8]
+      .map((k) => {
+        const of = gs.filter((g) => g.kind === k);
+        return of.length
+          ? `${['', 'minor', 'major', '', 'incremental'][k] ?? `kind ${k}`} ${of.length} (longest ${max(of.map((g) => g.ms)).toFixed(1)} ms)`
+          : '';
+      })
+      .filter(Boolean)
+      .join(', ');
+  console.log(`  GC pauses over 1 ms during the writes: ${gcDuring.length}; ${kinds(gcDuring) || 'none'}`);
+  for (const l of late
+    .filter((x) => inside(x.at) && x.lateMs > 10)
+    .sort((a, b) => b.lateMs - a.lateMs)
+    .slice(0, 15)) {
+    const pauses = gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
+    const mode = modes.find((w) => l.at >= w.from && l.at <= w.to)?.mode ?? '?';
+    console.log(
+      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (kind ${g.kind})`).join(', ') : 'none'}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const state = join(here, '.wordpress/busy-bench');
   process.stderr.write(`Starting WordPress on ${WP_PORT} (state ${state})…\n`);
   const site = startSite(here, state, WP_PORT);
   const redis = startRedis(REDIS_PORT);
-  const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string }> = [];
+  const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string; stallsFile?: string }> =
+    [];
   try {
     for (const [i, dir] of dirs.entries()) {
       const prof = PROFILE ? mkdtempSync(join(tmpdir(), 'busy-prof-')) : undefined;
       const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--cpu-prof-interval=500'] : [];
       const tasksFile = TASKS ? join(mkdtempSync(join(tmpdir(), 'busy-tasks-')), 'tasks.json') : undefined;
       if (tasksFile) flags.push('--import', join(here, 'bench/busy/tasks.ts'));
+      const stallsFile = STALLS
+        ? join(mkdtempSync(join(tmpdir(), 'busy-stalls-')), 'stalls.json')
+        : undefined;
+      if (stallsFile) flags.push('--import', join(here, 'bench/busy/stalls.ts'));
       const g = await startChild([...flags, join(dir, 'src/main.ts')], {
         PORT: '0',
         HOST: '127.0.0.1',
@@ -232,10 +279,12 @@ async function main(): Promise<void> {
         REDIS_PREFIX: `busy${process.pid}g${i}:`,
         METRICS_TOKEN: METRICS,
         ...(tasksFile ? { BUSY_TASKS_FILE: tasksFile } : {}),
+        ...(stallsFile ? { BUSY_STALLS_FILE: stallsFile } : {}),
       });
-      gateways.push({ g, dir, prof, tasksFile });
+      gateways.push({ g, dir, prof, tasksFile, stallsFile });
     }
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
+    const modeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
     for (const mode of MODES) {
       const pinned = mode === 'pinned';
       pin(site.pids(), pinned ? '1' : '0-1');
@@ -247,12 +296,15 @@ async function main(): Promise<void> {
           const res = await round(x.g, site.auth);
           results[i]!.push(res);
           windows[i]!.push({ from: res.from, to: res.to });
+          modeWindows[i]!.push({ from: res.from, to: res.to, mode });
         }
       }
       for (const [i, x] of gateways.entries()) report(mode, x.dir, results[i]!);
     }
     pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
+    for (const [i, x] of gateways.entries())
+      if (x.stallsFile) reportStalls(x.dir, x.stallsFile, windows[i]!, modeWindows[i]!);
     for (const [i, x] of gateways.entries()) {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);

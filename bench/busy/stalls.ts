@@ -1,0 +1,54 @@
+// Preloaded into a benchmarked gateway (`node --import ./bench/busy/stalls.ts`): what a loop-lag spike was. A timer
+// every 5 ms notes each time it fires late by more than BUSY_STALLS_OVER_MS (5), with the main thread's CPU time over
+// that gap; a PerformanceObserver notes every GC pause over 1 ms. On exit both go to BUSY_STALLS_FILE as JSON, their
+// starts in µs of the monotonic clock (the CPU profile's). A late firing whose gap holds little CPU and no GC pause is
+// the thread waiting for a core (the machine's), not the gateway's own work.
+import { writeFileSync } from 'node:fs';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+
+const file = process.env.BUSY_STALLS_FILE;
+const over = Number(process.env.BUSY_STALLS_OVER_MS ?? 5);
+
+export interface Late {
+  at: number;
+  lateMs: number;
+  /** The main thread's CPU time during the gap (ms). */
+  cpuMs: number;
+}
+export interface GcPause {
+  at: number;
+  ms: number;
+  /** 1 minor (scavenge), 2 major (mark-compact), 4 incremental, 8 weak callbacks (perf_hooks' constants). */
+  kind: number;
+}
+
+if (file) {
+  const us = () => Number(process.hrtime.bigint() / 1000n);
+  const cpu = () => {
+    const u = process.threadCpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  // performance.now() ms → the monotonic µs clock.
+  const offset = us() - performance.now() * 1000;
+  const late: Late[] = [];
+  const gc: GcPause[] = [];
+  const step = 5;
+  let last = performance.now();
+  let lastCpu = cpu();
+  setInterval(() => {
+    const now = performance.now();
+    const c = cpu();
+    const lateMs = now - last - step;
+    if (lateMs > over) late.push({ at: Math.round(offset + last * 1000), lateMs, cpuMs: c - lastCpu });
+    last = now;
+    lastCpu = c;
+  }, step).unref();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.duration <= 1) continue;
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      gc.push({ at: Math.round(offset + e.startTime * 1000), ms: e.duration, kind });
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('exit', () => writeFileSync(file, JSON.stringify({ late, gc })));
+}
