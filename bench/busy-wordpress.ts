@@ -240,12 +240,13 @@ function reportStalls(
       .filter(Boolean)
       .join(', ');
   console.log(`  GC pauses over 1 ms during the writes: ${gcDuring.length}; ${kinds(gcDuring) || 'none'}`);
-  for (const l of late
-    .filter((x) => inside(x.at) && x.lateMs > 10)
-    .sort((a, b) => b.lateMs - a.lateMs)
-    .slice(0, 15)) {
+  const modeOf = (at: number) => modes.find((w) => at >= w.from && at <= w.to)?.mode ?? '?';
+  // The longest eight of each mode.
+  const spikes = late.filter((x) => inside(x.at) && x.lateMs > 10).sort((a, b) => b.lateMs - a.lateMs);
+  const names = [...new Set(modes.map((m) => m.mode))];
+  for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
     const pauses = gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
-    const mode = modes.find((w) => l.at >= w.from && l.at <= w.to)?.mode ?? '?';
+    const mode = modeOf(l.at);
     console.log(
       `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (kind ${g.kind})`).join(', ') : 'none'}`,
     );
