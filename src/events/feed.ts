@@ -21,8 +21,10 @@ export interface FeedBody {
   calendar: CalendarInfo;
 }
 
-/** Records serialised between two turns of the event loop (about 80 µs each). */
+/** Records serialised between two turns of the event loop at most (about 80 µs each, warm)… */
 const SERIALIZE_SLICE = 50;
+/** …and a slice ends once it has taken this long (a process's first records run cold, several times slower). */
+const SERIALIZE_MS = 3;
 
 /** Events a feed holds at most unless FEED_MAX_EVENTS says otherwise. */
 export const FEED_MAX_EVENTS = 1000;
@@ -57,9 +59,14 @@ export async function eventsFeed(
   const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };
   // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
   const events: Record<string, unknown>[] = [];
-  for (let i = 0; i < posts.length; i += SERIALIZE_SLICE) {
+  for (let i = 0; i < posts.length; ) {
     if (i) await nextTurn();
-    for (const p of posts.slice(i, i + SERIALIZE_SLICE)) events.push(serializeEvent(p, related, options));
+    const t0 = performance.now();
+    const end = Math.min(posts.length, i + SERIALIZE_SLICE);
+    while (i < end) {
+      events.push(serializeEvent(posts[i++]!, related, options));
+      if (performance.now() - t0 > SERIALIZE_MS) break;
+    }
   }
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };
   // The total says how many matched when the cap cut the feed short.

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
 import { describe, expect, it } from 'vitest';
-import { type CalendarInfo, renderCalendar } from './ical.ts';
+import { type CalendarInfo, renderCalendar, renderCalendarBytes } from './ical.ts';
 
 const info: CalendarInfo = { name: 'Jazz; Blues, and \\ more', host: 'example.com', refreshSeconds: 300 };
 
@@ -123,6 +123,22 @@ describe('renderCalendar', () => {
 
   it('gives the same bytes for the same records', async () => {
     expect(await renderCalendar([event()], info)).toBe(await renderCalendar([event()], info));
+  });
+
+  it('gives the same text whatever its slices, and as bytes the UTF-8 of that text', async () => {
+    const many = Array.from({ length: 25 }, (_, i) =>
+      event({
+        id: 100 + i,
+        title: `Night ${i} – café`,
+        start_date: `2027-06-${String(1 + i).padStart(2, '0')} 20:00:00`,
+        ...(i % 3 === 0 && { timezone: 'America/New_York' }),
+      }),
+    );
+    const whole = await renderCalendar(many, info, 1000);
+    expect(vevents(whole)).toHaveLength(25);
+    expect(parse(whole).getAllSubcomponents('vtimezone')).toHaveLength(2);
+    for (const slice of [1, 3, 10]) expect(await renderCalendar(many, info, slice)).toBe(whole);
+    expect((await renderCalendarBytes(many, info, 4)).equals(Buffer.from(whole))).toBe(true);
   });
 
   it.each([

@@ -5,12 +5,12 @@ import { answerOf, JSON_TYPE } from '../http/answer.ts';
 import type { Stage } from '../http/exchange.ts';
 import { errorAnswer, toApiError } from '../http/respond.ts';
 import type { Logger } from '../log.ts';
-import { type CalendarInfo, renderCalendar } from '../render/ical.ts';
+import { type CalendarInfo, renderCalendarBytes } from '../render/ical.ts';
 
 interface Renderer {
   type: string;
-  /** The body as text; a large one is made over several turns of the event loop. */
-  bytes: (body: unknown) => string | Promise<string>;
+  /** The body as text or its bytes; a large one is made over several turns of the event loop. */
+  bytes: (body: unknown) => string | Promise<Buffer>;
 }
 
 /** One renderer per representation a route may produce. */
@@ -20,7 +20,7 @@ export const RENDERERS: Record<Produces, Renderer> = {
     type: 'text/calendar; charset=utf-8',
     bytes: (body) => {
       const b = body as { events: Record<string, unknown>[]; calendar: CalendarInfo };
-      return renderCalendar(b.events, b.calendar);
+      return renderCalendarBytes(b.events, b.calendar);
     },
   },
 };

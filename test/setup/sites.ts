@@ -25,10 +25,12 @@ export async function portFor(stateDir: string, wanted: number, taken = new Set<
   } catch {
     // no site yet
   }
-  // Steps of two: the tec and custom projects start side by side from neighbouring ports.
-  for (let port = wanted; port < wanted + 100; port += 2)
+  // Steps of ten: every site of a run wants its own port of WP_TEST_PORT + 0…9, and the lanes (test/run.ts) are
+  // processes apart that cannot see each other's choices; stepping by ten keeps each site on its own last digit, so two
+  // lanes that find their ports taken (another checkout's sites left running) never both move onto the same one.
+  for (let port = wanted; port < wanted + 200; port += 10)
     if (!taken.has(port) && (await isFree(port))) return port;
-  throw new Error(`no free port in ${wanted}–${wanted + 99} for the local WordPress`);
+  throw new Error(`no free port of ${wanted} + 10k (k < 20) for the local WordPress`);
 }
 
 /** The state dir of the local site `name`: `.wordpress/<name>`, or `<WP_STATE_DIR>-<name>` when that is set. */
