@@ -218,6 +218,7 @@ function reportCpuTasks(
 function reportStalls(
   dir: string,
   file: string,
+  profileDir: string | undefined,
   windows: Array<{ from: number; to: number }>,
   modes: Array<{ from: number; to: number; mode: string }>,
 ): void {
@@ -250,6 +251,12 @@ function reportStalls(
     console.log(
       `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (kind ${g.kind})`).join(', ') : 'none'}`,
     );
+    // With a profile: where the gap's samples were.
+    const prof = profileDir && readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+    if (prof && profileDir) {
+      const w = windowOf(join(profileDir, prof), l.at, l.at + (l.lateMs + 5) * 1000);
+      console.log(`    under ${w.own}: ${w.self.slice(0, 4).join('; ')}`);
+    }
   }
 }
 
@@ -305,7 +312,7 @@ async function main(): Promise<void> {
     pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
     for (const [i, x] of gateways.entries())
-      if (x.stallsFile) reportStalls(x.dir, x.stallsFile, windows[i]!, modeWindows[i]!);
+      if (x.stallsFile) reportStalls(x.dir, x.stallsFile, x.prof, windows[i]!, modeWindows[i]!);
     for (const [i, x] of gateways.entries()) {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);
