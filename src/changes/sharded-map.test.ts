@@ -1,0 +1,26 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ShardedMap } from './sharded-map.ts';
+
+describe('ShardedMap', () => {
+  it('holds what a Map of the same sets holds', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat({ max: 100_000 }), fc.string({ maxLength: 3 }))), (sets) => {
+        const want = new Map<number, string>();
+        const got = new ShardedMap<string>();
+        for (const [id, v] of sets) {
+          want.set(id, v);
+          got.set(id, v);
+        }
+        expect(got.size).toBe(want.size);
+        for (const [id, v] of want) {
+          expect(got.has(id)).toBe(true);
+          expect(got.get(id)).toBe(v);
+        }
+        expect(got.has(100_001)).toBe(false);
+        expect([...got.keys()].sort((a, b) => a - b)).toEqual([...want.keys()].sort((a, b) => a - b));
+        expect([...got.values()].sort()).toEqual([...want.values()].sort());
+      }),
+    );
+  });
+});
