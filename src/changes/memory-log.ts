@@ -164,13 +164,14 @@ export class MemoryChangeLog implements ChangeStore {
   }
 
   async seed(kind: ChangeKind, observations: Observation[]): Promise<void> {
-    const ledger = this.#ledgerOf(kind);
     // A large site's first start fills 100k entries: a few thousand a turn of the event loop.
+    const entries: Array<readonly [number, string]> = [];
     for (let i = 0; i < observations.length; i++) {
       if (i > 0 && i % SEED_SLICE === 0) await nextTurn();
       const o = observations[i]!;
-      if (!ledger.has(o.id)) ledger.set(o.id, stateOf(o));
+      entries.push([o.id, stateOf(o)]);
     }
+    await this.#ledgerOf(kind).fill(entries, SEED_SLICE, true);
     this.#seeded.add(kind);
   }
 

@@ -275,10 +275,13 @@ export class ChangeRecorder {
       const snap = index.snapshot();
       if (!snap) continue;
       // A large site: let requests through between batches (each event's digest is a hash: 250 are ~1 ms).
+      const entries: Array<readonly [number, Observation]> = [];
       for (const batch of snap.batches(250)) {
-        for (const f of batch) if (!out.has(f.id)) out.set(f.id, eventObservation(f.id, f));
+        for (const f of batch) entries.push([f.id, eventObservation(f.id, f)]);
         await nextTurn();
       }
+      // The first index's observation of an id is kept.
+      await out.fill(entries, 2_500, true);
     }
     return out;
   }
