@@ -13,6 +13,7 @@
 //   those over 5 ms of CPU during the write phases, named from the profile, and how every task of the run spread.
 // - BENCH_BUSY_STALLS=1 also notes what each loop-lag spike of the write phases was (bench/busy/stalls.ts, preloaded):
 //   the timer's lateness, the main thread's CPU over the gap, and the GC pauses in it.
+// - BENCH_BUSY_NODE_FLAGS: more node flags for the gateway (spaces apart), e.g. `--max-semi-space-size=4`.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
@@ -273,6 +274,7 @@ async function main(): Promise<void> {
       const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, '--cpu-prof-interval=500'] : [];
       const tasksFile = TASKS ? join(mkdtempSync(join(tmpdir(), 'busy-tasks-')), 'tasks.json') : undefined;
       if (tasksFile) flags.push('--import', join(here, 'bench/busy/tasks.ts'));
+      flags.push(...(process.env.BENCH_BUSY_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []));
       const stallsFile = STALLS
         ? join(mkdtempSync(join(tmpdir(), 'busy-stalls-')), 'stalls.json')
         : undefined;
