@@ -34,6 +34,7 @@ import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
+import { warmRenderer } from './render/ical.ts';
 import type { SharedRedis } from './shared-redis.ts';
 import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
@@ -309,6 +310,10 @@ async function prepare(
   const site = await probeUpstream(wp, mapping);
   warmZone(site.timezone, new Date());
   warmParser(site.timezone, new Date());
+  // A warm-up never stops a start: a feed's own request says what is wrong.
+  await warmRenderer(site.timezone).catch((err: Error) =>
+    log.warn(`Feed renderer warm-up failed: ${err.message}`),
+  );
   if (!site.mediaSourceMeta) {
     log.info(
       `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
 import { describe, expect, it } from 'vitest';
-import { type CalendarInfo, renderCalendar, renderCalendarBytes } from './ical.ts';
+import { type CalendarInfo, renderCalendar, renderCalendarBytes, warmRenderer } from './ical.ts';
 
 const info: CalendarInfo = { name: 'Jazz; Blues, and \\ more', host: 'example.com', refreshSeconds: 300 };
 
@@ -123,6 +123,11 @@ describe('renderCalendar', () => {
 
   it('gives the same bytes for the same records', async () => {
     expect(await renderCalendar([event()], info)).toBe(await renderCalendar([event()], info));
+  });
+
+  it('warms up in any zone a site may have, named or an offset, without throwing', async () => {
+    for (const zone of ['Europe/Madrid', 'UTC', 'UTC+2', 'UTC-9:30', ''])
+      await expect(warmRenderer(zone)).resolves.toBe(undefined);
   });
 
   it('gives the same text whatever its slices, and as bytes the UTF-8 of that text', async () => {

@@ -229,3 +229,28 @@ export async function renderCalendarBytes(
 ): Promise<Buffer> {
   return Buffer.concat(await calendarParts(events, info, slice, utf8Bytes));
 }
+
+/**
+ * Renders one made-up event of every part (an HTML description, a venue, an organizer, categories, the site's zone) and
+ * drops it: called at start-up, before the instance is ready, so that a feed's first slice does not pay for compiling
+ * ical-generator's, luxon's and html-to-text's code (a process's first cold feed ran a 16–18 ms slice).
+ */
+export async function warmRenderer(zone: string): Promise<void> {
+  const event = {
+    id: 1,
+    title: 'Warm-up &#8211; café',
+    description:
+      '<p>First <strong>line</strong>.</p><ul><li>One</li></ul><p><a href="https://example.com/">A link</a></p>',
+    url: 'https://example.com/event/warm-up/',
+    modified_utc: '2026-01-01 00:00:00',
+    start_date: '2026-01-02 18:00:00',
+    end_date: '2026-01-02 20:00:00',
+    timezone: zone,
+    all_day: false,
+    event_status: 'scheduled',
+    venue: { id: 2, venue: 'Hall', address: '1 High St', city: 'Lisbon', geo_lat: 38.7, geo_lng: -9.14 },
+    organizer: [{ id: 3, organizer: 'Ana', email: 'ana@example.com' }],
+    categories: [{ name: 'Music' }],
+  };
+  await renderCalendarBytes([event], { name: 'warm-up', host: 'example.com', refreshSeconds: 0 });
+}
