@@ -22,7 +22,8 @@ export default class SummaryReporter implements Reporter {
           failures.push(`${m.moduleId} > ${t.fullName}: ${firstLine(result.errors?.[0]?.message)}`);
         } else counts.skipped++;
       }
-      if (m.state() === 'failed' && ![...m.children.allTests()].length) {
+      // A file that failed outside its tests (an import, a beforeAll: its tests then count as skipped) is one failure.
+      if (m.state() === 'failed' && ![...m.children.allTests()].some((t) => t.result().state === 'failed')) {
         counts.failed++;
         failures.push(`${m.moduleId}: ${firstLine(m.errors()[0]?.message)}`);
       }
