@@ -23,4 +23,25 @@ describe('ShardedMap', () => {
       }),
     );
   });
+
+  it('fills many as the same sets one by one would, keeping a held value when asked to', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat({ max: 5_000 }), fc.nat())),
+        fc.array(fc.tuple(fc.nat({ max: 5_000 }), fc.nat())),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 50 }),
+        async (before, entries, keep, slice) => {
+          const want = new Map<number, number>(before);
+          for (const [id, v] of entries) if (!keep || !want.has(id)) want.set(id, v);
+          const got = new ShardedMap<number>();
+          for (const [id, v] of before) got.set(id, v);
+          await got.fill(entries, slice, keep);
+          expect(got.size).toBe(want.size);
+          for (const [id, v] of want) expect(got.get(id)).toBe(v);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
 });
