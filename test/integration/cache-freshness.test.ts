@@ -180,6 +180,7 @@ describe('two gateways on one Redis', () => {
 });
 
 describe('outages', () => {
+  // 480 reads against a site at load 15 took over 30 s in the lanes (quiet: 2 s): a timeout of its own.
   it('lose no read when Redis is killed during a load run', async () => {
     const redis = await privateRedis();
     try {
@@ -202,7 +203,7 @@ describe('outages', () => {
       };
       const load = Promise.all(Array.from({ length: 8 }, worker));
       // Redis dies with the load under way (how long the first 100 reads take is the machine's: lanes load it).
-      await within(60_000, async () => done > 100);
+      await within(20_000, async () => done > 100);
       await redis.kill();
       await load;
       expect(failures).toEqual([]);
@@ -210,7 +211,7 @@ describe('outages', () => {
     } finally {
       await redis.dispose();
     }
-  });
+  }, 180_000);
 
   it('keep cached reads answered (stale-if-error) while WordPress is down and give writes a clear 5xx body', async () => {
     const proxy = await stoppableUpstream(t.upstream);
