@@ -174,7 +174,7 @@ if (args.length) {
         ? ''
         : `WP_TEST_PORT=${env.WP_TEST_PORT} WP_STATE_DIR=${env.WP_STATE_DIR} `;
     process.stdout.write(
-      `[${label}] ${sites}npx vitest run ${args.map((a) => (a.includes('*') ? `'${a}'` : a)).join(' ')}\n`,
+      `[${label}] TEST_TIME_SLACK=${env.TEST_TIME_SLACK} ${sites}npx vitest run ${args.map((a) => (a.includes('*') ? `'${a}'` : a)).join(' ')}\n`,
     );
   }
   if (process.env.TEST_LANES_PRINT) process.exit(0);
