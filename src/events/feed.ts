@@ -3,10 +3,10 @@
 // The feed takes the list's filters and visibility (events/filters.ts) without paging: every matching event in the
 // window, up to the configured cap, read as the caller as a list page is (events/read-events.ts). A series is sent
 // once, when any of its occurrences is in the window (src/index/occurrences/feed.ts).
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
+import { inSlices } from '../index/compaction.ts';
 import { feedPosts } from '../index/occurrences/feed.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
@@ -21,9 +21,10 @@ export interface FeedBody {
   calendar: CalendarInfo;
 }
 
-/** Records serialised between two turns of the event loop at most (about 80 µs each, warm)… */
-const SERIALIZE_SLICE = 50;
-/** …and a slice ends once it has taken this long (a process's first records run cold, several times slower). */
+/**
+ * How long records are serialised between two turns of the event loop (about 80 µs each warm; a process's first ones
+ * run cold, several times slower, so a count of 50 a slice was no bound on the time).
+ */
 const SERIALIZE_MS = 3;
 
 /** Events a feed holds at most unless FEED_MAX_EVENTS says otherwise. */
@@ -59,15 +60,7 @@ export async function eventsFeed(
   const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };
   // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
   const events: Record<string, unknown>[] = [];
-  for (let i = 0; i < posts.length; ) {
-    if (i) await nextTurn();
-    const t0 = performance.now();
-    const end = Math.min(posts.length, i + SERIALIZE_SLICE);
-    while (i < end) {
-      events.push(serializeEvent(posts[i++]!, related, options));
-      if (performance.now() - t0 > SERIALIZE_MS) break;
-    }
-  }
+  await inSlices(posts, SERIALIZE_MS, (p) => events.push(serializeEvent(p, related, options)));
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };
   // The total says how many matched when the cap cut the feed short.
   return { body, headers: { 'X-TEC-Total': String(result.total) } };
