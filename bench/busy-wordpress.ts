@@ -17,11 +17,11 @@
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { longTasks, topSelf, windowOf } from './busy/profile.ts';
+import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import type { GcPause, Late } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
@@ -165,12 +165,12 @@ function report(mode: string, dir: string, rounds: Round[]): void {
 }
 
 function reportTasks(profileDir: string, windows: Array<{ from: number; to: number }>): void {
-  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  const file = profileIn(profileDir);
   if (!file) {
     console.log('  (no CPU profile written)');
     return;
   }
-  const tasks = windows.flatMap((w) => longTasks(join(profileDir, file), w.from, w.to, 5));
+  const tasks = windows.flatMap((w) => longTasks(file, w.from, w.to, 5));
   const ms = tasks.map((t) => t.ms);
   console.log(
     `  main-thread tasks over 5 ms during the writes: ${tasks.length}${tasks.length ? `, longest ${max(ms).toFixed(1)} ms, median ${median(ms).toFixed(1)} ms` : ''}`,
@@ -197,7 +197,7 @@ function reportCpuTasks(
     histogram: number[];
     tasks: MeasuredTask[];
   };
-  const prof = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  const prof = profileIn(profileDir);
   const during = tasks.filter((t) => windows.some((w) => t.at >= w.from && t.at <= w.to));
   const over5 = during.filter((t) => t.cpuMs > 5);
   const all = histogram.reduce((a, b) => a + b, 0);
@@ -208,7 +208,7 @@ function reportCpuTasks(
     `  during the writes: over 1 ms ${during.length}, over 5 ms ${over5.length}${during.length ? `, longest ${max(during.map((t) => t.cpuMs)).toFixed(1)} ms CPU` : ''}`,
   );
   for (const t of [...during].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 12)) {
-    const w = prof ? windowOf(join(profileDir, prof), t.at, t.at + t.wallMs * 1000) : { own: '?', self: [] };
+    const w = prof ? windowOf(prof, t.at, t.at + t.wallMs * 1000) : { own: '?', self: [] };
     console.log(
       `    ${t.cpuMs.toFixed(1)} ms CPU (${t.wallMs.toFixed(1)} ms wall), from ${t.by}, under ${w.own}: ${w.self.slice(0, 3).join('; ')}`,
     );
@@ -242,6 +242,7 @@ function reportStalls(
       .filter(Boolean)
       .join(', ');
   console.log(`  GC pauses over 1 ms during the writes: ${gcDuring.length}; ${kinds(gcDuring) || 'none'}`);
+  const prof = profileDir ? profileIn(profileDir) : undefined;
   const modeOf = (at: number) => modes.find((w) => at >= w.from && at <= w.to)?.mode ?? '?';
   // The longest eight of each mode.
   const spikes = late.filter((x) => inside(x.at) && x.lateMs > 10).sort((a, b) => b.lateMs - a.lateMs);
@@ -253,9 +254,8 @@ function reportStalls(
       `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (kind ${g.kind})`).join(', ') : 'none'}`,
     );
     // With a profile: where the gap's samples were.
-    const prof = profileDir && readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-    if (prof && profileDir) {
-      const w = windowOf(join(profileDir, prof), l.at, l.at + (l.lateMs + 5) * 1000);
+    if (prof) {
+      const w = windowOf(prof, l.at, l.at + (l.lateMs + 5) * 1000);
       console.log(`    under ${w.own}: ${w.self.slice(0, 4).join('; ')}`);
     }
   }

@@ -2,8 +2,8 @@
 // A task is a run of samples that are not `(idle)`: the event loop was busy from its first sample to its last. For each
 // task over a threshold it names the functions that took its time (self time), and the gateway's own frames they ran
 // under, so the note can say what the task did.
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 interface Frame {
   functionName: string;
@@ -136,4 +136,10 @@ export function windowOf(file: string, from: number, to: number): { own: string;
   }
   const d = p.describe(run);
   return { own: d.own, self: d.self };
+}
+
+/** The CPU profile `--cpu-prof-dir=dir` wrote (one process a dir), or undefined. */
+export function profileIn(dir: string): string | undefined {
+  const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  return name && join(dir, name);
 }
