@@ -11,16 +11,31 @@ afterEach(() => {
 });
 
 /** A server whose `/hang` never answers, and whose other paths answer at once, with its graceful close. */
-async function serve(): Promise<{ url: string; server: Server; close: (graceMs: number) => Promise<void> }> {
+async function serve(): Promise<{
+  url: string;
+  server: Server;
+  close: (graceMs: number) => Promise<void>;
+  /** Resolves once the server has read a request for `path` (a fixed wait raced the request on a loaded machine). */
+  received: (path: string) => Promise<void>;
+}> {
   const server = createServer((req, res) => {
     if (req.url === '/slow') setTimeout(() => res.end('done'), 300);
     else if (req.url !== '/hang') res.end('ok');
   });
+  const received = (path: string) =>
+    new Promise<void>((resolve) => {
+      const seen = (req: { url?: string }) => {
+        if (req.url !== path) return;
+        server.off('request', seen);
+        resolve();
+      };
+      server.on('request', seen);
+    });
   servers.push(server);
   const close = gracefulClose(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, close };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, close, received };
 }
 
 /** Closes with a grace of 20 s, and says whether it had to force the connections left (it never should here). */
@@ -57,8 +72,9 @@ describe('gracefulClose', () => {
     const silent: Socket = connect(Number(new URL(s.url).port), '127.0.0.1');
     await new Promise((r) => silent.once('connect', r));
     const gone = new Promise((r) => silent.once('close', r));
+    const inFlight = s.received('/slow');
     const slow = fetch(`${s.url}/slow`);
-    await new Promise((r) => setTimeout(r, 50));
+    await inFlight;
     const closing = closesWithoutForce(s);
     await gone;
     // The request in flight is answered whole, then the server is closed.
@@ -68,8 +84,11 @@ describe('gracefulClose', () => {
 
   it('forces what is still busy when the grace is over', async () => {
     const s = await serve();
+    // Closed only once the server has read the request: a connection that has sent nothing yet is closed at once,
+    // without force, which is what the test above wants and not this one.
+    const inFlight = s.received('/hang');
     const hung = fetch(`${s.url}/hang`).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    await inFlight;
     const forced = vi.spyOn(s.server, 'closeAllConnections');
     await s.close(100);
     expect(forced).toHaveBeenCalled();
