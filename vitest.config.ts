@@ -1,15 +1,10 @@
 // Test projects: fast unit tests, and one integration suite run against the mock and the real WordPress.
 import { defineConfig } from 'vitest/config';
+import { guard } from './test/slack.ts';
 
 type Target = { kind: 'mock' | 'wordpress'; mapping: string; port?: number };
 
-/**
- * Timeouts (hang guards, not claims) × TEST_TIME_SLACK: test/run.ts sets 3 for its lanes, where seven vitest processes
- * and nine WordPress sites share two cores at load 12–18 (a 30 s test once took longer there).
- */
-const slack = Number(process.env.TEST_TIME_SLACK ?? 1);
-const t = (ms: number) => ms * slack;
-
+// Timeouts are hang guards, not claims: × TEST_TIME_SLACK in the lanes (test/slack.ts), as every test's own is.
 const integration = (name: string, target: Target, include = ['test/integration/**/*.test.ts']) => ({
   extends: true as const,
   test: {
@@ -18,8 +13,8 @@ const integration = (name: string, target: Target, include = ['test/integration/
     provide: { target },
     globalSetup: ['test/setup/redis.ts', ...(target.kind === 'wordpress' ? ['test/setup/wordpress.ts'] : [])],
     fileParallelism: target.kind !== 'wordpress',
-    testTimeout: t(30_000),
-    hookTimeout: t(120_000),
+    testTimeout: guard(30_000),
+    hookTimeout: guard(120_000),
   },
 });
 
@@ -57,7 +52,7 @@ export default defineConfig({
             ...(process.env.TEST_EXCLUDE?.split(',').filter(Boolean) ?? []),
           ],
           // Property tests are CPU-bound: a few seconds alone, up to 40 s seen on a loaded two-core machine.
-          testTimeout: t(60_000),
+          testTimeout: guard(60_000),
         },
       },
       {
@@ -68,7 +63,7 @@ export default defineConfig({
           include: ['test/cache/**/*.test.ts', 'test/webhooks/**/*.test.ts'],
           globalSetup: ['test/setup/redis.ts'],
           fileParallelism: false,
-          testTimeout: t(30_000),
+          testTimeout: guard(30_000),
         },
       },
       {
@@ -83,8 +78,8 @@ export default defineConfig({
           },
           globalSetup: ['test/setup/redis.ts', 'test/setup/e2e-tools.ts', 'test/setup/wordpress.ts'],
           fileParallelism: false,
-          testTimeout: t(60_000),
-          hookTimeout: t(180_000),
+          testTimeout: guard(60_000),
+          hookTimeout: guard(180_000),
         },
       },
       {
@@ -101,8 +96,8 @@ export default defineConfig({
           },
           globalSetup: ['test/setup/admin.ts'],
           fileParallelism: false,
-          testTimeout: t(90_000),
-          hookTimeout: t(300_000),
+          testTimeout: guard(90_000),
+          hookTimeout: guard(300_000),
         },
       },
       integration('mock', { kind: 'mock', mapping: 'mappings/tec.json' }),

@@ -5,6 +5,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
 import { startMockWordPress } from '../mocks/wordpress/index.ts';
+import { guard } from '../test/slack.ts';
 import { configSchema } from './config.ts';
 import { type Gateway, loadMapping, startGateway } from './gateway.ts';
 import { ProbeError } from './wp/probe.ts';
@@ -50,7 +51,9 @@ const started = (g: Gateway) => {
 };
 
 describe('start-up and shutdown', () => {
-  it('answers alive but not ready while WordPress cannot be reached, and becomes ready once it can', async () => {
+  it('answers alive but not ready while WordPress cannot be reached, and becomes ready once it can', {
+    timeout: guard(20_000),
+  }, async () => {
     const site = host();
     let url = '';
     const listening = new Promise<void>((resolve) => {
@@ -103,7 +106,7 @@ describe('start-up and shutdown', () => {
     // Public: the index counts drafts, private and trashed events, so the count is for operators (/status) only.
     expect(report.index).not.toHaveProperty('events');
     expect((await fetch(`${url}/wp-json/calendar/events/v1/events`)).status).toBe(200);
-  }, 20_000);
+  });
 
   it('throws the first failure at once without retry', async () => {
     await expect(startGateway(configFor(`${host()}/wp-json`))).rejects.toMatchObject({

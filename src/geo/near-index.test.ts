@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../mocks/seed-data.ts';
+import { guard } from '../../test/slack.ts';
 import { event, noClient, postOf, query, silent, tecWithParent as tec } from '../index/arbitraries.ts';
 import { EventIndex } from '../index/event-index.ts';
 import { type EventFacets, facetsOf } from '../index/facets.ts';
@@ -177,7 +178,9 @@ function brute(
 }
 
 describe('near-me lists in the event index', () => {
-  it('answer what measuring every event gives: ids in order and totals, with the other filters and paging', () => {
+  it('answer what measuring every event gives: ids in order and totals, with the other filters and paging', {
+    timeout: guard(120_000),
+  }, () => {
     let asked = 0;
     let found = 0;
     let ordered = 0;
@@ -264,5 +267,5 @@ describe('near-me lists in the event index', () => {
     expect(found / asked).toBeGreaterThan(0.15);
     expect(ordered).toBeGreaterThan(50);
     expect(bits).toBeGreaterThan(50);
-  }, 120_000);
+  });
 });

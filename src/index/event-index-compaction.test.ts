@@ -1,6 +1,7 @@
 // The event index compacting replaced rows in the background, and the registry of one index per language.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';
+import { guard } from '../../test/slack.ts';
 import { EventIndex } from './event-index.ts';
 import { FakeWp, post, quiet, silentLogger, tec } from './event-index-kit.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
@@ -12,7 +13,9 @@ afterEach(() => {
 });
 
 describe('EventIndex compaction', () => {
-  it('drops replaced rows in the background and answers as before throughout', async () => {
+  it('drops replaced rows in the background and answers as before throughout', {
+    timeout: guard(60_000),
+  }, async () => {
     const index = new EventIndex({
       client: new FakeWp([]),
       mapping: tec,
@@ -49,8 +52,10 @@ describe('EventIndex compaction', () => {
     expect(index.size).toBe(10_000);
     // 8000 without a compaction; after one, only the events changed again after their copy was made.
     expect(index.deadRows).toBeLessThan(4000);
-  }, 60_000);
-  it('posts the words of rows changed during a compaction once, in the columns it builds', async () => {
+  });
+  it('posts the words of rows changed during a compaction once, in the columns it builds', {
+    timeout: guard(60_000),
+  }, async () => {
     const index = new EventIndex({
       client: new FakeWp([]),
       mapping: tec,
@@ -90,7 +95,7 @@ describe('EventIndex compaction', () => {
     expect(index.pendingWords).toBe(0);
     agree('live');
     agree('"music night"');
-  }, 60_000);
+  });
 });
 
 describe('IndexRegistry', () => {

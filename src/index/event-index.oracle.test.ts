@@ -4,6 +4,7 @@
 // made while they copy, a tick at a time, and every query is asked again before and after they take over.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { guard } from '../../test/slack.ts';
 import {
   change,
   events,
@@ -52,7 +53,9 @@ const queries = fc.array(
 );
 
 describe('EventIndex against the reference query', () => {
-  it('answers every query as the reference does, through rounds of changes and background compactions', async () => {
+  it('answers every query as the reference does, through rounds of changes and background compactions', {
+    timeout: guard(120_000),
+  }, async () => {
     let asked = 0;
     let found = 0;
     /** Changes made while a compaction was still copying, and all changes made after one began. */
@@ -141,5 +144,5 @@ describe('EventIndex against the reference query', () => {
     expect(midway / during).toBeGreaterThan(0.5);
     // The queries must find events often enough to test ordering and paging, not only agree on nothing.
     expect(found / asked).toBeGreaterThan(0.2);
-  }, 120_000);
+  });
 });

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { syntheticPosts } from '../../bench/synthetic.ts';
+import { guard } from '../../test/slack.ts';
 import type { WpRequest } from '../wp/client.ts';
 import { EventIndex, type IndexClient } from './event-index.ts';
 import { built, FakeWp, listAll, post, quiet, silentLogger, tec } from './event-index-kit.ts';
@@ -243,7 +244,9 @@ describe('EventIndex', () => {
 });
 
 describe('EventIndex slices', () => {
-  it('crawls and polls to the same events whatever the slice (a yield after every post, or none)', async () => {
+  it('crawls and polls to the same events whatever the slice (a yield after every post, or none)', {
+    timeout: guard(60_000),
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 0, max: 260 }),
@@ -275,7 +278,7 @@ describe('EventIndex slices', () => {
       ),
       { numRuns: 15 },
     );
-  }, 60_000);
+  });
 });
 
 describe('EventIndex warm-up', () => {

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSeed } from '../../mocks/seed-data.ts';
 import { startMockWordPress } from '../../mocks/wordpress/index.ts';
+import { guard } from '../../test/slack.ts';
 import { configSchema } from '../config.ts';
 import { type Gateway, loadMapping, startGateway } from '../gateway.ts';
 
@@ -164,7 +165,7 @@ describe('request log', () => {
     }).catch((err: unknown) => err);
     expect(await gaveUp).toBeInstanceOf(Error);
     await expect
-      .poll(() => lines.find((l) => l.msg === 'request' && l.method === 'POST'), { timeout: 2_000 })
+      .poll(() => lines.find((l) => l.msg === 'request' && l.method === 'POST'), { timeout: guard(2_000) })
       .toMatchObject({ route: 'events.create', status: 499, caller: 'basic' });
     const line = lines.find((l) => l.msg === 'request' && l.method === 'POST');
     expect(line?.ms).toBeGreaterThanOrEqual(250);

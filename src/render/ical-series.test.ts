@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import ical from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
+import { guard } from '../../test/slack.ts';
 import { Expander, type SeriesTimes, type StoredRule } from '../recurrence/expand.ts';
 import { type OverrideTimes, occurrencesOf, utcWallOf } from '../recurrence/occurrences.ts';
 import { expandWithIcalJs, seriesArb, synchronised } from '../recurrence/test-support.ts';
@@ -58,7 +59,9 @@ const series = fc
   .map(([{ rule, times }, picks]) => ({ rule, times: synchronised(rule, times), picks }));
 
 describe('a series in the feed', () => {
-  it('expands in ical.js to the occurrence model’s occurrences, overrides and exclusions included', async () => {
+  it('expands in ical.js to the occurrence model’s occurrences, overrides and exclusions included', {
+    timeout: guard(180_000),
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(series, async ({ rule: drawn, times, picks }) => {
         fc.pre(times !== undefined);
@@ -154,7 +157,7 @@ describe('a series in the feed', () => {
       },
     );
     // CPU-bound (two expansions a run): seconds alone, several times that on a loaded two-core machine.
-  }, 180_000);
+  });
 
   it('writes an override with its series’ UID and a RECURRENCE-ID in the master’s zone, an all-day one as a date', async () => {
     const ny: SeriesTimes = { start: '2026-10-27 19:00:00', timezone: 'America/New_York', allDay: false };

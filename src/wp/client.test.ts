@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { guard } from '../../test/slack.ts';
 import { buildQuery, WpClient } from './client.ts';
 
 const client = (languageParam: string | null) =>
@@ -163,7 +164,9 @@ describe('WpClient deadlines and slots', () => {
     }
   });
 
-  it('frees the slot after the grace even when WordPress never answers', async () => {
+  it('frees the slot after the grace even when WordPress never answers', {
+    timeout: guard(15_000),
+  }, async () => {
     const wp = await slowWordPress(5_000);
     try {
       const c = new WpClient({
@@ -186,7 +189,7 @@ describe('WpClient deadlines and slots', () => {
     } finally {
       await wp.close();
     }
-  }, 15_000);
+  });
 });
 
 describe('WpClient.update', () => {

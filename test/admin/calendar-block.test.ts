@@ -3,6 +3,7 @@
 // page then runs <calendar-gateway-view> from the configured gateway, with those settings, on the gateway's API.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { guard } from '../slack.ts';
 import {
   type Admin,
   editedPostId,
@@ -26,14 +27,16 @@ beforeAll(async () => {
   const base = a.mapping.event.categories!.restBase;
   const found = await a.wp<Array<{ id: number }>>('admin', `/wp/v2/${base}?slug=jazz`);
   if (found.length === 0) await a.wp('admin', `/wp/v2/${base}`, { body: { name: 'Jazz', slug: 'jazz' } });
-}, 120_000);
+}, guard(120_000));
 afterAll(async () => {
   await a?.close();
   await browser?.close();
 });
 
 describe('the block "Calendar (gateway)"', () => {
-  it('is inserted and set in the block editor, and its page shows the element from the gateway', async () => {
+  it('is inserted and set in the block editor, and its page shows the element from the gateway', {
+    timeout: guard(180_000),
+  }, async () => {
     const page = await logIn(browser, site, 'editor', await loginPassword(site));
     await page.goto(`${site.origin}/wp-admin/post-new.php`);
     await typeTitle(page, 'Our calendar');
@@ -77,7 +80,9 @@ describe('the block "Calendar (gateway)"', () => {
     expect(await element.getAttribute('src')).toBe(`${a.gateway.url}/wp-json`);
     expect(await element.getAttribute('view')).toBe('week');
     expect(await element.getAttribute('categories')).toBe('jazz');
-    await visitor.locator('calendar-gateway-view .calendar[aria-busy="false"]').waitFor({ timeout: 30_000 });
+    await visitor
+      .locator('calendar-gateway-view .calendar[aria-busy="false"]')
+      .waitFor({ timeout: guard(30_000) });
     const alert = visitor.locator('calendar-gateway-view [role="alert"]');
     expect(
       await alert.count(),
@@ -91,5 +96,5 @@ describe('the block "Calendar (gateway)"', () => {
     expect(new URL(list!).searchParams.get('categories')).toBe('jazz');
     await visitor.close();
     await page.context().close();
-  }, 180_000);
+  });
 });

@@ -6,10 +6,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type Server } from '../../bench/lib.ts';
 import type { WordPressUpstream } from '../../wordpress/upstream.ts';
+import { guard } from '../slack.ts';
 import { AdminBrowser, basic, gatewayOn, images, mappingOf, site } from './wp-kit.ts';
 
 const ab = new AdminBrowser();
-beforeAll(() => ab.open(), 120_000);
+beforeAll(() => ab.open(), guard(120_000));
 afterAll(() => ab.close());
 const session = (wp: WordPressUpstream, user: string) => ab.session(wp, user);
 const _login = (wp: WordPressUpstream, user: string) => ab.login(wp, user);
@@ -74,7 +75,7 @@ describe.each(['tec', 'custom'] as const)('the events list in wp-admin (%s mappi
       headers: { Authorization: basic('admin', wp.usersPassword) },
     });
     siteZone = ((await res.json()) as { timezone: string }).timezone || 'UTC';
-  }, 180_000);
+  }, guard(180_000));
 
   /** Now on the site's wall clock, as `Y-m-d H:i:s`. */
   const siteNow = () =>
@@ -194,7 +195,7 @@ describe('Settings → Calendar gateway', () => {
     wp = await site('tec');
     gw = await gatewayOn(wp, secret);
     admin = await session(wp, 'admin');
-  }, 180_000);
+  }, guard(180_000));
 
   afterAll(async () => {
     await gw?.stop();

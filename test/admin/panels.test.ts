@@ -5,6 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { metaKeysOf } from '../../src/mapping/schema.ts';
+import { guard } from '../slack.ts';
 import {
   type Admin,
   editedPostId,
@@ -420,7 +421,7 @@ describe.each(inject('adminSites'))('the details panels on the $name mapping', (
     // The pre-publish check can close while the sidebar is edited (seen on a loaded machine): opened again to look.
     if ((await final.count()) === 0)
       await page.getByRole('button', { name: 'Publish', exact: true }).first().click();
-    await expect.poll(() => final.getAttribute('aria-disabled'), { timeout: 30_000 }).not.toBe('true');
+    await expect.poll(() => final.getAttribute('aria-disabled'), { timeout: guard(30_000) }).not.toBe('true');
   });
 });
 

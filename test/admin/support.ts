@@ -8,10 +8,11 @@ import { configSchema } from '../../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../../src/gateway.ts';
 import type { Mapping, ResourceKind } from '../../src/mapping/schema.ts';
 import type { AdminSite } from '../setup/admin.ts';
+import { guard } from '../slack.ts';
 
 const SITE_PHP = fileURLToPath(new URL('./site.php', import.meta.url));
 const php = (site: AdminSite, ...args: string[]) =>
-  promisify(execFile)('php', [SITE_PHP, site.siteDir, ...args], { timeout: 60_000 });
+  promisify(execFile)('php', [SITE_PHP, site.siteDir, ...args], { timeout: guard(60_000) });
 
 export type User = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
@@ -121,7 +122,7 @@ export async function openEditor(page: Page, a: Admin, kind: ResourceKind, id?: 
       : `${a.site.origin}/wp-admin/post.php?post=${id}&action=edit`;
   await page.goto(url);
   const toggle = page.getByRole('button', { name: PANEL_TITLES[kind], exact: true });
-  await toggle.waitFor({ timeout: 30_000 });
+  await toggle.waitFor({ timeout: guard(30_000) });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
 

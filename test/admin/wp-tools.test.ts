@@ -11,10 +11,11 @@ import {
   type WordPressUpstream,
 } from '../../wordpress/upstream.ts';
 import { adminStateDir } from '../setup/sites.ts';
+import { guard } from '../slack.ts';
 import { AdminBrowser, basic, gatewayOn, root, run, site } from './wp-kit.ts';
 
 const ab = new AdminBrowser();
-beforeAll(() => ab.open(), 120_000);
+beforeAll(() => ab.open(), guard(120_000));
 afterAll(() => ab.close());
 const login = (wp: WordPressUpstream, user: string) => ab.login(wp, user);
 
@@ -135,12 +136,12 @@ describe('npm run companion:zip', () => {
       join(siteDir, 'wp-config.php'),
       config.replace(/^define\('CALENDAR_GATEWAY_MAPPING'.*\n/m, ''),
     );
-  }, 180_000);
+  }, guard(180_000));
 
   afterAll(async () => {
     await stopWordPress(stateDir);
     rmSync(stateDir, { recursive: true, force: true });
-  }, 120_000);
+  }, guard(120_000));
 
   it('builds a zip that installs through Plugins → Add New → Upload and serves the chosen bundled mapping', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'companion:zip'], { cwd: root });

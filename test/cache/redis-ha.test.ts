@@ -7,6 +7,7 @@ import { makeEntry } from '../../src/cache/entry.ts';
 import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
+import { guard } from '../slack.ts';
 import { type LocalCluster, localCluster, tcpProxy } from './redis-ha-helper.ts';
 import { privateRedis, readersStarted } from './redis-helper.ts';
 
@@ -40,7 +41,7 @@ describe('on a Redis Cluster', () => {
     b = new ResponseCache({ policy, redis: links[1], prefix });
     // What the tests below drop goes through each one's invalidation reader, which must know where it reads from.
     await readersStarted(a, b);
-  }, 60_000);
+  }, guard(60_000));
   afterAll(async () => {
     await Promise.all(links.map((l) => l.close()));
     await cluster?.dispose();
@@ -71,7 +72,9 @@ describe('on a Redis Cluster', () => {
 });
 
 describe('the invalidation stream', () => {
-  it('replays what an instance missed while its connection was cut, and drops its whole cache after a gap', async () => {
+  it('replays what an instance missed while its connection was cut, and drops its whole cache after a gap', {
+    timeout: guard(30_000),
+  }, async () => {
     const redis = await privateRedis();
     const proxy = await tcpProxy(redis.port);
     const warnings: string[] = [];
@@ -115,5 +118,5 @@ describe('the invalidation stream', () => {
       await proxy.close();
       await redis.dispose();
     }
-  }, 30_000);
+  });
 });

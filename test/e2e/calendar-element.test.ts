@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guard } from '../slack.ts';
 import {
   allEvents,
   expectedMonth,
@@ -90,7 +91,7 @@ beforeAll(async () => {
   const end = lastOfMonth.plus({ days: 6 - (lastOfMonth.weekday % 7) });
   days = [];
   for (let d = start; d <= end; d = d.plus({ days: 1 })) days.push(d.toISODate()!);
-}, 180_000);
+}, guard(180_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -128,7 +129,9 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
     expect([bare.status, bare.headers.get('location')]).toEqual([301, PAGE_PATH]);
   });
 
-  it('shows the month of a DST change with every event of /events on its days, in one list request per page', async () => {
+  it('shows the month of a DST change with every event of /events on its days, in one list request per page', {
+    timeout: guard(120_000),
+  }, async () => {
     const { page, problems, api } = await newPage();
     await page.goto(`${gw.url}${PAGE_PATH}?cg_date=${month}`);
     await loaded(page);
@@ -167,9 +170,11 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
     expect(await bar.getAttribute('data-first')).toBe(around[0]);
     expect(await bar.getAttribute('data-last')).toBe(around[2]);
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 
-  it('is reached and opened by keyboard: Tab to the grid, arrows to a day, Enter, Enter on an event, Esc', async () => {
+  it('is reached and opened by keyboard: Tab to the grid, arrows to a day, Enter, Enter on an event, Esc', {
+    timeout: guard(60_000),
+  }, async () => {
     const { page } = await newPage();
     await page.goto(`${gw.url}${PAGE_PATH}?cg_date=${month}`);
     await loaded(page);
@@ -201,9 +206,11 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
     await page.keyboard.press('Escape');
     await page.locator('calendar-gateway-view dialog[open]').waitFor({ state: 'detached' });
     expect(await focused(page)).toMatchObject({ role: 'gridcell', day: target.toISODate() });
-  }, 60_000);
+  });
 
-  it('filters by category into the URL and the results, and Subscribe gives that filter’s feed', async () => {
+  it('filters by category into the URL and the results, and Subscribe gives that filter’s feed', {
+    timeout: guard(90_000),
+  }, async () => {
     const { page, api } = await newPage();
     await page.goto(`${gw.url}${PAGE_PATH}?cg_date=${month}`);
     await loaded(page);
@@ -248,9 +255,9 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
     const text = await ics.text();
     expect(text).toContain('Element fixture: three-day festival');
     expect(text).not.toContain('Element fixture: before the change');
-  }, 90_000);
+  });
 
-  it('speaks Spanish on the /es/ root: words, and dates by Intl', async () => {
+  it('speaks Spanish on the /es/ root: words, and dates by Intl', { timeout: guard(60_000) }, async () => {
     const { page, api } = await newPage();
     await page.goto(`${gw.url}${PAGE_PATH}es/?cg_date=${month}`);
     await loaded(page);
@@ -268,9 +275,11 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
     expect(first.toLowerCase()).toMatch(/^lun/);
     expect(api.every((u) => new URL(u).pathname.startsWith('/es/wp-json/'))).toBe(true);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
-  }, 60_000);
+  });
 
-  it('has no serious or critical axe-core violation in any view, light or dark, nor with an event open', async () => {
+  it('has no serious or critical axe-core violation in any view, light or dark, nor with an event open', {
+    timeout: guard(180_000),
+  }, async () => {
     const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
     const scan = async (page: Page) => {
       await page.addScriptTag({ path: axe });
@@ -302,9 +311,11 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
         await context.close();
       }
     }
-  }, 180_000);
+  });
 
-  it('takes the screenshots of the README: month, week and list, light and dark', async () => {
+  it('takes the screenshots of the README: month, week and list, light and dark', {
+    timeout: guard(120_000),
+  }, async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const view of ['month', 'week', 'list']) {
         const { page, context } = await newPage({ colorScheme });
@@ -323,5 +334,5 @@ describe('<calendar-gateway-view> on the demo gateway', () => {
         await context.close();
       }
     }
-  }, 120_000);
+  });
 });

@@ -18,6 +18,7 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packClient } from '../../src/client/pack.ts';
+import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
 const run = promisify(execFile);
@@ -96,7 +97,7 @@ beforeAll(async () => {
   expect(body.total).toBeGreaterThan(0);
   const title = body.events[0]!.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   expected = new RegExp(`^${body.total} jazz events; first: ${title}\\n$`);
-}, 300_000);
+}, guard(300_000));
 
 afterAll(async () => {
   await gw?.stop();
@@ -126,14 +127,16 @@ describe('the client package', () => {
     expect(bytesUnder(join(app, 'node_modules'))).toBeLessThanOrEqual(INSTALLED_MAX);
   });
 
-  it("compiles the README's example with plain tsc --module nodenext and runs it on the system's Node", async () => {
+  it("compiles the README's example with plain tsc --module nodenext and runs it on the system's Node", {
+    timeout: guard(240_000),
+  }, async () => {
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     await run(node, [tsc, '--module', 'nodenext', '--strict', 'index.ts'], { cwd: app, env: userEnv() });
     const { stdout: version } = await run(node, ['--version'], { env: userEnv() });
     expect(version).toMatch(/^v2\d\./);
     const { stdout } = await run(node, ['index.js'], { cwd: app, env: userEnv() });
     expect(stdout).toMatch(expected);
-  }, 240_000);
+  });
 
   it('runs the same compiled example on Node 24', async () => {
     expect(process.versions.node).toMatch(/^24\./);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort, type Server, spawnNginx, startChild } from '../../bench/lib.ts';
 import { settings } from '../../src/config.ts';
 import { composeCommand } from '../setup/e2e-tools.ts';
+import { guard } from '../slack.ts';
 import { postEvent } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -78,7 +79,7 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`nginx did not answer:\n${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-}, 180_000);
+}, guard(180_000));
 
 afterAll(async () => {
   nginx?.kill('SIGQUIT');

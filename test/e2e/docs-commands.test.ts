@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClient } from '../../src/client/pack.ts';
+import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -51,7 +52,7 @@ const localise = (code: string) =>
 beforeAll(async () => {
   buildClient();
   gw = await startDemo({ DEMO_PASSWORD: PASSWORD });
-}, 120_000);
+}, guard(120_000));
 
 afterAll(async () => {
   await gw?.stop();

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../bench/lib.ts';
 import { privateRedis } from '../cache/redis-helper.ts';
+import { guard } from '../slack.ts';
 import { postEvent } from './demo.ts';
 import { admin, editor, NS, sleep, startGateway, tok, up, wpDelete, wpFind } from './fault-kit.ts';
 
@@ -16,7 +17,9 @@ afterAll(async () => {
 });
 
 describe('Redis restarting under mixed load', () => {
-  it('fails no read, shows every write on both instances once Redis is back, and lets a new instance start', async () => {
+  it('fails no read, shows every write on both instances once Redis is back, and lets a new instance start', {
+    timeout: guard(120_000),
+  }, async () => {
     const redis = await privateRedis();
     const env = { REDIS_URL: redis.url, REDIS_PREFIX: 'cgrestart:' };
     const started: Server[] = [];
@@ -118,11 +121,13 @@ describe('Redis restarting under mixed load', () => {
       await Promise.all(started.map((g) => g.stop()));
       await redis.dispose();
     }
-  }, 120_000);
+  });
 });
 
 describe('concurrent edits of one event', () => {
-  it('through two instances and the WordPress admin: WordPress decides, and every instance converges to it', async () => {
+  it('through two instances and the WordPress admin: WordPress decides, and every instance converges to it', {
+    timeout: guard(120_000),
+  }, async () => {
     const env = { REDIS_PREFIX: `cgedits${process.pid}:` };
     const [a, b] = [await startGateway(env), await startGateway(env)];
     gateways.push(a, b);
@@ -197,5 +202,5 @@ describe('concurrent edits of one event', () => {
       `concurrent edits: ${statuses.length} writes, all 200; instances agree with WordPress after ${Date.now() - t0} ms`,
     );
     expect(seen).toEqual(Array(4).fill(`${title}|${start}`));
-  }, 120_000);
+  });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../bench/lib.ts';
+import { guard } from '../slack.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
 import { type ImageServer, startImageServer } from '../support/image-server.ts';
 import { postEvent } from './demo.ts';
@@ -44,7 +45,9 @@ afterAll(async () => {
 });
 
 describe('WordPress crashing in the middle of a write burst', () => {
-  it('keeps every acknowledged write and leaves nothing of a refused one', async () => {
+  it('keeps every acknowledged write and leaves nothing of a refused one', {
+    timeout: guard(120_000),
+  }, async () => {
     const g = await startGateway({ IMAGE_ALLOW_PRIVATE_HOSTS: 'true' });
     gateways.push(g);
     // One upload first: on a fresh site, concurrent first uploads of a month race on creating its uploads folder
@@ -158,11 +161,13 @@ describe('WordPress crashing in the middle of a write burst', () => {
       if (total === ok.length) break;
     }
     expect(total).toBe(ok.length);
-  }, 120_000);
+  });
 });
 
 describe('the gateway killed in the middle of a write', () => {
-  it('leaves a knowable state, and a retry under the same Idempotency-Key makes one event and one venue', async () => {
+  it('leaves a knowable state, and a retry under the same Idempotency-Key makes one event and one venue', {
+    timeout: guard(120_000),
+  }, async () => {
     const proxy = await startFaultProxy(up.url.replace(/\/wp-json$/, ''));
     const env = { UPSTREAM_URL: `${proxy.url}/wp-json`, REDIS_PREFIX: `cgkill${process.pid}:` };
     try {
@@ -216,11 +221,13 @@ describe('the gateway killed in the middle of a write', () => {
     } finally {
       await proxy.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('WordPress failing an upload on its side', () => {
-  it('answers 502, not a refusal of the image, and leaves nothing of the write', async () => {
+  it('answers 502, not a refusal of the image, and leaves nothing of the write', {
+    timeout: guard(60_000),
+  }, async () => {
     // wp_mkdir_p losing on a fresh month's folder: here no folder can be made at all, since `uploads` is a file.
     const uploads = join(up.siteDir, 'wp-content/uploads');
     const aside = `${uploads}.fault-${tok}`;
@@ -254,11 +261,13 @@ describe('WordPress failing an upload on its side', () => {
     expect(await wpFind('tribe_events', `Uploadfail ${tok}`)).toEqual([]);
     expect(await wpFind('tribe_venue', `Uploadfailvenue ${tok}`)).toEqual([]);
     expect(await wpFind('media', `uploadfail-${tok}`)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('a slow WordPress', () => {
-  it('bounds the calls WordPress runs, refuses the overflow with Retry-After, answers within the timeout, keeps cached reads fast', async () => {
+  it('bounds the calls WordPress runs, refuses the overflow with Retry-After, answers within the timeout, keeps cached reads fast', {
+    timeout: guard(180_000),
+  }, async () => {
     const proxy = await startFaultProxy(up.url.replace(/\/wp-json$/, ''));
     // WordPress goes on with a call the gateway gave up on, as PHP does: the bound must hold on its side.
     proxy.keepsRunning = true;
@@ -331,11 +340,11 @@ describe('a slow WordPress', () => {
     } finally {
       await proxy.close();
     }
-  }, 180_000);
+  });
 });
 
 describe('a read that needs two WordPress calls', () => {
-  it('makes both inside one deadline', async () => {
+  it('makes both inside one deadline', { timeout: guard(60_000) }, async () => {
     const proxy = await startFaultProxy(up.url.replace(/\/wp-json$/, ''));
     try {
       const g = await startGateway({
@@ -366,5 +375,5 @@ describe('a read that needs two WordPress calls', () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
 });

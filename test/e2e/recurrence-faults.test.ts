@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
 import { occurrenceId } from '../../src/recurrence/ids.ts';
+import { guard } from '../slack.ts';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.ts';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
@@ -186,49 +187,59 @@ async function killedMidWrite(
 }
 
 describe('a series write with WordPress killed mid-write leaves the series as it was', () => {
-  it('update this: the override being made', async () => {
+  it('update this: the override being made', { timeout: guard(120_000) }, async () => {
     const s = await series('UpdThis');
     await killedMidWrite(
       () => api('POST', `/events/${s.occ('2037-10-20 23:00:00')}`, { title: `Third ${tok}` }),
       writeOf('POST'),
     );
-  }, 120_000);
+  });
 
-  it('update following: the first series ending, after the new one is made and an override moved', async () => {
+  it('update following: the first series ending, after the new one is made and an override moved', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('UpdFollowing');
     await killedMidWrite(
       () => api('POST', `/events/${s.occ('2037-10-27 23:00:00')}?scope=following`, { title: `Later ${tok}` }),
       writeOf('POST', s.id),
     );
-  }, 120_000);
+  });
 
-  it('update all: the series, after its overrides took the change', async () => {
+  it('update all: the series, after its overrides took the change', { timeout: guard(120_000) }, async () => {
     const s = await series('UpdAll');
     await killedMidWrite(
       () => api('POST', `/events/${s.id}?scope=all`, { title: `Renamed ${tok}`, cost: '30' }),
       writeOf('POST', s.id),
     );
-  }, 120_000);
+  });
 
-  it('delete this: the override going to the trash, after the EXDATE', async () => {
+  it('delete this: the override going to the trash, after the EXDATE', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('DelThis');
     await killedMidWrite(() => api('DELETE', `/events/${s.occ('2037-10-13 23:00:00')}`), anyTrash);
-  }, 120_000);
+  });
 
-  it('delete following: a later override going to the trash, after the series ended', async () => {
+  it('delete following: a later override going to the trash, after the series ended', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('DelFollowing');
     await killedMidWrite(
       () => api('DELETE', `/events/${s.occ('2037-10-27 23:00:00')}?scope=following`),
       anyTrash,
     );
-  }, 120_000);
+  });
 
-  it('delete all: the series going to the trash, after its overrides', async () => {
+  it('delete all: the series going to the trash, after its overrides', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('DelAll');
     await killedMidWrite(() => api('DELETE', `/events/${s.id}`), writeOf('DELETE', s.id));
-  }, 120_000);
+  });
 
-  it('delete all: WordPress killed while an override goes to the trash (its answer lost)', async () => {
+  it('delete all: WordPress killed while an override goes to the trash (its answer lost)', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('DelAllLost');
     let trashes = 0;
     await killedMidWrite(
@@ -236,9 +247,11 @@ describe('a series write with WordPress killed mid-write leaves the series as it
       (req) => anyTrash(req) && ++trashes === 2,
       true,
     );
-  }, 120_000);
+  });
 
-  it('update following: WordPress killed while the override moves to the new series (its answer lost)', async () => {
+  it('update following: WordPress killed while the override moves to the new series (its answer lost)', {
+    timeout: guard(120_000),
+  }, async () => {
     const s = await series('UpdLost');
     await killedMidWrite(
       () => api('POST', `/events/${s.occ('2037-10-27 23:00:00')}?scope=following`, { title: `Later ${tok}` }),
@@ -248,5 +261,5 @@ describe('a series write with WordPress killed mid-write leaves the series as it
         !(req.url ?? '').includes(`/${s.id}?`),
       true,
     );
-  }, 120_000);
+  });
 });

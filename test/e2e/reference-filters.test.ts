@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
 let gw: Server;
@@ -12,14 +13,16 @@ beforeAll(async () => {
   gw = await startDemo({ DEMO_EVENTS: '60' });
   const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-}, 120_000);
+}, guard(120_000));
 
 afterAll(async () => {
   await browser?.close();
   await gw?.stop();
 });
 
-it('filters the events by a category slug and a category id typed into the page', async () => {
+it('filters the events by a category slug and a category id typed into the page', {
+  timeout: guard(90_000),
+}, async () => {
   const api = `${gw.url}/wp-json/calendar/events/v1`;
   const [jazz] = (await (await fetch(`${api}/categories?slug=jazz`)).json()).categories as Array<{
     id: number;
@@ -43,7 +46,7 @@ it('filters the events by a category slug and a category id typed into the page'
     .locator('.opblock-get')
     .filter({ has: page.locator('[data-path="/events"]') })
     .first();
-  await list.locator('.opblock-summary').click({ timeout: 30_000 });
+  await list.locator('.opblock-summary').click({ timeout: guard(30_000) });
   const categories = list.locator('tr[data-param-name="categories"]');
   // A list of texts: each input takes an id or a slug.
   await expect.poll(() => categories.locator('.parameter__type').textContent()).toContain('array<string>');
@@ -53,8 +56,8 @@ it('filters the events by a category slug and a category id typed into the page'
   }
   await list.locator('button.execute').click();
   const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
-  await body.first().waitFor({ timeout: 30_000 });
+  await body.first().waitFor({ timeout: guard(30_000) });
   const answered = JSON.parse((await body.first().textContent()) ?? '') as { total: number };
   expect(sent.at(-1)).toMatch(new RegExp(`[?&]categories=jazz(%2C|,)${theatre!.id}(&|$)`));
   expect(answered.total).toBe(expected.total);
-}, 90_000);
+});

@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
 let gw: Server;
@@ -11,7 +12,7 @@ beforeAll(async () => {
   gw = await startDemo({ LOG_LEVEL: 'info', DEMO_EVENTS: '60' });
   const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-}, 120_000);
+}, guard(120_000));
 
 afterAll(async () => {
   await browser?.close();
@@ -67,7 +68,9 @@ describe('the API reference page', () => {
     }
   });
 
-  it('renders every documented route, and a GET tried from the page shows events', async () => {
+  it('renders every documented route, and a GET tried from the page shows events', {
+    timeout: guard(90_000),
+  }, async () => {
     const doc = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1/doc`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
@@ -82,7 +85,10 @@ describe('the API reference page', () => {
       if (/Content.Security.Policy|Refused to/i.test(m.text())) blocked.push(m.text());
     });
     await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
-    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.opblock')
+      .first()
+      .waitFor({ timeout: guard(30_000) });
     const shown = await page.locator('.opblock-summary-path').allInnerTexts();
     const expected = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops)
@@ -100,7 +106,7 @@ describe('the API reference page', () => {
     await list.locator('.opblock-summary').click();
     await list.locator('button.execute').click();
     const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
-    await body.first().waitFor({ timeout: 30_000 });
+    await body.first().waitFor({ timeout: guard(30_000) });
     const text = (await body.first().textContent()) ?? '';
     const answered = JSON.parse(text) as { events: Array<{ id: number; title: string }>; total: number };
     expect(answered.events.length).toBeGreaterThan(0);
@@ -113,9 +119,11 @@ describe('the API reference page', () => {
       path: `${process.env.TMPDIR ?? '/tmp'}/calendar-gateway-reference.png`,
       fullPage: false,
     });
-  }, 90_000);
+  });
 
-  it('creates an event: Authorize with the printed demo password, then Execute the shown example of POST /events (201)', async () => {
+  it('creates an event: Authorize with the printed demo password, then Execute the shown example of POST /events (201)', {
+    timeout: guard(120_000),
+  }, async () => {
     // The password as a reader takes it from the start-up line; the editor account, as the docs recommend.
     const printed = gw.output().match(/export DEMO_PASSWORD='([^']+)'/)?.[1];
     expect(printed).toBeTruthy();
@@ -135,7 +143,10 @@ describe('the API reference page', () => {
       }
     });
     await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
-    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.opblock')
+      .first()
+      .waitFor({ timeout: guard(30_000) });
 
     await page.locator('.auth-wrapper button.authorize').click();
     const basic = page.locator('.auth-container').filter({ hasText: 'applicationPassword' });
@@ -151,7 +162,7 @@ describe('the API reference page', () => {
     await create.locator('.opblock-summary').click();
     // The body shown is the document's JSON example, unchanged, and nothing else is offered.
     const editor = create.locator('textarea.body-param__text');
-    await editor.waitFor({ timeout: 30_000 });
+    await editor.waitFor({ timeout: guard(30_000) });
     expect(JSON.parse(await editor.inputValue())).toEqual(example);
     expect(await create.locator('.body-param-content-type select option').allInnerTexts()).toEqual([
       'application/json',
@@ -159,7 +170,7 @@ describe('the API reference page', () => {
     await create.locator('button.execute').click();
 
     const status = create.locator('.live-responses-table tbody .response-col_status').first();
-    await status.waitFor({ timeout: 30_000 });
+    await status.waitFor({ timeout: guard(30_000) });
     expect((await status.textContent())?.trim()).toBe('201');
     const answer = create.locator('.live-responses-table .highlight-code code').first();
     const created = JSON.parse((await answer.textContent()) ?? '') as { id: number; title: string };
@@ -178,7 +189,7 @@ describe('the API reference page', () => {
       venue: { venue: (example.venue as Json).venue },
       organizer: [{ organizer: ((example.organizer as Json[])[0] as Json).organizer }],
     });
-  }, 120_000);
+  });
 });
 
 type Json = Record<string, unknown>;

@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
+import { guard } from '../slack.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
 const PASSWORD = 'start-command-password';
@@ -109,7 +110,9 @@ describe('npm start', () => {
     90_000,
   );
 
-  it('prints the demo password as a line a shell runs as it is, outside a terminal too', async () => {
+  it('prints the demo password as a line a shell runs as it is, outside a terminal too', {
+    timeout: guard(90_000),
+  }, async () => {
     const password = `pa'ss word$1`;
     const { lines } = await startAndStop('SIGTERM', { DEMO_PASSWORD: password });
     const paste = lines.find((l) => l.demo === true)?.msg as string;
@@ -117,5 +120,5 @@ describe('npm start', () => {
     expect(execFileSync('sh', ['-c', `${paste}; printf %s "$DEMO_PASSWORD"`], { encoding: 'utf8' })).toBe(
       password,
     );
-  }, 90_000);
+  });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../bench/lib.ts';
+import { guard } from '../slack.ts';
 import { postEvent, type Server, startDemo } from './demo.ts';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -76,7 +77,7 @@ beforeAll(async () => {
   varnish.stdout!.on('data', (d) => (out += d));
   varnish.stderr!.on('data', (d) => (out += d));
   await answering(front, () => out);
-}, 120_000);
+}, guard(120_000));
 
 afterAll(async () => {
   if (varnish && varnish.exitCode === null) {

@@ -3,6 +3,7 @@
 // write token) in any of them; /doc's record schemas in the same order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, openTarget, type Role, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { inOrder, TEC_EMBEDDED_TERM, TEC_EVENT, TEC_KEYS_OF } from '../support/tec-keys.ts';
 import { editUpstream, type Json, monthOf, token } from './fixtures.ts';
 
@@ -165,7 +166,7 @@ beforeAll(async () => {
     const res = await record(`${as} deletes`, 'DELETE', `/${kind}/${made.id}`, as);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
-}, 240_000);
+}, guard(240_000));
 
 afterAll(async () => {
   for (const [kind, id] of cleanup.reverse())

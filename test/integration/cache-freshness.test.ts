@@ -5,6 +5,7 @@ import { sign } from '../../src/cache/notify.ts';
 import type { Gateway } from '../../src/gateway.ts';
 import { ensureSharedRedis, privateRedis, SHARED_REDIS, testPrefix } from '../cache/redis-helper.ts';
 import { call, openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { configureWebhook, get, notify, peer, stoppableUpstream, within } from './cache-support.ts';
 import { type EventRecord, Fixtures, monthOf, token } from './fixtures.ts';
 
@@ -181,7 +182,7 @@ describe('two gateways on one Redis', () => {
 
 describe('outages', () => {
   // 480 reads against a site at load 15 took over 30 s in the lanes (quiet: 2 s): a timeout of its own.
-  it('lose no read when Redis is killed during a load run', async () => {
+  it('lose no read when Redis is killed during a load run', { timeout: guard(180_000) }, async () => {
     const redis = await privateRedis();
     try {
       const g = await start(t, { redisUrl: redis.url, redisPrefix: 'load:', pollIntervalMs: 0 });
@@ -211,7 +212,7 @@ describe('outages', () => {
     } finally {
       await redis.dispose();
     }
-  }, 180_000);
+  });
 
   it('keep cached reads answered (stale-if-error) while WordPress is down and give writes a clear 5xx body', async () => {
     const proxy = await stoppableUpstream(t.upstream);

@@ -1,6 +1,7 @@
 // Shared answers are keyed by the parsed arguments: junk parameters, value forms and Origin never split the cache.
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { call, freshTermLists, openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { get, peer } from './cache-support.ts';
 
 let t: Target;
@@ -223,7 +224,7 @@ describe('cache busting', () => {
             expect(c.status, c.text).toBe(200);
             return c.headers.get('xkey') ?? '';
           },
-          { timeout: 10_000, interval: 250 },
+          { timeout: guard(10_000), interval: 250 },
         )
         .toContain('links:venue');
     } finally {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventIndex, type IndexClient } from '../../src/index/event-index.ts';
 import { call, openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 
 const COUNT = 3000;
 let t: Target;
@@ -11,12 +12,12 @@ const tag = `Bulk${Math.random().toString(36).slice(2, 8)}`;
 beforeAll(async () => {
   t = await openTarget();
   await t.bulkEvents(COUNT, tag);
-}, 600_000);
+}, guard(600_000));
 
 afterAll(async () => {
   await t.removeBulk(tag);
   await t.close();
-}, 600_000);
+}, guard(600_000));
 
 /** The gateway's WordPress client, counting the crawl's page requests in flight and failing one page on demand. */
 function watched(failPage: { at: number | null }) {
@@ -42,7 +43,7 @@ function watched(failPage: { at: number | null }) {
   return { client, pages, most: () => most, inFlight: () => inFlight };
 }
 
-describe('a calendar of thousands of events', { timeout: 600_000 }, () => {
+describe('a calendar of thousands of events', { timeout: guard(600_000) }, () => {
   it('is crawled 3 pages at a time, and a failed crawl resumes at the page it stopped', async () => {
     const fail = { at: 7 as number | null };
     const w = watched(fail);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.ts';
 import { localCluster, localSentinel } from '../cache/redis-ha-helper.ts';
 import { openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { NS, peer } from './cache-support.ts';
 import { Fixtures, monthOf, token } from './fixtures.ts';
 
@@ -85,13 +86,15 @@ export function failoverSuite(kind: 'a Redis Cluster' | 'Redis Sentinel'): void 
             pollIntervalMs: 0,
           }),
         );
-    }, 60_000);
+    }, guard(60_000));
     afterAll(async () => {
       await Promise.all(gateways.map((g) => g.close()));
       await ha?.dispose();
     });
 
-    it('loses no read, and every write reaches both gateways, when a master dies under load', async () => {
+    it('loses no read, and every write reaches both gateways, when a master dies under load', {
+      timeout: guard(60_000),
+    }, async () => {
       const ev = await fx.event({ title: `HA ${tok} 0`, start_date: day(3), end_date: day(3, '12:00:00') });
       const paths = [`/events/${ev.id}`, `/events?${window}`];
       const eventTag = `event:${ev.id}`;
@@ -176,6 +179,6 @@ export function failoverSuite(kind: 'a Redis Cluster' | 'Redis Sentinel'): void 
       // on a loaded machine (2272 ms once in the lanes at load 12, the others 400–700 ms).
       const before = reached.slice(0, 4).sort((a, b) => a - b);
       expect((before[1]! + before[2]!) / 2).toBeLessThan(1500);
-    }, 60_000);
+    });
   });
 }

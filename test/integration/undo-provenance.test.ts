@@ -5,6 +5,7 @@ import { aborted, upstreamTimeout } from '../../src/http/errors.ts';
 import type { WpRequest } from '../../src/wp/client.ts';
 import { WRITE_META, WRITE_QUERY } from '../../src/wp/probe.ts';
 import { call, openTarget, type Role, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { type Json, monthOf, token } from './fixtures.ts';
 
 const tok = token();
@@ -88,7 +89,7 @@ async function hangUpDuring(
 
 /** Waits until the gateway has no write left in its undo journal (the rollback after the hang-up is over). */
 async function settled() {
-  await expect.poll(() => t.gateway.deps.undo?.size(), { timeout: 10_000, interval: 50 }).toBe(0);
+  await expect.poll(() => t.gateway.deps.undo?.size(), { timeout: guard(10_000), interval: 50 }).toBe(0);
 }
 
 const tags = () => t.mapping.event.tags?.restBase ?? 'tags';

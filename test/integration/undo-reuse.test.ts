@@ -8,6 +8,7 @@ import { fromWordPress } from '../../src/http/errors.ts';
 import type { WpRequest } from '../../src/wp/client.ts';
 import { SHARED_REDIS, testPrefix } from '../cache/redis-helper.ts';
 import { type CallResult, call, openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { peer } from './cache-support.ts';
 import { type Json, monthOf, token } from './fixtures.ts';
 
@@ -174,7 +175,7 @@ async function completeOrNothing(b: Answer, title: string, ok: number) {
 
 /** Waits until no undo is left in `g`'s journal (a rollback that left a claimed record for the sweep included). */
 async function settled(g: Gateway) {
-  await expect.poll(() => g.deps.undo?.size(), { timeout: 20_000, interval: 100 }).toBe(0);
+  await expect.poll(() => g.deps.undo?.size(), { timeout: guard(20_000), interval: 100 }).toBe(0);
 }
 
 /** B's event as WordPress stores it: its tag is there, and stays there once every undo is over. */

@@ -3,6 +3,7 @@
 // answer of each cell comes from WordPress's read rules (the oracle in visibility-model.ts), not from the gateway.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, openTarget, type Target } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { Fixtures, type Json, monthOf, token } from './fixtures.ts';
 import { checkFeed, drainFeed } from './visibility-changes.ts';
 import {
@@ -398,7 +399,7 @@ beforeAll(async () => {
   // Venues and organizers written in the WordPress admin reach the gateway's catalog within its refresh (3 s).
   await new Promise((r) => setTimeout(r, 3_500));
   await t.gateway.deps.cache?.purgeAll();
-}, 300_000);
+}, guard(300_000));
 
 afterAll(async () => {
   await fx?.cleanup();
@@ -421,7 +422,7 @@ describe('visibility matrix', () => {
   });
 
   for (const state of STATES) {
-    it(`answers every caller only what it may read: ${state}`, { timeout: 300_000 }, async () => {
+    it(`answers every caller only what it may read: ${state}`, { timeout: guard(300_000) }, async () => {
       await Promise.all(
         CALLERS.map(async (c) => {
           await checkEvents(state, c);

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
 import { ensureSharedRedis, SHARED_REDIS, testPrefix } from '../cache/redis-helper.ts';
+import { guard } from '../slack.ts';
 import { appendToStream, change, type Receiver, receiver, sharedRedis, until } from './support.ts';
 
 const PASSWORD = 'webhook-test-password';
@@ -48,7 +49,9 @@ describe('a gateway killed mid-delivery', () => {
     await cleanup();
   });
 
-  it('loses nothing: the held message and a change made while no gateway ran are delivered by the next', async () => {
+  it('loses nothing: the held message and a change made while no gateway ran are delivered by the next', {
+    timeout: guard(120_000),
+  }, async () => {
     const a = await start();
     // Administrators only: anonymous 401, an editor (no manage_options) 403, as the other ops routes.
     expect((await fetch(`${a.url}/calendar-gateway/v1/webhooks`)).status).toBe(401);
@@ -129,11 +132,13 @@ describe('a gateway killed mid-delivery', () => {
     } finally {
       redis.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('the demo without Redis', () => {
-  it('delivers a write made through the gateway to a subscription, signed', async () => {
+  it('delivers a write made through the gateway to a subscription, signed', {
+    timeout: guard(60_000),
+  }, async () => {
     const r = await receiver();
     const gw = await startChild(['src/main.ts'], {
       PORT: '0',
@@ -237,5 +242,5 @@ describe('the demo without Redis', () => {
       await gw.stop();
       await r.close();
     }
-  }, 60_000);
+  });
 });

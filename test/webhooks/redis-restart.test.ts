@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookAdmin } from '../../src/webhooks/manage.ts';
 import { freePort } from '../cache/redis-helper.ts';
+import { guard } from '../slack.ts';
 import { appendToStream, change, instance, receiver, until } from './support.ts';
 
 describe('webhooks across a Redis restart', () => {
@@ -63,7 +64,9 @@ describe('webhooks across a Redis restart', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('delivers a message that was waiting for its retry when Redis was killed and restarted', async () => {
+  it('delivers a message that was waiting for its retry when Redis was killed and restarted', {
+    timeout: guard(60_000),
+  }, async () => {
     let up = false;
     const r = await receiver((_n, res) => res.writeHead(up ? 200 : 503).end());
     const cmd = new Redis({ port, maxRetriesPerRequest: 1 });
@@ -96,5 +99,5 @@ describe('webhooks across a Redis restart', () => {
       cmd.disconnect();
       await r.close();
     }
-  }, 60_000);
+  });
 });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { guard } from '../../../test/slack.ts';
 import { type Mapping, mappingSchema } from '../../mapping/schema.ts';
 import { Expander, readRuleText } from '../../recurrence/expand.ts';
 import { occurrenceId } from '../../recurrence/ids.ts';
@@ -309,7 +310,9 @@ describe('lists of occurrences against a brute-force reference', () => {
     vi.useRealTimers();
   });
 
-  it('page for page and in total, over the timeline and series by series, through changes', () => {
+  it('page for page and in total, over the timeline and series by series, through changes', {
+    timeout: guard(120_000),
+  }, () => {
     let listed = 0;
     let asked = 0;
     fc.assert(
@@ -371,5 +374,5 @@ describe('lists of occurrences against a brute-force reference', () => {
     );
     // Enough of the lists hold something to test order, pages and totals.
     expect(listed / asked).toBeGreaterThan(0.2);
-  }, 120_000);
+  });
 });
