@@ -7,6 +7,7 @@ import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
 import { encodeEntry } from '../../src/cache/store.ts';
 import { gzipOf } from '../../src/http/answer.ts';
+import { guard } from '../slack.ts';
 import { ensureSharedRedis, privateRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
@@ -103,7 +104,10 @@ describe('two instances on one Redis', () => {
 
   it('keeps the ETag computed by the filling instance', async () => {
     await a.get('etag', load('same bytes', ['event:2']));
-    await new Promise((r) => setTimeout(r, 50));
+    // The fill reaches Redis after the answer: wait for it there (a fixed 50 ms raced it on a loaded machine).
+    expect(
+      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('etag')}`)) === 1, guard(5000)),
+    ).toBe(true);
     const fromA = a.peek('etag')!;
     const fromB = (await b.get('etag', load('different', ['event:2']))).entry;
     expect(fromB.etag).toBe(fromA.etag);
@@ -111,12 +115,14 @@ describe('two instances on one Redis', () => {
 
   it('drops both instances’ in-process copies and the Redis entry within a second of an invalidation', async () => {
     await a.get('e3', load('three', ['event:3']));
-    await new Promise((r) => setTimeout(r, 50));
+    expect(
+      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('e3')}`)) === 1, guard(5000)),
+    ).toBe(true);
     await b.get('e3', load('three', ['event:3']));
     expect(b.peek('e3')).toBeDefined();
     await a.invalidate(['event:3']);
     expect(a.peek('e3')).toBeUndefined();
-    expect(await waitFor(() => b.peek('e3') === undefined, 1000)).toBe(true);
+    expect(await waitFor(() => b.peek('e3') === undefined, guard(1000))).toBe(true);
     expect(await raw.exists(`${prefix}e:${hashedKey('e3')}`)).toBe(0);
     expect(await raw.exists(`${prefix}t:event:3`)).toBe(0);
   });
@@ -124,9 +130,14 @@ describe('two instances on one Redis', () => {
   it('purges everything everywhere', async () => {
     await a.get('p1', load('x', ['event:4']));
     await b.get('p2', load('y', ['event:5']));
-    await new Promise((r) => setTimeout(r, 50));
+    expect(
+      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('p1')}`)) === 1, guard(5000)),
+    ).toBe(true);
+    expect(
+      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('p2')}`)) === 1, guard(5000)),
+    ).toBe(true);
     await a.purgeAll();
-    expect(await waitFor(() => b.peek('p2') === undefined, 1000)).toBe(true);
+    expect(await waitFor(() => b.peek('p2') === undefined, guard(1000))).toBe(true);
     expect(await raw.keys(`${prefix}e:*`)).toEqual([]);
   });
 });
