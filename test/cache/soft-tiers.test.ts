@@ -1,7 +1,9 @@
 // Soft invalidation across two instances on one real Redis: soft on the other instance too, hard when the write hid
 // something, and never a Redis copy older than the drop brought back as fresh.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEntry } from '../../src/cache/entry.ts';
+import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
 import { ensureSharedRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
@@ -46,7 +48,15 @@ describe('soft invalidation on two instances sharing Redis', () => {
   /** Both instances hold `key` in L1, filled once. */
   async function both(key: string, tags: string[]): Promise<void> {
     await a.get(key, load('old', tags));
-    await new Promise((r) => setTimeout(r, 30));
+    // The fill reaches Redis after the answer: wait for it there (a fixed 30 ms raced it on a loaded machine).
+    const raw = new Redis(SHARED_REDIS);
+    try {
+      expect(await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey(key)}`)) === 1, 5000)).toBe(
+        true,
+      );
+    } finally {
+      raw.disconnect();
+    }
     expect((await b.get(key, load('not loaded', tags))).source).toBe('l2');
     expect(text(b.peek(key)!)).toBe('old');
   }
