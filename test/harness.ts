@@ -3,12 +3,13 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import { buildSeed } from '../mocks/seed-data.ts';
 import { startMockWordPress } from '../mocks/wordpress/index.ts';
 import { configSchema } from '../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../src/gateway.ts';
 import type { Mapping } from '../src/mapping/schema.ts';
+import type { WpRequest } from '../src/wp/client.ts';
 import './setup/wordpress.ts';
 
 export type Role = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
@@ -208,5 +209,21 @@ export async function freshTermLists(t: Target): Promise<void> {
   deps.terms.invalidate();
   for (const tax of [deps.mapping.event.categories, deps.mapping.event.tags]) {
     if (tax) await deps.terms.all(tax, 'en');
+  }
+}
+
+/**
+ * The WordPress requests `gateway` makes while `run` runs, on behalf of requests: the service account's are left out.
+ * That account is the background jobs' (the index's crawl and polls, the change log's reconciliation, the linked
+ * catalog's refresh), which run on their own schedule and can fall inside any window: CI once counted a change-log
+ * reconciliation's `/wp/v2/tags` read, still under way after start-up on a loaded machine, as a list miss's call.
+ */
+export async function requestsDuring(gateway: Gateway, run: () => Promise<unknown>): Promise<WpRequest[]> {
+  const spy = vi.spyOn(gateway.deps.wp, 'request');
+  try {
+    await run();
+    return spy.mock.calls.map(([req]) => req).filter((req) => req.as !== 'service');
+  } finally {
+    spy.mockRestore();
   }
 }

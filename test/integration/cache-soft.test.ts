@@ -1,9 +1,9 @@
 // Reads under writes: after a write that hides nothing, anonymous readers get the previous answer (never stored
 // downstream) for at most CACHE_SOFT_STALE_MS while one refill runs; the writer and every signed-in caller read the
 // write at once; a write that takes an event out of public view is never answered from the old copy.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../src/gateway.ts';
-import { openTarget, type Target } from '../harness.ts';
+import { openTarget, requestsDuring, type Target } from '../harness.ts';
 import { adminWrite, get, type Made, peer, removeMade, within } from './cache-support.ts';
 import { monthOf, token } from './fixtures.ts';
 
@@ -83,21 +83,18 @@ describe('reads under writes', () => {
     await create(`Soft burst ${tok}`, 5);
     // Without held events (src/events/held.ts) the refill reads the page's events: once, however many readers wait.
     g.deps.records?.drop(null);
-    const spy = vi.spyOn(g.deps.wp, 'request');
-    try {
+    const calls = await requestsDuring(g, async () => {
       const answers = await Promise.all(Array.from({ length: 20 }, () => get(g.url, LIST)));
       expect(answers.every((a) => a.status === 200)).toBe(true);
       await within(
         2000,
         async () => (await get(g.url, LIST)).headers.get('cache-control')?.startsWith('public') === true,
       );
-      const reads = spy.mock.calls.filter(
-        ([req]) => req.path === `/wp/v2/${t.mapping.event.restBase}` && req.query?.include,
-      );
-      expect(reads.length).toBe(1);
-    } finally {
-      spy.mockRestore();
-    }
+    });
+    const reads = calls.filter(
+      (req) => req.path === `/wp/v2/${t.mapping.event.restBase}` && req.query?.include,
+    );
+    expect(reads.length).toBe(1);
   });
 
   it.each([
