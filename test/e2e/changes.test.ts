@@ -119,9 +119,9 @@ describe('the changes feed across gateways, restarts and downtime', () => {
     cursor = (await drain(a.url, '0')).next;
   });
 
-  // KNOWN REGRESSION (issue 32, closing note of 2026-11-29): on a quiet machine an update through a gateway is logged
-  // `updated` twice (a second source's version of the same save differs since this stop's merges); it passed under
-  // load. Skipped, with the long poll below that reads on from its cursor, until the cause is found.
+  // Open (stop 40's closing note): once under the full suite's load an event created through b was logged `created`
+  // and then `updated` twice, though nothing updated it; the likely cause is a's poll (every second) reading the post
+  // from WordPress in the middle of its save. The long poll below reads on from the cursor this test leaves.
   it('logs writes through either gateway once, in commit order, read on from either', async () => {
     cursor = (await drain(a.url, '0')).next;
     const e1 = await createEvent(a.url, 'one');
