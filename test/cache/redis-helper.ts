@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { hashedKey } from '../../src/cache/key.ts';
+import { guard } from '../slack.ts';
 
 export const SHARED_REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
@@ -112,6 +114,19 @@ export async function readersStarted(...caches: Array<{ stream?: { started: bool
   const end = Date.now() + 20_000;
   while (!caches.every((c) => c.stream?.started)) {
     if (Date.now() > end) throw new Error('an invalidation reader did not start within 20 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Whether Redis holds the cache entry of `key` under `prefix` within `ms` (× the lanes' slack): an instance's fill
+ * reaches Redis after its answer, so another instance reads it from there only once this holds.
+ */
+export async function filledInRedis(raw: Redis, prefix: string, key: string, ms = 5000): Promise<boolean> {
+  const end = Date.now() + guard(ms);
+  for (;;) {
+    if ((await raw.exists(`${prefix}e:${hashedKey(key)}`)) === 1) return true;
+    if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -3,10 +3,15 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEntry } from '../../src/cache/entry.ts';
-import { hashedKey } from '../../src/cache/key.ts';
 import { connectRedis, type RedisLink } from '../../src/cache/redis.ts';
 import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
-import { ensureSharedRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+import {
+  ensureSharedRedis,
+  filledInRedis,
+  readersStarted,
+  SHARED_REDIS,
+  testPrefix,
+} from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -30,9 +35,11 @@ describe('soft invalidation on two instances sharing Redis', () => {
   const links: RedisLink[] = [];
   let a: ResponseCache;
   let b: ResponseCache;
+  let raw: Redis;
 
   beforeAll(async () => {
     await ensureSharedRedis();
+    raw = new Redis(SHARED_REDIS);
     for (let i = 0; i < 2; i++) links.push(connectRedis(SHARED_REDIS, quiet));
     await Promise.all(links.map((l) => waitFor(() => l.up(), 5000)));
     a = new ResponseCache({ policy, redis: links[0], prefix, softStaleMs: 1000 });
@@ -41,6 +48,7 @@ describe('soft invalidation on two instances sharing Redis', () => {
     await new Promise((r) => setTimeout(r, 100));
   });
   afterAll(async () => {
+    raw.disconnect();
     await Promise.all(links.map((l) => l.close()));
     await cleanup();
   });
@@ -49,14 +57,7 @@ describe('soft invalidation on two instances sharing Redis', () => {
   async function both(key: string, tags: string[]): Promise<void> {
     await a.get(key, load('old', tags));
     // The fill reaches Redis after the answer: wait for it there (a fixed 30 ms raced it on a loaded machine).
-    const raw = new Redis(SHARED_REDIS);
-    try {
-      expect(await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey(key)}`)) === 1, 5000)).toBe(
-        true,
-      );
-    } finally {
-      raw.disconnect();
-    }
+    expect(await filledInRedis(raw, prefix, key)).toBe(true);
     expect((await b.get(key, load('not loaded', tags))).source).toBe('l2');
     expect(text(b.peek(key)!)).toBe('old');
   }

@@ -8,7 +8,14 @@ import { type Loaded, ResponseCache } from '../../src/cache/response-cache.ts';
 import { encodeEntry } from '../../src/cache/store.ts';
 import { gzipOf } from '../../src/http/answer.ts';
 import { guard } from '../slack.ts';
-import { ensureSharedRedis, privateRedis, readersStarted, SHARED_REDIS, testPrefix } from './redis-helper.ts';
+import {
+  ensureSharedRedis,
+  filledInRedis,
+  privateRedis,
+  readersStarted,
+  SHARED_REDIS,
+  testPrefix,
+} from './redis-helper.ts';
 
 const policy = { ttlSeconds: 30, staleWhileRevalidateSeconds: 10, staleIfErrorSeconds: 300 };
 const quiet = { warn() {}, info() {} };
@@ -61,7 +68,7 @@ describe('two instances on one Redis', () => {
   it('fills Redis once so the other instance answers without loading', async () => {
     const counter = { n: 0 };
     await a.get('list?page=1', load('page one', ['list:event', 'event:1'], counter));
-    await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('list?page=1')}`)) === 1);
+    await filledInRedis(raw, prefix, 'list?page=1', 2000);
     const r = await b.get('list?page=1', load('other', ['list:event'], counter));
     expect(r.source).toBe('l2');
     expect(r.entry.body.toString()).toBe('page one');
@@ -88,7 +95,7 @@ describe('two instances on one Redis', () => {
       events: Array.from({ length: 60 }, (_, i) => ({ id: i, title: `Concert ${i}` })),
     });
     await a.get('gz-budget', load(body, ['event:4']));
-    await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('gz-budget')}`)) === 1);
+    await filledInRedis(raw, prefix, 'gz-budget', 2000);
     const mine = a.peek('gz-budget')!;
     const gzA = await gzipped(mine);
     const got = await b.get('gz-budget', load('other', ['event:4']));
@@ -105,9 +112,7 @@ describe('two instances on one Redis', () => {
   it('keeps the ETag computed by the filling instance', async () => {
     await a.get('etag', load('same bytes', ['event:2']));
     // The fill reaches Redis after the answer: wait for it there (a fixed 50 ms raced it on a loaded machine).
-    expect(
-      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('etag')}`)) === 1, guard(5000)),
-    ).toBe(true);
+    expect(await filledInRedis(raw, prefix, 'etag')).toBe(true);
     const fromA = a.peek('etag')!;
     const fromB = (await b.get('etag', load('different', ['event:2']))).entry;
     expect(fromB.etag).toBe(fromA.etag);
@@ -115,9 +120,7 @@ describe('two instances on one Redis', () => {
 
   it('drops both instances’ in-process copies and the Redis entry within a second of an invalidation', async () => {
     await a.get('e3', load('three', ['event:3']));
-    expect(
-      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('e3')}`)) === 1, guard(5000)),
-    ).toBe(true);
+    expect(await filledInRedis(raw, prefix, 'e3')).toBe(true);
     await b.get('e3', load('three', ['event:3']));
     expect(b.peek('e3')).toBeDefined();
     await a.invalidate(['event:3']);
@@ -130,12 +133,8 @@ describe('two instances on one Redis', () => {
   it('purges everything everywhere', async () => {
     await a.get('p1', load('x', ['event:4']));
     await b.get('p2', load('y', ['event:5']));
-    expect(
-      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('p1')}`)) === 1, guard(5000)),
-    ).toBe(true);
-    expect(
-      await waitFor(async () => (await raw.exists(`${prefix}e:${hashedKey('p2')}`)) === 1, guard(5000)),
-    ).toBe(true);
+    expect(await filledInRedis(raw, prefix, 'p1')).toBe(true);
+    expect(await filledInRedis(raw, prefix, 'p2')).toBe(true);
     await a.purgeAll();
     expect(await waitFor(() => b.peek('p2') === undefined, guard(1000))).toBe(true);
     expect(await raw.keys(`${prefix}e:*`)).toEqual([]);

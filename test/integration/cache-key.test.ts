@@ -13,9 +13,6 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The WordPress requests made for requests while `run` runs (the background jobs' left out, as upstream-calls does). */
-const upstreamCalls = (run: () => Promise<void>) => requestsDuring(t.gateway, run);
-
 /** Names no calendar route takes: the common tracking parameters, and made-up ones. */
 const JUNK = [
   'utm_source',
@@ -38,7 +35,7 @@ describe('cache busting', () => {
     expect((await call(t, 'GET', '/events?per_page=8')).status).toBe(200);
     await freshTermLists(t);
     const answers: Array<Awaited<ReturnType<typeof call>>> = [];
-    const calls = await upstreamCalls(async () => {
+    const calls = await requestsDuring(t.gateway, async () => {
       // Sequential then concurrent: each read is another URL, so each misses the fast path's URL aliases.
       for (let n = 0; n < 30; n++) {
         answers.push(await call(t, 'GET', `/events?per_page=7&${junkName(n)}=${n}&r${n}=${Math.random()}`));
@@ -69,7 +66,7 @@ describe('cache busting', () => {
     for (const path of ['/events.ics?per_page=3', `/events/${id}`]) {
       const sep = path.includes('?') ? '&' : '?';
       expect((await call(t, 'GET', `${path}${sep}utm_source=warm`)).status).toBe(200);
-      const calls = await upstreamCalls(async () => {
+      const calls = await requestsDuring(t.gateway, async () => {
         for (let n = 0; n < 5; n++)
           expect((await call(t, 'GET', `${path}${sep}fbclid=${n}`)).status).toBe(200);
       });
@@ -103,7 +100,7 @@ describe('cache busting', () => {
       const first = await call(t, 'GET', urls[0]!);
       expect(first.status).toBe(200);
       const others: Array<Awaited<ReturnType<typeof call>>> = [];
-      const calls = await upstreamCalls(async () => {
+      const calls = await requestsDuring(t.gateway, async () => {
         for (const url of urls.slice(1)) others.push(await call(t, 'GET', url));
       });
       expect(calls, urls.join(' ')).toEqual([]);
@@ -125,7 +122,7 @@ describe('cache busting', () => {
     const first = await call(t, 'GET', `/events?categories=${a!.slug},${b!.id}&per_page=4`);
     expect(first.status).toBe(200);
     const others: Array<Awaited<ReturnType<typeof call>>> = [];
-    const calls = await upstreamCalls(async () => {
+    const calls = await requestsDuring(t.gateway, async () => {
       others.push(await call(t, 'GET', `/events?per_page=4&categories=${a!.slug},%20${b!.id}%20`));
       others.push(await call(t, 'GET', `/events?categories[]=${a!.slug}&categories[]=${b!.id}&per_page=4`));
     });
@@ -142,7 +139,7 @@ describe('cache busting', () => {
     let fields: Awaited<ReturnType<typeof call>> | undefined;
     let envelope: Awaited<ReturnType<typeof call>> | undefined;
     let lang: Awaited<ReturnType<typeof call>> | undefined;
-    const calls = await upstreamCalls(async () => {
+    const calls = await requestsDuring(t.gateway, async () => {
       fields = await call(t, 'GET', '/events?per_page=3&_fields=total');
       envelope = await call(t, 'GET', '/events?_envelope=1&per_page=3');
       lang = await call(t, 'GET', '/events?per_page=3&lang=es&_method=DELETE');
@@ -168,7 +165,7 @@ describe('cache busting', () => {
     const first = await call(t, 'GET', url, { headers: { Origin: 'https://one.example' } });
     expect(first.headers.get('access-control-allow-origin')).toBe('https://one.example');
     const answers: Array<Awaited<ReturnType<typeof call>>> = [];
-    const calls = await upstreamCalls(async () => {
+    const calls = await requestsDuring(t.gateway, async () => {
       for (const origin of ['https://two.example', 'https://three.example', undefined]) {
         answers.push(
           await call(t, 'GET', `${url}&o=${origin ?? 'none'}`, { headers: origin ? { Origin: origin } : {} }),
@@ -185,7 +182,7 @@ describe('cache busting', () => {
   });
 
   it('answers a bad argument with its 400 however much junk comes with it, and stores nothing', async () => {
-    const calls = await upstreamCalls(async () => {
+    const calls = await requestsDuring(t.gateway, async () => {
       const r = await call(t, 'GET', '/events?per_page=abc&utm_source=x');
       expect(r.status).toBe(400);
       expect((r.body as { data: { params: Record<string, string> } }).data.params).toHaveProperty('per_page');
