@@ -8,8 +8,13 @@ declare module 'autocannon' {
     idReplacement?: boolean;
     /** Requests a second over all connections (coordinated omission corrected in its own histograms). */
     overallRate?: number;
-    /** Paths taken in turn by each connection. */
-    requests?: Array<{ path: string }>;
+    /** Paths taken in turn by each connection; `setupRequest` makes each request's own (it runs once per request). */
+    requests?: Array<{ path?: string; setupRequest?: (req: RequestData) => RequestData }>;
+  }
+  interface RequestData {
+    path?: string;
+    method?: string;
+    headers?: Record<string, string>;
   }
   interface Histogram {
     average: number;

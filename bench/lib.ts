@@ -180,10 +180,30 @@ function wrk(l: Load): Result {
   return { rps, p50ms: ms('50'), p99ms: ms('99'), non2xx };
 }
 
+/** When the misses' `start_date`s begin: now, so that each miss lists what the route's default would. */
+const MISS_BASE = Date.now();
+let misses = 0;
+
+/**
+ * A query parameter that makes each call's URL an answer of its own for nearly the same list: `start_date` a second
+ * later each time. A name the route does not take would not do: it no longer splits the cache (src/stages/cache.ts).
+ */
+export function missParam(): string {
+  const at = new Date(MISS_BASE + misses++ * 1000).toISOString();
+  return `start_date=${encodeURIComponent(`${at.slice(0, 10)} ${at.slice(11, 19)}`)}`;
+}
+
+/** `url` with a new {@link missParam}. */
+export const missUrl = (url: string): string => `${url}${url.includes('?') ? '&' : '?'}${missParam()}`;
+
 async function cannon(l: Load): Promise<Result> {
+  const { pathname, search } = new URL(l.url);
   const r = await autocannon({
-    url: l.unique ? `${l.url}${l.url.includes('?') ? '&' : '?'}bench=[<id>]` : l.url,
-    idReplacement: l.unique,
+    url: l.url,
+    // Each request's own path: setupRequest runs once per request sent.
+    ...(l.unique
+      ? { requests: [{ setupRequest: (req) => ({ ...req, path: missUrl(pathname + search) }) }] }
+      : {}),
     connections: l.connections,
     duration: l.seconds,
     headers: l.headers,

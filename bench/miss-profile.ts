@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startChild } from './lib.ts';
+import { missUrl, startChild } from './lib.ts';
 
 const tree = resolve(process.argv[2] ?? '.');
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -29,7 +29,7 @@ const gw = await startChild([...profArgs, `${tree}/src/main.ts`], {
   UPSTREAM_AUTH: process.env.BENCH_WP_AUTH ?? '',
 });
 // Warm up: the index, the terms, the linked records and the JIT.
-for (let i = 0; i < 300; i++) await (await fetch(`${gw.url}${LIST}&warm=${i}`)).arrayBuffer();
+for (let i = 0; i < 300; i++) await (await fetch(missUrl(`${gw.url}${LIST}`))).arrayBuffer();
 const recorder = perf
   ? spawn('perf', ['record', '-F', '4999', '-g', '-o', `${dir}/perf.data`, '-p', String(gw.child.pid)], {
       stdio: 'inherit',
@@ -39,7 +39,10 @@ if (recorder) await new Promise((r) => setTimeout(r, 500));
 let n = 0;
 const end = performance.now() + seconds * 1000;
 const t0 = performance.now();
-while (performance.now() < end) await (await fetch(`${gw.url}${LIST}&miss=${n++}`)).arrayBuffer();
+while (performance.now() < end) {
+  await (await fetch(missUrl(`${gw.url}${LIST}`))).arrayBuffer();
+  n++;
+}
 if (recorder) {
   const exited = new Promise((r) => recorder.once('exit', r));
   recorder.kill('SIGINT');

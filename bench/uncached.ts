@@ -1,5 +1,5 @@
-// `node bench/uncached.ts [other checkout…]`: response-cache misses of the events list (every URL unique: index query
-// + one upstream page read), in demo mode and, with BENCH_WP_URL/BENCH_WP_AUTH, over a local WordPress; plus
+// `node bench/uncached.ts [other checkout…]`: response-cache misses of the events list (every URL a new window: the
+// index query, and a read of the page's records the gateway does not hold), in demo mode and, with BENCH_WP_URL/BENCH_WP_AUTH, over a local WordPress; plus
 // WordPress's own list. Other checkouts named on the command line (`git worktree add ../before <commit>`) get a
 // gateway of their own over the same WordPress, loaded in the same alternating rounds: what a miss costs on top of
 // its upstream read, side by side. BENCH_WP_CACHE=1 puts a caching proxy (bench/caching-upstream.ts) in front of
@@ -7,7 +7,7 @@
 // Bounded and loopback only. Env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ONLY.
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { hasWrk, type Load, median, type Result, runLoad, type Server, startChild } from './lib.ts';
+import { hasWrk, type Load, median, missUrl, type Result, runLoad, type Server, startChild } from './lib.ts';
 
 /** CPU time (ms) a process's main thread has used so far, from /proc (Linux); undefined elsewhere. */
 function mainThreadCpuMs(pid: number | undefined): number | undefined {
@@ -30,8 +30,6 @@ interface MissResult extends Result {
  * Closed-loop load with a unique URL per request (every one a cache miss), measured with fetch: autocannon's
  * id replacement stalled against the gateway over php -S here, so misses are driven directly.
  */
-let missId = 0;
-
 async function misses(
   url: string,
   conns: number,
@@ -47,7 +45,7 @@ async function misses(
     Array.from({ length: conns }, async () => {
       while (performance.now() < end) {
         const t = performance.now();
-        const res = await fetch(unique ? `${url}&miss=${process.pid}-${missId++}` : url);
+        const res = await fetch(unique ? missUrl(url) : url);
         await res.arrayBuffer();
         if (res.status !== 200) non2xx++;
         latencies.push(performance.now() - t);
