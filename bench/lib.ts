@@ -185,16 +185,14 @@ const MISS_BASE = Date.now();
 let misses = 0;
 
 /**
- * A query parameter that makes each call's URL an answer of its own for nearly the same list: `start_date` a second
- * later each time. A name the route does not take would not do: it no longer splits the cache (src/stages/cache.ts).
+ * `url` as an answer of its own for nearly the same list: with a `start_date` a second later each call. A name the
+ * route does not take would not do: it no longer splits the cache (src/stages/cache.ts).
  */
-export function missParam(): string {
+export function missUrl(url: string): string {
   const at = new Date(MISS_BASE + misses++ * 1000).toISOString();
-  return `start_date=${encodeURIComponent(`${at.slice(0, 10)} ${at.slice(11, 19)}`)}`;
+  const param = `start_date=${encodeURIComponent(`${at.slice(0, 10)} ${at.slice(11, 19)}`)}`;
+  return `${url}${url.includes('?') ? '&' : '?'}${param}`;
 }
-
-/** `url` with a new {@link missParam}. */
-export const missUrl = (url: string): string => `${url}${url.includes('?') ? '&' : '?'}${missParam()}`;
 
 async function cannon(l: Load): Promise<Result> {
   const { pathname, search } = new URL(l.url);

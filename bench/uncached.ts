@@ -1,9 +1,10 @@
 // `node bench/uncached.ts [other checkout…]`: response-cache misses of the events list (every URL a new window: the
-// index query, and a read of the page's records the gateway does not hold), in demo mode and, with BENCH_WP_URL/BENCH_WP_AUTH, over a local WordPress; plus
-// WordPress's own list. Other checkouts named on the command line (`git worktree add ../before <commit>`) get a
-// gateway of their own over the same WordPress, loaded in the same alternating rounds: what a miss costs on top of
-// its upstream read, side by side. BENCH_WP_CACHE=1 puts a caching proxy (bench/caching-upstream.ts) in front of
-// WordPress, so the read itself costs a fraction of a millisecond and the gateway's own work is what is measured.
+// index query, and a read of the page's records the gateway does not hold), in demo mode and, with
+// BENCH_WP_URL/BENCH_WP_AUTH, over a local WordPress; plus WordPress's own list. Other checkouts named on the command
+// line (`git worktree add ../before <commit>`) get a gateway of their own over the same WordPress, loaded in the same
+// alternating rounds: what a miss costs on top of its upstream read, side by side. BENCH_WP_CACHE=1 puts a caching
+// proxy (bench/caching-upstream.ts) in front of WordPress, so the read itself costs a fraction of a millisecond and the
+// gateway's own work is what is measured.
 // Bounded and loopback only. Env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ONLY.
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';

@@ -281,12 +281,13 @@ describe('Settings → Calendar gateway', () => {
     try {
       // The plugin may record the publish's notification after WordPress answered the save (CI once showed the
       // settings' test notification still): the page is read again until it shows a notification of changes.
+      let last = '';
       const lastShown = async () => {
         await page.goto(wp.adminUrl + settingsPath);
-        return (await page.textContent('#calendar-gateway-last')) ?? '';
+        last = (await page.textContent('#calendar-gateway-last')) ?? '';
+        return last;
       };
       await expect.poll(lastShown, { timeout: guard(15_000), interval: 500 }).toMatch(/\(\d+ changes?\)/);
-      const last = await lastShown();
       expect(last).toContain(`${gw.url}/calendar-gateway/v1/notify: accepted (HTTP 202)`);
       const when =
         Date.parse((await page.getAttribute('#calendar-gateway-last time', 'datetime')) ?? '') / 1000;

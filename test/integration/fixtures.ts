@@ -52,11 +52,7 @@ export class Fixtures {
       const status = await this.#upstreamStatus(id);
       if (status === undefined || status === 'trash') continue;
       console.warn(`fixture ${id} was ${status} after its delete answered; trashed in WordPress`);
-      const res = await fetch(`${this.t.upstream}/wp/v2/${this.t.mapping.event.restBase}/${id}`, {
-        method: 'DELETE',
-        headers: { Authorization: this.t.auth.admin },
-      });
-      if (!res.ok) left.push(`${id}: ${status}, and WordPress answered ${res.status} to its trashing`);
+      await editUpstream(this.t, id, {}, 'DELETE');
     }
     if (left.length)
       throw new Error(`fixtures not trashed (they would show in later files' windows): ${left.join('; ')}`);
