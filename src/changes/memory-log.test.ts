@@ -30,6 +30,9 @@ describe('the in-memory ledger at scale', () => {
       other = true;
     });
     await l.seed('venue', IDS.map(venue));
+    // Filled, not marked: a first start seeds a chunk at a time and marks the kind when all are in.
+    expect(await l.seeded('venue')).toBe(false);
+    await l.markSeeded('venue');
     expect(await l.seeded('venue')).toBe(true);
     const states = await l.states('venue', IDS);
     expect(states.every((s) => s?.startsWith('v'))).toBe(true);

@@ -172,6 +172,9 @@ export class MemoryChangeLog implements ChangeStore {
       entries.push([o.id, stateOf(o)]);
     }
     await this.#ledgerOf(kind).fill(entries, SEED_SLICE, true);
+  }
+
+  async markSeeded(kind: ChangeKind): Promise<void> {
     this.#seeded.add(kind);
   }
 

@@ -9,7 +9,6 @@ import { modifiedAfter } from '../index/sync.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpClient } from '../wp/client.ts';
 import { type Observation, stateOf, stateOfEntry } from './ledger.ts';
-import { ShardedMap } from './sharded-map.ts';
 import type { ChangeStore } from './store.ts';
 import type { ChangeKind } from './types.ts';
 
@@ -111,6 +110,9 @@ export function recordsOfTags(tags: readonly string[], mapping: Mapping): Map<Ch
 
 /** How far back each check of what changed reaches before the previous one (saves within the same second). */
 const CHECK_OVERLAP_MS = 10_000;
+
+/** The longest run of event digests between two turns of the event loop (ms; 250 warm digests are about 1 ms). */
+const EVENT_SLICE_MS = 1;
 
 export class ChangeRecorder {
   readonly #d: RecorderDeps;
@@ -266,24 +268,66 @@ export class ChangeRecorder {
     return out;
   }
 
-  /** What exists now, per kind: events from the index, the rest from WordPress. */
-  async #current(kind: ChangeKind): Promise<Map<number, Observation> | ShardedMap<Observation>> {
-    if (kind !== 'event') return this.#read(kind, {});
-    // Split by id: a site's 100k events in one Map were rehashed in one 15 ms task as it grew.
-    const out = new ShardedMap<Observation>();
-    for (const index of this.#d.indexes.all()) {
+  /**
+   * The live events the indexes hold, as observations, about `size` at a time (an id the first index holds is its
+   * observation). Streamed rather than gathered: a site's 100k observations held at once were 18 MB that every
+   * collection of a process's first minute copied, and their digests ran in batches of 250 whatever the time (a cold
+   * batch was 32 ms of the first feed's). Yields to the event loop every EVENT_SLICE_MS.
+   */
+  async *#liveEvents(size: number): AsyncGenerator<Observation[]> {
+    const indexes = this.#d.indexes.all();
+    let chunk: Observation[] = [];
+    let t0 = performance.now();
+    for (const [k, index] of indexes.entries()) {
       const snap = index.snapshot();
       if (!snap) continue;
-      // A large site: let requests through between batches (each event's digest is a hash: 250 are ~1 ms).
-      const entries: Array<readonly [number, Observation]> = [];
-      for (const batch of snap.batches(250)) {
-        for (const f of batch) entries.push([f.id, eventObservation(f.id, f)]);
-        await nextTurn();
+      for (const batch of snap.batches(32)) {
+        for (const f of batch) {
+          if (k > 0 && indexes.slice(0, k).some((i) => i.get(f.id) !== undefined)) continue;
+          const o = eventObservation(f.id, f);
+          if (o.version !== null) chunk.push(o);
+          if (performance.now() - t0 < EVENT_SLICE_MS) continue;
+          await nextTurn();
+          t0 = performance.now();
+        }
+        if (chunk.length < size) continue;
+        yield chunk;
+        chunk = [];
+        t0 = performance.now();
       }
-      // The first index's observation of an id is kept.
-      await out.fill(entries, 2_500, true);
     }
-    return out;
+    if (chunk.length) yield chunk;
+  }
+
+  /** An event the ledger holds, if the indexes no longer hold it live: its observation now; else undefined. */
+  #eventGone(id: number): Observation | undefined {
+    const f = this.#d.indexes
+      .all()
+      .map((i) => i.get(id))
+      .find((x) => x !== undefined);
+    return f && LIVE.includes(f.status) ? undefined : eventObservation(id, f);
+  }
+
+  /**
+   * What exists now of a kind: its live records, a chunk at a time, and what a ledger entry's record is now (undefined:
+   * still live). Events from the index, the rest from WordPress.
+   */
+  async #current(kind: ChangeKind): Promise<{
+    live: AsyncIterable<Observation[]>;
+    gone: (id: number) => Observation | undefined;
+  }> {
+    if (kind === 'event') return { live: this.#liveEvents(1000), gone: (id) => this.#eventGone(id) };
+    const now = await this.#read(kind, {});
+    const live = [...now.values()].filter((o) => o.version !== null);
+    return {
+      live: (async function* () {
+        for (let i = 0; i < live.length; i += 1000) yield live.slice(i, i + 1000);
+      })(),
+      gone: (id) => {
+        const held = now.get(id);
+        return held && held.version !== null ? undefined : (held ?? { kind, id, version: null, order: '', public: false });
+      },
+    };
   }
 
   /**
@@ -294,19 +338,13 @@ export class ChangeRecorder {
     const { changes } = this.#d;
     const changed: Observation[] = [];
     for (const kind of kinds) {
+      const seeded = await changes.seeded(kind);
       const now = await this.#current(kind);
-      const live: Observation[] = [];
-      let seen = 0;
-      for (const o of now.values()) {
-        if (o.version !== null) live.push(o);
-        if (++seen % 10_000 === 0) await nextTurn();
-      }
-      if (!(await changes.seeded(kind))) {
-        await changes.seed(kind, live);
-        continue;
-      }
-      for (let i = 0; i < live.length; i += 1000) {
-        const chunk = live.slice(i, i + 1000);
+      for await (const chunk of now.live) {
+        if (!seeded) {
+          await changes.seed(kind, chunk);
+          continue;
+        }
         const states = await changes.states(
           kind,
           chunk.map((o) => o.id),
@@ -317,14 +355,16 @@ export class ChangeRecorder {
         // The in-memory log answers without a turn of the event loop: take one, as Redis's round trip would.
         await nextTurn();
       }
+      if (!seeded) {
+        await changes.markSeeded(kind);
+        continue;
+      }
       let cursor = '0';
       do {
         const page = await changes.scan(kind, cursor, 1000);
         for (const [id, state] of page.entries) {
-          const held = now.get(id);
-          if (!state.startsWith('-|') && (!held || held.version === null)) {
-            changed.push(held ?? { kind, id, version: null, order: '', public: false });
-          }
+          const gone = state.startsWith('-|') ? undefined : now.gone(id);
+          if (gone) changed.push(gone);
         }
         cursor = page.next;
         await nextTurn();

@@ -264,6 +264,9 @@ export class RedisChangeLog implements ChangeStore {
       for (const o of observations.slice(i, i + 1000)) p.hsetnx(key, String(o.id), stateOf(o));
       for (const [err] of (await p.exec()) ?? []) if (err) throw err;
     }
+  }
+
+  async markSeeded(kind: ChangeKind): Promise<void> {
     await this.#cmd.hset(`${this.#meta}:seeded`, kind, nowGmt(this.#now()));
   }
 

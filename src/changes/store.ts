@@ -26,8 +26,13 @@ export interface ChangeStore extends ChangeLog {
   states(kind: ChangeKind, ids: number[]): Promise<Array<string | undefined>>;
   /** Whether the ledger of a kind was ever filled (a first start fills it without logging anything). */
   seeded(kind: ChangeKind): Promise<boolean>;
-  /** Fills the ledger of a kind with what exists now, logging nothing, and marks it seeded. */
+  /**
+   * Fills the ledger of a kind with some of what exists now, logging nothing and keeping an entry it holds already
+   * (a first start seeds a chunk at a time, then marks the kind seeded; one stopped half way seeds again).
+   */
   seed(kind: ChangeKind, observations: Observation[]): Promise<void>;
+  /** Marks the ledger of a kind filled: the next start reconciles it instead of seeding it. */
+  markSeeded(kind: ChangeKind): Promise<void>;
   /** How long entries are kept (tombstones included). */
   readonly retentionMs: number;
   /** The taxonomies of categories and tags (their cache tags name them). */

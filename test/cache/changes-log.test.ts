@@ -121,7 +121,11 @@ for (const [name, make] of [
         order: '2026-01-01 10:00:00',
         public: true,
       });
-      await log.seed('venue', [v(1, 'a'), v(2, 'a')]);
+      await log.seed('venue', [v(1, 'a')]);
+      expect(await log.seeded('venue')).toBe(false);
+      // A second chunk, and the first again (a start stopped half way seeds again): an entry held is kept.
+      await log.seed('venue', [v(2, 'a'), v(1, 'b')]);
+      await log.markSeeded('venue');
       expect(await log.seeded('venue')).toBe(true);
       expect(await log.read('0', 10)).toEqual([]);
       expect(await log.states('venue', [1, 3])).toEqual(['a|2026-01-01 10:00:00|1', undefined]);
