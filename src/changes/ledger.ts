@@ -28,10 +28,25 @@ export interface Observation {
  * write through the gateway logged it (`entryOf`).
  */
 export const stateOf = (o: Observation): string =>
-  `${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`;
+  flat(`${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`);
+
+/** Matches at once: its only use is that a regular expression's match flattens its subject in place. */
+const FLATTENS = /^/;
+
+/**
+ * `s` as one flat string. A template literal's result is a tree of V8 cons strings (nine objects for a post's state)
+ * that lives as long as the ledger entry: a site's 100k were 660k objects (20 MB) that every collection traced. A
+ * match flattens the tree in place (about 40 ns), and the collector then keeps the flat copy alone (reading a
+ * character does not: V8 walks the tree for it).
+ */
+export function flat(s: string): string {
+  FLATTENS.test(s);
+  return s;
+}
 
 /** The ledger entry an observation leaves: its state, marked `|w` when it came from a write (`force`). */
-const entryOf = (o: Observation): string => (o.force && o.version !== null ? `${stateOf(o)}|w` : stateOf(o));
+const entryOf = (o: Observation): string =>
+  o.force && o.version !== null ? flat(`${stateOf(o)}|w`) : stateOf(o);
 
 /** A stored entry's state without the write mark, to compare with `stateOf`. */
 export const stateOfEntry = (entry: string): string => entry.replace(/\|w$/, '');
