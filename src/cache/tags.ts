@@ -1,7 +1,7 @@
 // Invalidation tags: which records (events, venues, organizers, terms) and which lists an answer shows. The route
 // says what its answers are (`Shows`: records of one kind, as a list or one record); nothing is guessed from a
 // body's shape.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextSlice as nextTurn } from '../pace/turns.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // The change log in this process's memory (no Redis): one instance only, and lost on restart (documented).
 import { randomBytes } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextSlice as nextTurn } from '../pace/turns.ts';
 import { changeOf, decide, type Observation, stateOf } from './ledger.ts';
 import { ShardedMap } from './sharded-map.ts';
 import { type ChangeStore, compareIds, type LedgerPage } from './store.ts';

@@ -1,12 +1,12 @@
 // Turns what the gateway learns of a change (its own writes, the plugin's notifications, proxied wp/v2 writes, polls)
 // into observations of the records' state now, and logs them: the ledger drops what another source logged already.
 import { createHash } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { IndexRegistry } from '../index/registry.ts';
 import { Periodic } from '../index/schedule.ts';
 import { modifiedAfter } from '../index/sync.ts';
 import type { Mapping } from '../mapping/schema.ts';
+import { nextSlice as nextTurn, sliceOver } from '../pace/turns.ts';
 import type { WpClient } from '../wp/client.ts';
 import { type Observation, stateOf, stateOfEntry } from './ledger.ts';
 import type { ChangeStore } from './store.ts';
@@ -286,7 +286,7 @@ export class ChangeRecorder {
           if (k > 0 && indexes.slice(0, k).some((i) => i.get(f.id) !== undefined)) continue;
           const o = eventObservation(f.id, f);
           if (o.version !== null) chunk.push(o);
-          if (performance.now() - t0 < EVENT_SLICE_MS) continue;
+          if (!sliceOver(t0, EVENT_SLICE_MS)) continue;
           await nextTurn();
           t0 = performance.now();
         }
@@ -325,7 +325,9 @@ export class ChangeRecorder {
       })(),
       gone: (id) => {
         const held = now.get(id);
-        return held && held.version !== null ? undefined : (held ?? { kind, id, version: null, order: '', public: false });
+        return held && held.version !== null
+          ? undefined
+          : (held ?? { kind, id, version: null, order: '', public: false });
       },
     };
   }

@@ -3,7 +3,7 @@
 // 16–20 ms in the middle of the change log's seed, whichever turn of the event loop the crossing fell in. Split in 64,
 // each rehash moves a sixty-fourth of the entries, and `fill` fills one shard after another: filled in id order, the
 // 64 shards would grow alike and all cross the same power of two in the same turn (measured: as long as one Map).
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextSlice as nextTurn } from '../pace/turns.ts';
 
 const SHARDS = 64;
 

@@ -1,6 +1,7 @@
 // The event index's pacing and compaction: work done in slices between yields to the event loop, and the copy of the
 // live rows into new columns while the old ones answer.
 
+import { nextSlice, sliceOver } from '../pace/turns.ts';
 import type { EventColumns } from './columns/index.ts';
 import { IdTable } from './id-table.ts';
 import type { IndexLogger } from './progress.ts';
@@ -10,7 +11,8 @@ export const COMPACT_MIN_DEAD = 4096;
 /** Rows a compaction copies between two looks at the clock (250 took about as long as a whole slice). */
 export const COMPACT_SLICE = 64;
 
-export const tick = () => new Promise((r) => setImmediate(r));
+/** A later turn of the event loop, in turn with every other job's slices (src/pace/turns.ts). */
+export const tick = nextSlice;
 
 /**
  * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 1 ms (5, then
@@ -20,12 +22,15 @@ export const tick = () => new Promise((r) => setImmediate(r));
  */
 export const SLICE_MS = 1;
 
-/** Calls `fn` on each item, yielding to the event loop every `ms` (a page of posts is tens of ms of work). */
+/**
+ * Calls `fn` on each item, yielding to the event loop every `ms`, or sooner when the turn's budget shared with the
+ * other jobs is spent (a page of posts is tens of ms of work).
+ */
 export async function inSlices<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
   let t0 = performance.now();
   for (const item of items) {
     fn(item);
-    if (performance.now() - t0 >= ms) {
+    if (sliceOver(t0, ms)) {
       await tick();
       t0 = performance.now();
     }
@@ -123,7 +128,7 @@ async function copyLive(
   const { compactRows: slice, compactMs: ms } = pace;
   let t0 = performance.now();
   const pause = async () => {
-    if (performance.now() - t0 < ms) return true;
+    if (!sliceOver(t0, ms)) return true;
     await tick();
     t0 = performance.now();
     return current();

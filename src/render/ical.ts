@@ -4,11 +4,11 @@
 // description) is blank here too. The same records give the same bytes: DTSTAMP is the event's modified time and
 // nothing reads the clock, so a feed's ETag holds until an event changes.
 
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import ical, { type ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import { utf8Bytes } from '../http/answer.ts';
+import { nextSlice, sliceOver } from '../pace/turns.ts';
 import { displayText, oneLine } from '../text/display.ts';
 import { DAY_ID, type Masters, mastersOf, seriesPartsOf, WALL_ID, withDateIds } from './ical-series.ts';
 
@@ -190,13 +190,13 @@ async function calendarParts<T>(
   const masters = mastersOf(events, timesOf);
   const parts: T[] = [];
   for (let i = 0; i < events.length; ) {
-    if (i) await nextTurn();
+    if (i) await nextSlice();
     const cal = calendarOf();
     const t0 = performance.now();
     const end = Math.min(events.length, i + slice);
     while (i < end) {
       addEvent(cal, events[i++]!, info.host, zones, masters);
-      if (performance.now() - t0 > SLICE_MS) break;
+      if (sliceOver(t0, SLICE_MS)) break;
     }
     parts.push(encode(withDateIds(componentsOf(cal.toString()))));
   }

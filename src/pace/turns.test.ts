@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { nextSlice, sliceOver, TURN_MS } from './turns.ts';
+
+/** Holds the thread for `ms` (an item of paced work). */
+const busy = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+/** A job of `items` items of `itemMs` each, yielding after `sliceMs` of its own or when the turn is spent. */
+async function job(items: number, itemMs: number, sliceMs: number, done: (n: number) => void): Promise<void> {
+  let t0 = performance.now();
+  for (let i = 1; i <= items; i++) {
+    busy(itemMs);
+    done(i);
+    if (sliceOver(t0, sliceMs)) {
+      await nextSlice();
+      t0 = performance.now();
+    }
+  }
+}
+
+describe('one budget per turn for every paced job', () => {
+  it('holds a turn to TURN_MS of all the jobs together, and takes them in turn', async () => {
+    const ITEM_MS = 1.5;
+    const ITEMS = 24;
+    const progress = [0, 0, 0];
+    // The items done between two runs of a probe that runs once in every turn of the event loop.
+    const perTurn: number[] = [];
+    let seen = 0;
+    let probing = true;
+    const probe = () => {
+      const total = progress.reduce((a, b) => a + b, 0);
+      perTurn.push(total - seen);
+      seen = total;
+      if (probing) setImmediate(probe);
+    };
+    setImmediate(probe);
+    let firstDone: number[] | undefined;
+    // Each job's own slice (10 ms) would let it run 7 items a turn, 21 for the three together.
+    await Promise.all(
+      progress.map((_, k) =>
+        job(ITEMS, ITEM_MS, 10, (n) => {
+          progress[k] = n;
+        }).then(() => {
+          firstDone ??= [...progress];
+        }),
+      ),
+    );
+    probing = false;
+    // An item begun with room left may end past the budget: at most floor(TURN_MS / ITEM_MS) + 1 items a turn, the
+    // first slice of each job (run before any turn, on its own slice alone) aside.
+    const bound = Math.floor(TURN_MS / ITEM_MS) + 1;
+    expect(Math.max(...perTurn.slice(2))).toBeLessThanOrEqual(bound);
+    // When the first job ended, the others had been given their turns too.
+    expect(Math.min(...(firstDone ?? [0]))).toBeGreaterThanOrEqual(ITEMS - 2 * bound);
+  });
+
+  it('keeps to its own slice alone outside a turn', () => {
+    expect(sliceOver(performance.now(), 50)).toBe(false);
+    expect(sliceOver(performance.now() - 60, 50)).toBe(true);
+  });
+
+  it('lets the process exit while only background waits are queued', () => {
+    const turns = fileURLToPath(new URL('./turns.ts', import.meta.url));
+    // A background job that never ends: its waits alone must not keep the process alive.
+    const script = `import(${JSON.stringify(turns)}).then((m) => {
+      const loop = () => m.nextSlice(false).then(loop);
+      loop();
+      process.on('exit', () => process.stdout.write('exited'));
+    });`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(out).toBe('exited');
+  });
+});
