@@ -3,8 +3,12 @@
 // is measured while feeds are built (cold: the cached answers and held records dropped; a new window whose records are
 // held) and served (cached), and the feed's upstream calls counted.
 // Env: BENCH_FEED_EVENTS (100000), BENCH_FEED_SIZE (2000), BENCH_FEED_ROUNDS (5), BENCH_FEED_SETTLE_MS (0: the
-// first feed right after ready; else that long later, the stalls of the wait printed apart). Loopback only; it stops by itself.
+// first feed right after ready; else that long later, the stalls of the wait printed apart), BENCH_FEED_HEAP_DIR (heap
+// snapshots there: `ready` before the first feed, `fed` after the last; `node bench/heap-diff.ts` compares them).
+// Loopback only; it stops by itself.
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { createServer, get } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
@@ -115,6 +119,8 @@ async function main(): Promise<void> {
     h.disable();
     idleStall = h.max / 1e6;
   }
+  const heapDir = process.env.BENCH_FEED_HEAP_DIR;
+  if (heapDir) process.stderr.write(`heap at ready: ${writeHeapSnapshot(join(heapDir, 'ready.heapsnapshot'))}\n`);
   // Each measured request's window (µs of the monotonic clock), for the tasks measured by bench/busy/tasks.ts.
   const windows: Array<{ url: string; from: number; to: number }> = [];
   const measure = async (url: string) => {
@@ -183,6 +189,7 @@ async function main(): Promise<void> {
     console.log(
       `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
     );
+    if (heapDir) process.stderr.write(`heap when fed: ${writeHeapSnapshot(join(heapDir, 'fed.heapsnapshot'))}\n`);
     if (process.env.BUSY_TASKS_FILE)
       writeFileSync(`${process.env.BUSY_TASKS_FILE}.windows.json`, JSON.stringify(windows));
   } finally {

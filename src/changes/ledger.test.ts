@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decide, type Observation, stateOf, tagsOf } from './ledger.ts';
 
@@ -73,5 +75,25 @@ describe('the ledger decides what is a change', () => {
       'list:term',
       'list:event',
     ]);
+  });
+});
+
+describe('ledger states as stored', () => {
+  it('are flat strings, not trees of the template literal that made them', () => {
+    // In a process of its own with the collector exposed: the heap that 50k stored states keep, after collections.
+    const ledger = fileURLToPath(new URL('./ledger.ts', import.meta.url));
+    const script = `import(${JSON.stringify(ledger)}).then((m) => {
+      const o = (i) => ({ kind: 'event', id: i, order: '2026-11-04 14:00:00', public: true,
+        version: '2026-11-04 14:00:00~publish~0~' + String(1e9 + i) });
+      globalThis.gc(); const before = process.memoryUsage().heapUsed;
+      const kept = []; for (let i = 0; i < 50000; i++) kept.push(m.stateOf(o(i)));
+      globalThis.gc(); globalThis.gc();
+      process.stdout.write(String((process.memoryUsage().heapUsed - before) / kept.length));
+    });`;
+    const perState = Number(
+      execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' }),
+    );
+    // A flat one-byte string of its 70 characters is about 90 bytes, plus its slot in the array; the tree was ~290.
+    expect(perState).toBeLessThan(150);
   });
 });

@@ -1,7 +1,6 @@
 // The event index's pacing and compaction: work done in slices between yields to the event loop, and the copy of the
 // live rows into new columns while the old ones answer.
 
-import { nextSlice, sliceOver } from '../pace/turns.ts';
 import type { EventColumns } from './columns/index.ts';
 import { IdTable } from './id-table.ts';
 import type { IndexLogger } from './progress.ts';
@@ -11,8 +10,7 @@ export const COMPACT_MIN_DEAD = 4096;
 /** Rows a compaction copies between two looks at the clock (250 took about as long as a whole slice). */
 export const COMPACT_SLICE = 64;
 
-/** A later turn of the event loop, in turn with every other job's slices (src/pace/turns.ts). */
-export const tick = nextSlice;
+export const tick = () => new Promise((r) => setImmediate(r));
 
 /**
  * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 1 ms (5, then
@@ -22,15 +20,12 @@ export const tick = nextSlice;
  */
 export const SLICE_MS = 1;
 
-/**
- * Calls `fn` on each item, yielding to the event loop every `ms`, or sooner when the turn's budget shared with the
- * other jobs is spent (a page of posts is tens of ms of work).
- */
+/** Calls `fn` on each item, yielding to the event loop every `ms` (a page of posts is tens of ms of work). */
 export async function inSlices<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
   let t0 = performance.now();
   for (const item of items) {
     fn(item);
-    if (sliceOver(t0, ms)) {
+    if (performance.now() - t0 >= ms) {
       await tick();
       t0 = performance.now();
     }
@@ -128,7 +123,7 @@ async function copyLive(
   const { compactRows: slice, compactMs: ms } = pace;
   let t0 = performance.now();
   const pause = async () => {
-    if (!sliceOver(t0, ms)) return true;
+    if (performance.now() - t0 < ms) return true;
     await tick();
     t0 = performance.now();
     return current();

@@ -2,10 +2,9 @@
 // a few runs of rows. A run is encoded or loaded in one tick (a few ms) and chunks are compressed off the event
 // loop (zlib's thread pool), so saving or loading 1M events never holds the loop for long; no single string or
 // buffer has to hold the whole index.
-
+import { setImmediate as nextTick } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { nextSlice as nextTick } from '../pace/turns.ts';
 import {
   ALIVE,
   FLAG,

@@ -8,8 +8,6 @@
 // A row is never rewritten: a change takes a new row and the old one dies, so what is kept per search or per term
 // stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the
 // background, and these columns never renumber their rows.
-
-import { nextSlice, sliceOver } from '../../pace/turns.ts';
 import { type IndexQuery, type IndexResult, STOPWORDS } from '../query.ts';
 import { boundsOf, checksOf } from './filter.ts';
 import { Ordered } from './order.ts';
@@ -26,6 +24,8 @@ import { wallText } from './wall-clock.ts';
 const WARM_SHARE = 8;
 const WARM_WORDS = 16;
 const WARM_MS = 1;
+
+const tick = () => new Promise((r) => setImmediate(r));
 
 export interface ColumnsOptions {
   /** Whether words are posted in the background (else only by `indexWords`). Default true. */
@@ -322,15 +322,15 @@ export class EventColumns {
     let t0 = performance.now();
     for (const word of words) {
       // Its rows first, a slice a tick: the memo made from them is then a few ms of bits, not a decode and sort.
-      await this.#text.prepare(word, this.#warmMs, nextSlice);
+      await this.#text.prepare(word, this.#warmMs, tick);
       t0 = performance.now();
       let memo = this.#searches.of(word);
       for (let b = 0; b < this.#order.blocks.length; b++) {
         const blk = this.#order.blocks[b];
         const pairs = memo.blocks.get(blk);
         if (!pairs || pairs[0] !== blk.version) memo.blocks.set(blk, matchCounts(blk, memo.inc, memo.exc));
-        if (!sliceOver(t0, this.#warmMs)) continue;
-        await nextSlice();
+        if (performance.now() - t0 < this.#warmMs) continue;
+        await tick();
         t0 = performance.now();
         // Rows added meanwhile: their bits first, or a block they joined would be counted without them.
         memo = this.#searches.of(word);

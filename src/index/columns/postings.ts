@@ -3,7 +3,6 @@
 // Terms are answered from the word postings of src/index/words.ts and kept per term. Rows are listed ascending, dead
 // ones included: a row never changes, so a list stays right for the rows it covers, and a query skips the dead ones.
 
-import { nextSlice, sliceOver } from '../../pace/turns.ts';
 import { offsetOf, PairPages, PairWriter, phraseMask } from '../pairs.ts';
 import type { IndexQuery } from '../query.ts';
 import { piecesOf, WordPostings } from '../words.ts';
@@ -132,7 +131,7 @@ export class TextPostings {
   readonly #pairWriter = new PairWriter();
   /** Rows below this one are in `#words`. */
   #upTo = 0;
-  #tick: Promise<void> | undefined;
+  #tick: NodeJS.Immediate | undefined;
   #paused = false;
   /** New columns are being built to replace these (see {@link retire}): their words are posted there, not here. */
   #retiring = false;
@@ -220,7 +219,7 @@ export class TextPostings {
     const bits = new Uint32Array((below >>> 5) + 1);
     let t0 = performance.now();
     const due = async () => {
-      if (!sliceOver(t0, ms)) return;
+      if (performance.now() - t0 < ms) return;
       await pause();
       t0 = performance.now();
     };
@@ -319,7 +318,7 @@ export class TextPostings {
         this.#pairWriter.start(text, this.#pairs.pageOf(r), offsetOf(r));
         this.#words.addText(r, text, 0, text.length, this.#pairWriter.word);
       }
-      if ((r & 15) === 15 && budgetMs !== Number.POSITIVE_INFINITY && sliceOver(t0, budgetMs)) {
+      if ((r & 15) === 15 && performance.now() - t0 > budgetMs) {
         r++;
         break;
       }
@@ -348,13 +347,13 @@ export class TextPostings {
   /** Posts the words of new rows in the background, a tick at a time, unless paused or done by hand. */
   later(): void {
     if (this.#tick || !this.#background || this.#paused || this.#retiring) return;
-    // In turn with the other jobs' slices; the wait alone does not keep the process alive.
-    this.#tick = nextSlice(false).then(() => {
+    this.#tick = setImmediate(() => {
       this.#tick = undefined;
       if (this.#paused || this.#retiring) return;
       if (this.indexWords(WORDS_PER_TICK, WORDS_MS) > 0) this.later();
       else this.#posted();
     });
+    this.#tick.unref();
   }
 }
 
