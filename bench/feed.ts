@@ -7,10 +7,10 @@
 // snapshots there: `ready` before the first feed, `fed` after the last; `node bench/heap-diff.ts` compares them).
 // Loopback only; it stops by itself.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
 import { createServer, get } from 'node:http';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
 import { median, missUrl, startChild } from './lib.ts';
@@ -120,7 +120,8 @@ async function main(): Promise<void> {
     idleStall = h.max / 1e6;
   }
   const heapDir = process.env.BENCH_FEED_HEAP_DIR;
-  if (heapDir) process.stderr.write(`heap at ready: ${writeHeapSnapshot(join(heapDir, 'ready.heapsnapshot'))}\n`);
+  if (heapDir)
+    process.stderr.write(`heap at ready: ${writeHeapSnapshot(join(heapDir, 'ready.heapsnapshot'))}\n`);
   // Each measured request's window (µs of the monotonic clock), for the tasks measured by bench/busy/tasks.ts.
   const windows: Array<{ url: string; from: number; to: number }> = [];
   const measure = async (url: string) => {
@@ -189,7 +190,8 @@ async function main(): Promise<void> {
     console.log(
       `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
     );
-    if (heapDir) process.stderr.write(`heap when fed: ${writeHeapSnapshot(join(heapDir, 'fed.heapsnapshot'))}\n`);
+    if (heapDir)
+      process.stderr.write(`heap when fed: ${writeHeapSnapshot(join(heapDir, 'fed.heapsnapshot'))}\n`);
     if (process.env.BUSY_TASKS_FILE)
       writeFileSync(`${process.env.BUSY_TASKS_FILE}.windows.json`, JSON.stringify(windows));
   } finally {

@@ -91,7 +91,9 @@ describe('ledger states as stored', () => {
       process.stdout.write(String((process.memoryUsage().heapUsed - before) / kept.length));
     });`;
     const perState = Number(
-      execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' }),
+      execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      }),
     );
     // A flat one-byte string of its 70 characters is about 90 bytes, plus its slot in the array; the tree was ~290.
     expect(perState).toBeLessThan(150);

@@ -6,8 +6,8 @@
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
+import { inSlices } from '../index/compaction.ts';
 import { feedPosts } from '../index/occurrences/feed.ts';
-import { inTurns } from '../pace/turns.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
 import { type EventListArgs, eventQueryOf } from './filters.ts';
@@ -60,7 +60,7 @@ export async function eventsFeed(
   const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };
   // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
   const events: Record<string, unknown>[] = [];
-  await inTurns(posts, SERIALIZE_MS, (p) => events.push(serializeEvent(p, related, options)));
+  await inSlices(posts, SERIALIZE_MS, (p) => events.push(serializeEvent(p, related, options)));
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };
   // The total says how many matched when the cap cut the feed short.
   return { body, headers: { 'X-TEC-Total': String(result.total) } };

@@ -4,10 +4,10 @@
 // and it leaves on any drop of its own tag, its terms', its venue's, its organizers' or its image's.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
+import { inSlices } from '../index/compaction.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import { fromWpDate, readField } from '../mapping/codec.ts';
 import type { Mapping } from '../mapping/schema.ts';
-import { inTurns } from '../pace/turns.ts';
 import type { WpPost } from '../wp/types.ts';
 
 /** The tags a held event leaves with besides its own: its terms, venue, organizers and image (src/cache/tags.ts). */
@@ -68,14 +68,14 @@ export async function readHeld(
   const found = new Map<number, WpPost>();
   const missing: number[] = [];
   // A feed holds thousands: looked up and held a slice at a time, between turns of the event loop.
-  await inTurns(ids, HELD_SLICE_MS, (id) => {
+  await inSlices(ids, HELD_SLICE_MS, (id) => {
     const held = records.get<WpPost>('event', ctx.language, id);
     if (held && current(index, held)) found.set(id, held);
     else missing.push(id);
   });
   if (missing.length) {
     const since = records.mark();
-    await inTurns(await read(missing), HELD_SLICE_MS, (p) => {
+    await inSlices(await read(missing), HELD_SLICE_MS, (p) => {
       found.set(p.id, p);
       records.set('event', ctx.language, p, { tags: heldEventTags(deps.mapping, p), since });
     });

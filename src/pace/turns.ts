@@ -1,10 +1,12 @@
-// One budget per turn of the event loop for the work done in slices on a request's behalf and by the change log: a
-// feed's held reads, serialisation and rendering, a large upstream answer's parse, tags of a long list, the change
-// log's start-up. Each yielded after its own slice (1–5 ms); when several ran at once, their slices queued in one turn
-// ran back to back (a feed's pages parsed four in a turn: 36 ms). Here a job that yields waits in one queue. Each turn begins with a
-// mark, then one runner per waiter wakes the waiter at the head of the queue while the turn's work is under TURN_MS;
-// a runner that finds the budget spent tries again next turn, and the waiter keeps its place. A waiter woken by its
-// own immediate runs, all its microtasks included, before the next runner looks at the clock.
+// One budget per turn of the event loop for some of the work done in slices: a feed's rendering, a large upstream
+// answer's parse, the tags of a long list, the change log's start-up. Each yielded after its own slice (1–5 ms); when
+// several ran at once, their slices queued in one turn ran back to back (a feed's pages parsed four in a turn: 36 ms).
+// Here a job that yields waits in one queue. Each turn begins with a mark, then one runner per waiter wakes the waiter
+// at the head of the queue while the turn's work is under TURN_MS; a runner that finds the budget spent tries again
+// next turn, and the waiter keeps its place. A waiter woken by its own immediate runs, all its microtasks included,
+// before the next runner looks at the clock. The index's jobs and a feed's held reads and serialisation keep their
+// own slices: paced here too, they showed no shorter stall side by side (the index's at 1M; the feed's, which took
+// 10–20 % longer).
 import { setImmediate, setInterval } from 'node:timers';
 
 /** The paced work one turn of the event loop may hold, all jobs together (ms). */
@@ -81,21 +83,4 @@ function run(): void {
     queueMicrotask(() => {
       turnStart = null;
     });
-}
-
-/**
- * Calls `fn` on each item, yielding every `ms`, or sooner when the turn's budget is spent: a request's work over many
- * records (a feed's held reads, its serialisation). The index's own jobs keep their own slices (src/index/compaction.ts):
- * paced here as well, a poll of every event at 1M read 29.3 and 11.9 ms against 16.0 and 32.0 without, side by side,
- * so nothing showed they would gain (docs/benchmarks-history-2026.md, 2026-11-30 morning).
- */
-export async function inTurns<T>(items: Iterable<T>, ms: number, fn: (item: T) => void): Promise<void> {
-  let t0 = performance.now();
-  for (const item of items) {
-    fn(item);
-    if (sliceOver(t0, ms)) {
-      await nextSlice();
-      t0 = performance.now();
-    }
-  }
 }
