@@ -7,27 +7,18 @@
 // before the next runner looks at the clock. The index's jobs and a feed's held reads and serialisation keep their
 // own slices: paced here too, they showed no shorter stall side by side (the index's at 1M; the feed's, which took
 // 10–20 % longer).
-import { setImmediate, setInterval } from 'node:timers';
+import { setImmediate } from 'node:timers';
 
 /** The paced work one turn of the event loop may hold, all jobs together (ms). */
 export const TURN_MS = 4;
 
-interface Waiter {
-  wake: () => void;
-  /** Whether it keeps the process alive (a background job's does not). */
-  ref: boolean;
-}
-
-const waiting: Waiter[] = [];
+const waiting: Array<() => void> = [];
 /** While a turn's runners run: when its mark ran; else null (work elsewhere keeps to its own slice alone). */
 let turnStart: number | null = null;
 let marked = false;
 /** Runners queued for the coming turn, and those of the current turn not run yet. */
 let scheduled = 0;
 let left = 0;
-/** Holds the process alive while a waiter that should is queued (marks and runners themselves do not). */
-let keepAlive: NodeJS.Timeout | null = null;
-let refs = 0;
 
 /** Whether a job in a slice should yield now: its own slice is over, or the turn's budget is spent. */
 export function sliceOver(sliceStart: number, sliceMs: number): boolean {
@@ -36,13 +27,13 @@ export function sliceOver(sliceStart: number, sliceMs: number): boolean {
 }
 
 /**
- * Resolves in a later turn of the event loop, in the order called, once that turn has room. `ref: false`: the wait
- * alone does not keep the process alive (a background job's, as an unref'd timer).
+ * Resolves in a later turn of the event loop, in the order called, once that turn has room. Marks and runners are
+ * ordinary (ref'd) immediates: an unref'd one runs only when something else wakes the loop, and a waiter with
+ * nothing else to wake it waited for ever (the full suite's first run of this module timed out two tests so).
  */
-export function nextSlice(ref = true): Promise<void> {
+export function nextSlice(): Promise<void> {
   return new Promise((wake) => {
-    waiting.push({ wake, ref });
-    if (ref && refs++ === 0) keepAlive = setInterval(() => {}, 2 ** 30);
+    waiting.push(wake);
     runNextTurn();
   });
 }
@@ -51,10 +42,10 @@ export function nextSlice(ref = true): Promise<void> {
 function runNextTurn(): void {
   if (!marked) {
     marked = true;
-    setImmediate(mark).unref();
+    setImmediate(mark);
   }
   scheduled++;
-  setImmediate(run).unref();
+  setImmediate(run);
 }
 
 function mark(): void {
@@ -68,14 +59,7 @@ function run(): void {
   const last = --left <= 0;
   if (waiting.length) {
     if (turnStart !== null && performance.now() - turnStart >= TURN_MS) runNextTurn();
-    else {
-      const w = waiting.shift()!;
-      if (w.ref && --refs === 0 && keepAlive) {
-        clearInterval(keepAlive);
-        keepAlive = null;
-      }
-      w.wake();
-    }
+    else waiting.shift()?.();
   }
   // After the last runner's waiter has begun its slice (its first microtask): the turn is over, and work in the
   // loop's other phases keeps to its own slice.
