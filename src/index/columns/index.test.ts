@@ -1,6 +1,8 @@
 // The columns' own promises apart from query answers: order, change detection, reads undisturbed by changes.
 //
 // The answers are held against the reference query through EventIndex, in src/index/event-index.oracle.test.ts.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { change, event, events, query, STATUSES, wall } from '../arbitraries.ts';
@@ -43,6 +45,23 @@ describe('EventColumns', () => {
     expect(columns.dead).toBe(
       20_000 - rnd.filter(([id, , remove]) => remove && id % 3 === 0).length - held.size,
     );
+  });
+
+  it('posts every word in the background with nothing else to wake the event loop', () => {
+    // In a process of its own whose only work is the posting: it must end with every row's words posted.
+    const at = (f: string) => JSON.stringify(fileURLToPath(new URL(f, import.meta.url)));
+    const script = `Promise.all([import(${at('./index.ts')}), import(${at('../arbitraries.ts')}), import('fast-check')])
+      .then(([{ EventColumns }, { event }, fc]) => {
+        const columns = new EventColumns();
+        for (let i = 1; i <= 6000; i++) columns.set(fc.default.sample(event(i), { numRuns: 1, seed: i })[0]);
+        process.on('exit', () => process.stdout.write('left ' + columns.pendingWords));
+      });`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+    });
+    expect(out).toBe('left 0');
   });
 
   it('says whether it already holds an event as given', () => {
