@@ -28,7 +28,7 @@ export interface Observation {
  * write through the gateway logged it (`entryOf`).
  */
 export const stateOf = (o: Observation): string =>
-  flat(`${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`);
+  flattened(`${o.version ?? '-'}|${o.order}|${o.version !== null && o.public ? 1 : 0}`);
 
 /** Matches at once: its only use is that a regular expression's match flattens its subject in place. */
 const FLATTENS = /^/;
@@ -39,14 +39,14 @@ const FLATTENS = /^/;
  * match flattens the tree in place (about 40 ns), and the collector then keeps the flat copy alone (reading a
  * character does not: V8 walks the tree for it).
  */
-export function flat(s: string): string {
+function flattened(s: string): string {
   FLATTENS.test(s);
   return s;
 }
 
 /** The ledger entry an observation leaves: its state, marked `|w` when it came from a write (`force`). */
 const entryOf = (o: Observation): string =>
-  o.force && o.version !== null ? flat(`${stateOf(o)}|w`) : stateOf(o);
+  o.force && o.version !== null ? flattened(`${stateOf(o)}|w`) : stateOf(o);
 
 /** A stored entry's state without the write mark, to compare with `stateOf`. */
 export const stateOfEntry = (entry: string): string => entry.replace(/\|w$/, '');

@@ -172,14 +172,17 @@ export class ChangeRecorder {
   }
 
   #events(ids: readonly number[]): Observation[] {
-    const indexes = this.#d.indexes.all();
-    if (!indexes.length) return [];
-    return ids.map((id) =>
-      eventObservation(
-        id,
-        indexes.map((i) => i.get(id)).find((f) => f !== undefined),
-      ),
-    );
+    if (!this.#d.indexes.all().length) return [];
+    return ids.map((id) => eventObservation(id, this.#held(id)));
+  }
+
+  /** The event as the first index that holds it has it (the languages' indexes, in order). */
+  #held(id: number, indexes = this.#d.indexes.all()): IndexedEvent | undefined {
+    for (const i of indexes) {
+      const f = i.get(id);
+      if (f !== undefined) return f;
+    }
+    return undefined;
   }
 
   /** Venues, organizers or terms as WordPress has them now (one read per 100 records, as the service account). */
@@ -281,9 +284,10 @@ export class ChangeRecorder {
     for (const [k, index] of indexes.entries()) {
       const snap = index.snapshot();
       if (!snap) continue;
+      const earlier = indexes.slice(0, k);
       for (const batch of snap.batches(32)) {
         for (const f of batch) {
-          if (k > 0 && indexes.slice(0, k).some((i) => i.get(f.id) !== undefined)) continue;
+          if (this.#held(f.id, earlier) !== undefined) continue;
           const o = eventObservation(f.id, f);
           if (o.version !== null) chunk.push(o);
           if (!sliceOver(t0, EVENT_SLICE_MS)) continue;
@@ -301,10 +305,7 @@ export class ChangeRecorder {
 
   /** An event the ledger holds, if the indexes no longer hold it live: its observation now; else undefined. */
   #eventGone(id: number): Observation | undefined {
-    const f = this.#d.indexes
-      .all()
-      .map((i) => i.get(id))
-      .find((x) => x !== undefined);
+    const f = this.#held(id);
     return f && LIVE.includes(f.status) ? undefined : eventObservation(id, f);
   }
 

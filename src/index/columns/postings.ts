@@ -354,8 +354,8 @@ export class TextPostings {
       else this.#posted();
     });
     // Not unref'd: an unref'd immediate runs only when something else wakes the event loop, so an idle gateway posted
-    // one slice of 2000 rows per wake of its timers (a 100k-event index's words over minutes, searches reading the
-    // text of the rows not posted meanwhile).
+    // one slice of 2000 rows per wake of its timers (a 100k-event index's words over about a minute at a 1 s poll,
+    // searches reading the text of the rows not posted meanwhile).
   }
 }
 
