@@ -16,6 +16,13 @@ export interface MetricsSources {
 
 const seconds = (ms: number) => ms / 1000;
 
+/**
+ * The interval of the timer behind prom-client's `nodejs_eventloop_lag_*` (perf_hooks' monitorEventLoopDelay). Each
+ * sample is the time between two of its firings, so an idle loop reads this interval and a stall reads its length plus
+ * up to one interval: the timer's lateness is the value less this.
+ */
+export const LOOP_DELAY_RESOLUTION_MS = 10;
+
 export class Metrics {
   readonly registry = new client.Registry();
   readonly #requests: client.Counter<'route' | 'method' | 'status' | 'source'>;
@@ -30,7 +37,10 @@ export class Metrics {
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
-    client.collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+    client.collectDefaultMetrics({
+      register: this.registry,
+      eventLoopMonitoringPrecision: LOOP_DELAY_RESOLUTION_MS,
+    });
     this.#requests = new client.Counter({
       name: 'calendar_gateway_requests_total',
       help: 'Requests answered by express, by contract route, method, status and where the answer came from.',
