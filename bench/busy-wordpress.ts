@@ -4,7 +4,8 @@
 // - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs (autocannon) for
 //   BENCH_BUSY_SECONDS (10), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
 //   gateway; BENCH_BUSY_ROUNDS (3) rounds. Printed: p50/p99 without → with, their ratio per round, the max, reads over
-//   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes (its metrics route).
+//   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes (its metrics route:
+//   the longest lateness of its 10 ms loop-delay timer, the metric less that interval).
 // - BENCH_BUSY_MODES (`pinned,unpinned`): pinned puts WordPress and MariaDB on core 1 and the gateway, Redis and this
 //   process (the load generator) on core 0 (taskset); unpinned lets every process use both.
 // - The gateway runs under `--cpu-prof` (BENCH_BUSY_PROFILE=0: not): its main thread's tasks over 5 ms during the
@@ -21,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { LOOP_DELAY_RESOLUTION_MS } from '../src/observe/metrics.ts';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import type { GcPause, Late } from './busy/stalls.ts';
@@ -52,9 +54,11 @@ interface Phase {
 interface Round {
   quiet: Phase;
   busy: Phase;
-  /** The gateway's loop lag max over the reads without writes, and over those with them. */
+  /** The gateway's loop lag max (its loop-delay timer's lateness) over the reads without writes, and with them. */
   quietLagMs: number;
   lagMs: number;
+  /** Reads of the write phase answered by the fast path, and with a previous answer while a write's drop refilled. */
+  how: { fast: number; soft: number };
   creates: number;
   /** The write phase, µs of the monotonic clock (the CPU profile's). */
   from: number;
@@ -90,11 +94,36 @@ function reads(g: Server): Promise<Phase> {
   });
 }
 
-async function metric(g: Server, name: string): Promise<number> {
-  const text = await (
+/**
+ * The gateway's loop lag max since the last read, as the lateness of its loop-delay timer: the metric is the longest
+ * interval between the timer's firings, so it reads the timer's own interval (10 ms) when nothing is late.
+ */
+async function lateness(g: Server): Promise<number> {
+  return 1000 * (await metric(g, 'nodejs_eventloop_lag_max_seconds')) - LOOP_DELAY_RESOLUTION_MS;
+}
+
+const scrapeOf = async (g: Server) =>
+  (
     await fetch(`${g.url}/calendar-gateway/v1/metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })
   ).text();
+
+async function metric(g: Server, name: string): Promise<number> {
+  const text = await scrapeOf(g);
   return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+/** How the gateway answered so far: hits of the fast path, and previous answers served while a write's drop refilled. */
+async function answered(g: Server): Promise<{ fast: number; soft: number }> {
+  const text = await scrapeOf(g);
+  const sum = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce(
+      (a, m) => a + Number(m[1]),
+      0,
+    );
+  return {
+    fast: sum('calendar_gateway_fast_path_hits_total'),
+    soft: sum('calendar_gateway_cache_soft_answers_total'),
+  };
 }
 
 const created: number[] = [];
@@ -131,10 +160,11 @@ async function round(g: Server, auth: string): Promise<Round> {
   await metric(g, 'nodejs_eventloop_lag_max_seconds');
   const quiet = await reads(g);
   // The same reads without writes set the lag's floor: what the writes add is the difference.
-  const quietLagMs = 1000 * (await metric(g, 'nodejs_eventloop_lag_max_seconds'));
+  const quietLagMs = await lateness(g);
   await warm(g);
   await metric(g, 'nodejs_eventloop_lag_max_seconds'); // resets the gateway's lag histogram
   const before = created.length;
+  const was = await answered(g);
   const writes: Array<Promise<void>> = [];
   const timer = setInterval(() => writes.push(create(g, auth).catch(() => {})), 1000 / WRITES);
   const from = usNow();
@@ -142,8 +172,10 @@ async function round(g: Server, auth: string): Promise<Round> {
   const to = usNow();
   clearInterval(timer);
   await Promise.all(writes);
-  const lagMs = 1000 * (await metric(g, 'nodejs_eventloop_lag_max_seconds'));
-  return { quiet, busy, quietLagMs, lagMs, creates: created.length - before, from, to };
+  const lagMs = await lateness(g);
+  const now = await answered(g);
+  const how = { fast: now.fast - was.fast, soft: now.soft - was.soft };
+  return { quiet, busy, quietLagMs, lagMs, how, creates: created.length - before, from, to };
 }
 
 function report(mode: string, dir: string, rounds: Round[]): void {
@@ -153,7 +185,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     const q = r.quiet.times;
     const b = r.busy.times;
     console.log(
-      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms`,
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms`,
     );
   }
   const m = (f: (r: Round) => number) => median(rounds.map(f));
