@@ -1,13 +1,16 @@
 // The hot path in front of express: an anonymous GET whose exact URL was already answered from a stored entry.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { VARY } from '../http/answer.ts';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
 import { hitHeadersOf } from '../http/raw-headers.ts';
-import { sendShared } from '../http/send.ts';
+import { sendAnswer, sendShared } from '../http/send.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { sharedOf } from './entry.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 const anyOrigin: OriginRule = () => true;
+/** An anonymous read's answer that no cache may keep (src/http/adapter.ts sends the same). */
+const UNSHARED: Readonly<Record<string, string>> = Object.freeze({ vary: VARY, 'cache-control': 'no-store' });
 
 /**
  * Answers from L1 and returns true, or returns false to let express handle the request. Requests carrying any
@@ -33,11 +36,19 @@ export function fastServe(
   const alias = cache.aliases.lookupRaw(url, h.host, h.forwardedProto);
   if (alias === undefined) return false;
   const entry = cache.peek(alias.key);
-  if (!entry) return false;
   // A caller's own request id is echoed; minting one per cached hit would cost more than the hit itself.
   const id = h.requestId;
   const echo = id ? id.slice(0, 64) : undefined;
-  sendShared(req, res, entry, sharedOf(entry, cache.policy), corsHeaders(h.origin, allowOrigin), echo, h);
+  if (entry)
+    sendShared(req, res, entry, sharedOf(entry, cache.policy), corsHeaders(h.origin, allowOrigin), echo, h);
+  else {
+    // A write's previous answer while its refill already runs: what express would send it with, without express.
+    const previous = cache.peekSoft(alias.key);
+    if (!previous) return false;
+    const extra: OutgoingHttpHeaders = { ...corsHeaders(h.origin, allowOrigin), ...UNSHARED };
+    if (echo) extra['x-request-id'] = echo;
+    sendAnswer(req, res, previous, { extra, stored: true }, h);
+  }
   // Counted, not logged: a log line per hit would cost more than the hit.
   metrics?.fastHit(alias.route);
   return true;

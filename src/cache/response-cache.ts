@@ -149,6 +149,16 @@ export class ResponseCache {
     return e;
   }
 
+  /** A softly invalidated key's previous answer when `get` would serve it (unshared) without starting anything. */
+  peekSoft(key: string): CacheEntry | undefined {
+    const servable = this.#soft.size === 0 ? 'no' : this.#soft.servableAsIs(key, this.#now());
+    const old = servable === 'no' ? undefined : this.#l1.get(key, { allowStale: true });
+    const p = this.policy;
+    if (!old || this.#now() - old.storedAt > (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000)
+      return undefined;
+    return this.#servedSoft(old, servable === 'late').entry;
+  }
+
   /**
    * The entry for `key`: fresh from L1, else (one load per key at a time) from Redis, else from `load`. A stale
    * entry inside the stale-while-revalidate window is returned at once while a refresh runs; if the upstream fails,

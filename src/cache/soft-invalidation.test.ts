@@ -136,6 +136,40 @@ describe('soft invalidation', () => {
     expect(keys.map((k) => text(cache.peek(k)!))).toEqual(keys.map((k) => `new ${k}`));
   });
 
+  it('answers synchronously (peekSoft, the fast path) only what get would serve without starting anything', async () => {
+    const { clock, cache, loader } = setup();
+    await cache.get('k', loader('old'));
+    expect(cache.peekSoft('k')).toBeUndefined(); // fresh: peek's, not this
+    await cache.invalidate(['event:1'], { soft: true });
+    // No refill runs yet: the first reader must go through get, which starts it.
+    expect(cache.peekSoft('k')).toBeUndefined();
+    const first = cache.get('k', loader('new', undefined, 60));
+    expect(text(cache.peekSoft('k')!)).toBe('old');
+    clock.t += 1500; // past the window, the refill still running: late, still served
+    expect(text(cache.peekSoft('k')!)).toBe('old');
+    expect(cache.stats).toMatchObject({ soft: 2, softLate: 1 });
+    clock.t += 10_000; // past the bound: the reader waits for the refill through get
+    expect(cache.peekSoft('k')).toBeUndefined();
+    expect(text((await first).entry)).toBe('old');
+    await settle();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(cache.peekSoft('k')).toBeUndefined();
+    expect(text(cache.peek('k')!)).toBe('new');
+  });
+
+  it('answers synchronously for a key whose refill waits for a slot, never after a hard drop', async () => {
+    const { cache, loader } = setup();
+    const keys = ['a', 'b', 'c'];
+    for (const k of keys) await cache.get(k, loader(`old ${k}`));
+    await cache.invalidate(['list:event'], { soft: true });
+    const running = keys.slice(0, SOFT_REFILLS).map((k) => cache.get(k, loader(`new ${k}`, undefined, 40)));
+    // Every slot is taken: `c` keeps its previous answer, as get would serve it, and starts no refill.
+    expect(text(cache.peekSoft('c')!)).toBe('old c');
+    await cache.invalidate(['list:event']);
+    expect(keys.map((k) => cache.peekSoft(k))).toEqual([undefined, undefined, undefined]);
+    await Promise.all(running);
+  });
+
   it('does not store a load that started before the invalidation, even when its tags do not show it', async () => {
     const { clock, cache, loader } = setup();
     await cache.get('k', loader('old'));

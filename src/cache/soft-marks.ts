@@ -80,6 +80,11 @@ export class SoftMarks {
     return 'no';
   }
 
+  /** `servable`, for a reader that starts nothing: the key's refill already runs, or every refill slot is taken. */
+  servableAsIs(key: string, now: number): 'fresh' | 'late' | 'no' {
+    return this.#refilling.has(key) || this.full ? this.servable(key, now) : 'no';
+  }
+
   /** Every refill slot is taken: a marked key keeps its previous answer without starting one. */
   get full(): boolean {
     return this.#refilling.size >= SOFT_REFILLS;

@@ -67,7 +67,9 @@ function send(x: Exchange): void {
   // A shared answer takes nothing from `extra` (its own Cache-Control wins): one object for all of them lets the
   // stored answer's header list, made once a second, serve hits through express too (an anonymous caller with a
   // site's analytics cookie comes this way on every read).
-  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra: x.shared ? SHARED_EXTRA : extra });
+  // An unshared answer from the cache is a stored entry: a write's previous answer while its refill runs.
+  const stored = x.source === 'memory' || x.source === 'redis';
+  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra: x.shared ? SHARED_EXTRA : extra, stored });
 }
 
 const SHARED_EXTRA: Readonly<Record<string, string>> = Object.freeze({});

@@ -27,6 +27,8 @@ export interface SendOptions {
   shared?: SharedHeaders;
   /** Headers of this request only (CORS, Vary, a private Cache-Control), never stored with the answer. */
   extra?: OutgoingHttpHeaders;
+  /** An unshared answer that is a stored entry (a write's previous answer): its gzip is made off the event loop. */
+  stored?: boolean;
 }
 
 /** The headers of a 200 for this answer. */
@@ -148,13 +150,23 @@ export function sendShared(
   res.end(req.method === 'HEAD' ? undefined : gz ? gz.body : answer.body);
 }
 
-/** Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. */
-export function sendAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, o: SendOptions): void {
+/**
+ * Sends the answer's bytes as they are (no JSON work); a matching If-None-Match on a shared answer gets a 304. `read`:
+ * what the fast path read of the raw header lines.
+ */
+export function sendAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: Answer,
+  o: SendOptions,
+  read?: Pick<HitHeaders, 'acceptEncoding' | 'ifNoneMatch'>,
+): void {
   if (o.shared) {
-    sendShared(req, res, answer, o.shared, o.extra);
+    sendShared(req, res, answer, o.shared, o.extra, undefined, read);
     return;
   }
-  const gz = acceptsGzip(req.headers['accept-encoding']) ? gzipOf(answer) : null;
+  const ae = read ? read.acceptEncoding : req.headers['accept-encoding'];
+  const gz = acceptsGzip(ae) ? gzipOf(answer, o.stored) : null;
   res.writeHead(answer.status, fullHeaders(answer, o, gz));
   res.end(req.method === 'HEAD' ? undefined : gz ? gz.body : answer.body);
 }
