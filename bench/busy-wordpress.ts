@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import { LOOP_DELAY_RESOLUTION_MS } from '../src/observe/metrics.ts';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
-import type { GcPause, Late } from './busy/stalls.ts';
+import { GC_KINDS, type GcPause, type Late } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
@@ -269,13 +269,10 @@ function reportStalls(
   const inside = (at: number) => windows.some((w) => at >= w.from && at <= w.to);
   const gcDuring = gc.filter((g) => inside(g.at));
   const kinds = (gs: GcPause[]) =>
-    [1, 2, 4, 8]
-      .map((k) => {
-        const of = gs.filter((g) => g.kind === k);
-        return of.length
-          ? `${['', 'minor', 'major', '', 'incremental'][k] ?? `kind ${k}`} ${of.length} (longest ${max(of.map((g) => g.ms)).toFixed(1)} ms)`
-          : '';
-      })
+    GC_KINDS.map(([k, name]) => {
+      const of = gs.filter((g) => g.kind === k);
+      return of.length ? `${name} ${of.length} (longest ${max(of.map((g) => g.ms)).toFixed(1)} ms)` : '';
+    })
       .filter(Boolean)
       .join(', ');
   console.log(`  GC pauses over 1 ms during the writes: ${gcDuring.length}; ${kinds(gcDuring) || 'none'}`);
@@ -284,11 +281,19 @@ function reportStalls(
   // The longest eight of each mode.
   const spikes = late.filter((x) => inside(x.at) && x.lateMs > 10).sort((a, b) => b.lateMs - a.lateMs);
   const names = [...new Set(modes.map((m) => m.mode))];
+  // What of the lateness was the gateway's own work: the most CPU its main thread spent in any late gap.
+  for (const m of names) {
+    const of = late.filter((x) => inside(x.at) && modeOf(x.at) === m);
+    const own = of.reduce((a, x) => Math.max(a, x.cpuMs), 0);
+    console.log(
+      `  ${m}: late firings over 5 ms ${of.length}, the most main-thread CPU in one late gap ${own.toFixed(1)} ms (a 5 ms step plus its lateness)`,
+    );
+  }
   for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
     const pauses = gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
     const mode = modeOf(l.at);
     console.log(
-      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (kind ${g.kind})`).join(', ') : 'none'}`,
+      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`,
     );
     // With a profile: where the gap's samples were.
     if (prof) {

@@ -4,7 +4,7 @@
 // starts in µs of the monotonic clock (the CPU profile's). A late firing whose gap holds little CPU and no GC pause is
 // the thread waiting for a core (the machine's), not the gateway's own work.
 import { writeFileSync } from 'node:fs';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const file = process.env.BUSY_STALLS_FILE;
 const over = Number(process.env.BUSY_STALLS_OVER_MS ?? 5);
@@ -15,10 +15,18 @@ export interface Late {
   /** The main thread's CPU time during the gap (ms). */
   cpuMs: number;
 }
+/** The GC kinds perf_hooks names (`constants.NODE_PERFORMANCE_GC_*`), as printed. */
+export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'minor'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'major'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental marking'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
+];
+
 export interface GcPause {
   at: number;
   ms: number;
-  /** 1 minor (scavenge), 2 major (mark-compact), 4 incremental, 8 weak callbacks (perf_hooks' constants). */
+  /** perf_hooks' constants: 1 minor (scavenge), 4 major (mark-compact), 8 incremental marking, 16 weak callbacks. */
   kind: number;
 }
 
