@@ -4,16 +4,17 @@
 // - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs (autocannon) for
 //   BENCH_BUSY_SECONDS (10), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
 //   gateway; BENCH_BUSY_ROUNDS (3) rounds. Printed: p50/p99 without → with, their ratio per round, the max, reads over
-//   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes (its metrics route:
-//   the longest lateness of its 10 ms loop-delay timer, the metric less that interval).
+//   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes: the longest
+//   lateness of a 1 ms timer in the gateway (bench/busy/stalls.ts, always preloaded), so a block of the loop reads
+//   within 1 ms of its length (the gateway's own lag metric samples every 10 ms: it reads a block up to 10 ms long).
 // - BENCH_BUSY_MODES (`pinned,unpinned`): pinned puts WordPress and MariaDB on core 1 and the gateway, Redis and this
 //   process (the load generator) on core 0 (taskset); unpinned lets every process use both.
 // - The gateway runs under `--cpu-prof` (BENCH_BUSY_PROFILE=0: not): its main thread's tasks over 5 ms during the
 //   write phases are listed with the functions they spent their time in.
 // - BENCH_BUSY_TASKS=1 also measures the gateway's tasks in main-thread CPU time (bench/busy/tasks.ts, preloaded):
 //   those over 5 ms of CPU during the write phases, named from the profile, and how every task of the run spread.
-// - BENCH_BUSY_STALLS=1 also notes what each loop-lag spike of the write phases was (bench/busy/stalls.ts, preloaded):
-//   the timer's lateness, the main thread's CPU over the gap, and the GC pauses in it.
+// - BENCH_BUSY_STALLS=1 also prints what each loop-lag spike of the write phases was: the timer's lateness, the main
+//   thread's CPU over the gap, and the GC pauses in it.
 // - BENCH_BUSY_NODE_FLAGS: more node flags for the gateway (spaces apart), e.g. `--max-semi-space-size=4`.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
@@ -22,7 +23,6 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { LOOP_DELAY_RESOLUTION_MS } from '../src/observe/metrics.ts';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import { GC_KINDS, type GcPause, type Late } from './busy/stalls.ts';
@@ -54,13 +54,15 @@ interface Phase {
 interface Round {
   quiet: Phase;
   busy: Phase;
-  /** The gateway's loop lag max (its loop-delay timer's lateness) over the reads without writes, and with them. */
+  /** The gateway's loop lag max (a 1 ms timer's longest lateness) over the reads without writes, and with them. */
   quietLagMs: number;
   lagMs: number;
   /** Reads of the write phase answered by the fast path, and with a previous answer while a write's drop refilled. */
   how: { fast: number; soft: number };
   creates: number;
-  /** The write phase, µs of the monotonic clock (the CPU profile's). */
+  /** The phase without writes and the write phase, µs of the monotonic clock (the CPU profile's). */
+  quietFrom: number;
+  quietTo: number;
   from: number;
   to: number;
 }
@@ -92,14 +94,6 @@ function reads(g: Server): Promise<Phase> {
       if (status < 200 || status >= 300) non2xx++;
     });
   });
-}
-
-/**
- * The gateway's loop lag max since the last read, as the lateness of its loop-delay timer: the metric is the longest
- * interval between the timer's firings, so it reads the timer's own interval (10 ms) when nothing is late.
- */
-async function lateness(g: Server): Promise<number> {
-  return 1000 * (await metric(g, 'nodejs_eventloop_lag_max_seconds')) - LOOP_DELAY_RESOLUTION_MS;
 }
 
 const scrapeOf = async (g: Server) =>
@@ -157,12 +151,10 @@ async function warm(g: Server): Promise<void> {
 
 async function round(g: Server, auth: string): Promise<Round> {
   await warm(g);
-  await metric(g, 'nodejs_eventloop_lag_max_seconds');
+  const quietFrom = usNow();
   const quiet = await reads(g);
-  // The same reads without writes set the lag's floor: what the writes add is the difference.
-  const quietLagMs = await lateness(g);
+  const quietTo = usNow();
   await warm(g);
-  await metric(g, 'nodejs_eventloop_lag_max_seconds'); // resets the gateway's lag histogram
   const before = created.length;
   const was = await answered(g);
   const writes: Array<Promise<void>> = [];
@@ -172,10 +164,32 @@ async function round(g: Server, auth: string): Promise<Round> {
   const to = usNow();
   clearInterval(timer);
   await Promise.all(writes);
-  const lagMs = await lateness(g);
   const now = await answered(g);
   const how = { fast: now.fast - was.fast, soft: now.soft - was.soft };
-  return { quiet, busy, quietLagMs, lagMs, how, creates: created.length - before, from, to };
+  // The lags are read from the stall meter's file once the gateway has stopped (lagsOf).
+  return {
+    quiet,
+    busy,
+    quietLagMs: 0,
+    lagMs: 0,
+    how,
+    creates: created.length - before,
+    quietFrom,
+    quietTo,
+    from,
+    to,
+  };
+}
+
+/** Each round's loop lag max, without and with writes: the stall meter's longest lateness inside each phase. */
+function lagsOf(file: string, rounds: Round[]): void {
+  const { late } = JSON.parse(readFileSync(file, 'utf8')) as { late: Late[] };
+  const within = (from: number, to: number) =>
+    late.filter((l) => l.at >= from && l.at <= to).reduce((a, l) => Math.max(a, l.lateMs), 0);
+  for (const r of rounds) {
+    r.quietLagMs = within(r.quietFrom, r.quietTo);
+    r.lagMs = within(r.from, r.to);
+  }
 }
 
 function report(mode: string, dir: string, rounds: Round[]): void {
@@ -283,10 +297,10 @@ function reportStalls(
   const names = [...new Set(modes.map((m) => m.mode))];
   // What of the lateness was the gateway's own work: the most CPU its main thread spent in any late gap.
   for (const m of names) {
-    const of = late.filter((x) => inside(x.at) && modeOf(x.at) === m);
+    const of = late.filter((x) => inside(x.at) && modeOf(x.at) === m && x.lateMs > 5);
     const own = of.reduce((a, x) => Math.max(a, x.cpuMs), 0);
     console.log(
-      `  ${m}: late firings over 5 ms ${of.length}, the most main-thread CPU in one late gap ${own.toFixed(1)} ms (a 5 ms step plus its lateness)`,
+      `  ${m}: late firings over 5 ms ${of.length}, the most main-thread CPU in one late gap ${own.toFixed(1)} ms (its step plus its lateness)`,
     );
   }
   for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
@@ -308,7 +322,7 @@ async function main(): Promise<void> {
   process.stderr.write(`Starting WordPress on ${WP_PORT} (state ${state})…\n`);
   const site = startSite(here, state, WP_PORT);
   const redis = startRedis(REDIS_PORT);
-  const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string; stallsFile?: string }> =
+  const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string; stallsFile: string }> =
     [];
   try {
     for (const [i, dir] of dirs.entries()) {
@@ -317,10 +331,8 @@ async function main(): Promise<void> {
       const tasksFile = TASKS ? join(mkdtempSync(join(tmpdir(), 'busy-tasks-')), 'tasks.json') : undefined;
       if (tasksFile) flags.push('--import', join(here, 'bench/busy/tasks.ts'));
       flags.push(...(process.env.BENCH_BUSY_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []));
-      const stallsFile = STALLS
-        ? join(mkdtempSync(join(tmpdir(), 'busy-stalls-')), 'stalls.json')
-        : undefined;
-      if (stallsFile) flags.push('--import', join(here, 'bench/busy/stalls.ts'));
+      const stallsFile = join(mkdtempSync(join(tmpdir(), 'busy-stalls-')), 'stalls.json');
+      flags.push('--import', join(here, 'bench/busy/stalls.ts'));
       const g = await startChild([...flags, join(dir, 'src/main.ts')], {
         PORT: '0',
         HOST: '127.0.0.1',
@@ -331,12 +343,15 @@ async function main(): Promise<void> {
         REDIS_PREFIX: `busy${process.pid}g${i}:`,
         METRICS_TOKEN: METRICS,
         ...(tasksFile ? { BUSY_TASKS_FILE: tasksFile } : {}),
-        ...(stallsFile ? { BUSY_STALLS_FILE: stallsFile } : {}),
+        BUSY_STALLS_FILE: stallsFile,
+        BUSY_STALLS_STEP_MS: '1',
+        BUSY_STALLS_OVER_MS: '2',
       });
       gateways.push({ g, dir, prof, tasksFile, stallsFile });
     }
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
     const modeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
+    const byMode: Array<{ mode: string; results: Round[][] }> = [];
     for (const mode of MODES) {
       const pinned = mode === 'pinned';
       pin(site.pids(), pinned ? '1' : '0-1');
@@ -351,12 +366,18 @@ async function main(): Promise<void> {
           modeWindows[i]!.push({ from: res.from, to: res.to, mode });
         }
       }
-      for (const [i, x] of gateways.entries()) report(mode, x.dir, results[i]!);
+      byMode.push({ mode, results });
     }
     pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
-    for (const [i, x] of gateways.entries())
-      if (x.stallsFile) reportStalls(x.dir, x.stallsFile, x.prof, windows[i]!, modeWindows[i]!);
+    for (const { mode, results } of byMode)
+      for (const [i, x] of gateways.entries()) {
+        lagsOf(x.stallsFile, results[i]!);
+        report(mode, x.dir, results[i]!);
+      }
+    if (STALLS)
+      for (const [i, x] of gateways.entries())
+        reportStalls(x.dir, x.stallsFile, x.prof, windows[i]!, modeWindows[i]!);
     for (const [i, x] of gateways.entries()) {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);

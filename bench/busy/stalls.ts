@@ -1,13 +1,15 @@
-// Preloaded into a benchmarked gateway (`node --import ./bench/busy/stalls.ts`): what a loop-lag spike was. A timer
-// every 5 ms notes each time it fires late by more than BUSY_STALLS_OVER_MS (5), with the main thread's CPU time over
-// that gap; a PerformanceObserver notes every GC pause over 1 ms. On exit both go to BUSY_STALLS_FILE as JSON, their
-// starts in µs of the monotonic clock (the CPU profile's). A late firing whose gap holds little CPU and no GC pause is
-// the thread waiting for a core (the machine's), not the gateway's own work.
+// Preloaded into a benchmarked gateway (`node --import ./bench/busy/stalls.ts`): its loop's lag, and what a spike was.
+// A timer every BUSY_STALLS_STEP_MS (5) notes each time it fires late by more than BUSY_STALLS_OVER_MS (5), with the
+// main thread's CPU time over that gap; a PerformanceObserver notes every GC pause over 1 ms. On exit both go to
+// BUSY_STALLS_FILE as JSON, their starts in µs of the monotonic clock (the CPU profile's). A block of the loop of T ms
+// makes the timer late by T less up to one step. A late firing whose gap holds little CPU and no GC pause is the thread
+// waiting for a core (the machine's), not the gateway's own work.
 import { writeFileSync } from 'node:fs';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const file = process.env.BUSY_STALLS_FILE;
 const over = Number(process.env.BUSY_STALLS_OVER_MS ?? 5);
+const step = Number(process.env.BUSY_STALLS_STEP_MS ?? 5);
 
 export interface Late {
   at: number;
@@ -40,7 +42,6 @@ if (file) {
   const offset = us() - performance.now() * 1000;
   const late: Late[] = [];
   const gc: GcPause[] = [];
-  const step = 5;
   let last = performance.now();
   let lastCpu = cpu();
   setInterval(() => {

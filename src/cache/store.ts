@@ -5,14 +5,14 @@
 // - an entry `<prefix>e:<hash>` lives in its own slot (entries spread over the masters);
 // - a tag set `<prefix>t:<tag>` lives in its own slot; on a cluster a fill adds the entry to each tag set (one
 //   single-key MULTI per tag) before it writes the entry, so an entry is never outside a tag set that names it (on one
-//   master, one MULTI holds them all);
+//   master, one script writes them all);
 // - an invalidation reads the tag sets, then unlinks the entries and the tag sets, one UNLINK per slot;
 // - the stream `<prefix>invalidations` is one key: every instance reads it from its last id (stream.ts).
 // With replicas (cluster, sentinel) deletions and stream entries are followed by `WAIT 1 100`: what an instance was
 // told is done survives the loss of its master, as long as the master has a live replica (a master without one, e.g.
 // the replica that just took over, answers after 100 ms and the invalidation still goes on).
 import calculateSlot from 'cluster-key-slot';
-import { type ChainableCommander, Cluster } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { ownBytes } from '../http/answer.ts';
 import type { CacheEntry } from './entry.ts';
 import { hashedKey } from './key.ts';
@@ -64,6 +64,18 @@ function bySlotAndNode(cmd: RedisClient, keys: readonly string[]): Map<string, M
   return nodes;
 }
 
+/**
+ * KEYS[1] the entry, KEYS[2..] its tag sets; ARGV[1] the encoded entry, ARGV[2] its life (ms). Each tag set names the
+ * entry and lives at least as long (`GT` keeps a longer life; a new set has none, which `GT` takes for infinite: `NX`).
+ */
+const FILL = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+for i = 2, #KEYS do
+  redis.call('SADD', KEYS[i], KEYS[1])
+  redis.call('PEXPIRE', KEYS[i], ARGV[2], 'GT')
+  redis.call('PEXPIRE', KEYS[i], ARGV[2], 'NX')
+end
+return 1`;
+
 export class RedisTier {
   readonly #link: RedisLink;
   readonly #prefix: string;
@@ -95,21 +107,21 @@ export class RedisTier {
     if (!this.up) return;
     const ek = this.#entryKey(key);
     const cmd = this.#link.cmd;
-    const tagged = <T extends ChainableCommander>(m: T, t: string): T => {
-      m.sadd(this.#tagKey(t), ek).pexpire(this.#tagKey(t), lifeMs, 'GT');
-      // A new tag set has no TTL, which `GT` treats as infinite: give it one.
-      m.pexpire(this.#tagKey(t), lifeMs, 'NX');
-      return m;
-    };
     if (!(cmd instanceof Cluster)) {
-      // One master: the entry and its tag sets in one MULTI, as one round trip.
-      const m = cmd.multi().set(ek, encodeEntry(entry), 'PX', lifeMs);
-      for (const t of entry.tags) tagged(m, t);
-      await m.exec();
+      // One master: the entry and its tag sets in one script, one command. A MULTI of the same (1 + 3 commands a tag:
+      // a list shows 20 to 60 tags) cost this process 1.1 ms of CPU a fill at 25 tags, 2.3 at 60, against 0.2.
+      await cmd.eval(FILL, 1 + entry.tags.length, ek, ...entry.tags.map(this.#tagKey), encodeEntry(entry), lifeMs);
       return;
     }
     // A cluster: one single-key MULTI per tag set, then the entry, so an entry is never outside a tag set naming it.
-    await Promise.all(entry.tags.map((t) => tagged(cmd.multi(), t).exec()));
+    const tagged = (t: string) =>
+      cmd
+        .multi()
+        .sadd(this.#tagKey(t), ek)
+        .pexpire(this.#tagKey(t), lifeMs, 'GT')
+        .pexpire(this.#tagKey(t), lifeMs, 'NX')
+        .exec();
+    await Promise.all(entry.tags.map(tagged));
     await cmd.set(ek, encodeEntry(entry), 'PX', lifeMs);
   }
 

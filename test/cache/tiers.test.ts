@@ -109,6 +109,25 @@ describe('two instances on one Redis', () => {
     expect(stored?.length).toBe(encodeEntry(mine).length);
   });
 
+  it('stores an entry named in each of its tag sets, which live as long as it or longer, never for ever', async () => {
+    const life = (policy.ttlSeconds + policy.staleIfErrorSeconds) * 1000;
+    // A tag set another entry made longer-lived keeps its life (GT); a new one gets the entry's (NX).
+    await raw.sadd(`${prefix}t:venue:9`, 'another entry');
+    await raw.pexpire(`${prefix}t:venue:9`, life * 3);
+    await a.get('named', load('named bytes', ['event:31', 'list:event', 'venue:9']));
+    expect(await filledInRedis(raw, prefix, 'named')).toBe(true);
+    const ek = `${prefix}e:${hashedKey('named')}`;
+    const entryTtl = await raw.pttl(ek);
+    expect(entryTtl).toBeGreaterThan(life - 5000);
+    expect(entryTtl).toBeLessThanOrEqual(life);
+    for (const t of ['event:31', 'list:event', 'venue:9']) {
+      expect(await raw.smembers(`${prefix}t:${t}`)).toContain(ek);
+      expect(await raw.pttl(`${prefix}t:${t}`)).toBeGreaterThanOrEqual(entryTtl - 1000);
+    }
+    expect(await raw.pttl(`${prefix}t:event:31`)).toBeLessThanOrEqual(life);
+    expect(await raw.pttl(`${prefix}t:venue:9`)).toBeGreaterThan(life * 2);
+  });
+
   it('keeps the ETag computed by the filling instance', async () => {
     await a.get('etag', load('same bytes', ['event:2']));
     // The fill reaches Redis after the answer: wait for it there (a fixed 50 ms raced it on a loaded machine).
