@@ -101,11 +101,6 @@ const scrapeOf = async (g: Server) =>
     await fetch(`${g.url}/calendar-gateway/v1/metrics`, { headers: { Authorization: `Bearer ${METRICS}` } })
   ).text();
 
-async function metric(g: Server, name: string): Promise<number> {
-  const text = await scrapeOf(g);
-  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
-}
-
 /** How the gateway answered so far: hits of the fast path, and previous answers served while a write's drop refilled. */
 async function answered(g: Server): Promise<{ fast: number; soft: number }> {
   const text = await scrapeOf(g);
