@@ -53,3 +53,22 @@ export async function call(
   const res = await fetch(ROOT + path, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
+
+/**
+ * A mock WordPress of `events` seeded events (TEC's mapping, today's dates) under a host name of its own, for a gateway
+ * started in the test's process: its REST root to point the gateway at, and its close.
+ */
+export function seededSite(
+  usersPassword: string,
+  events: number,
+): { upstreamUrl: string; close: () => void } {
+  const mapping = loadMapping('tec');
+  const upstreamUrl = `http://wordpress-${Math.random().toString(36).slice(2, 8)}.test/wp-json`;
+  const { close } = startMockWordPress({
+    mapping,
+    baseUrl: upstreamUrl,
+    seed: buildSeed(mapping, new Date(), { events }),
+    usersPassword,
+  });
+  return { upstreamUrl, close };
+}

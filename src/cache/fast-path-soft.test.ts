@@ -1,10 +1,9 @@
 // A write's previous answer, while its refill runs, goes out from the fast path exactly as express sends it.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSeed } from '../../mocks/seed-data.ts';
-import { startMockWordPress } from '../../mocks/wordpress/index.ts';
+import { seededSite } from '../../mocks/wordpress/test-support.ts';
 import { configSchema } from '../config.ts';
-import { type Gateway, loadMapping, startGateway } from '../gateway.ts';
+import { type Gateway, startGateway } from '../gateway.ts';
 import type { Loaded, ResponseCache } from './response-cache.ts';
 
 const PASSWORD = 'soft-fast-password';
@@ -14,14 +13,9 @@ let cache: ResponseCache;
 let close: () => void;
 
 beforeAll(async () => {
-  const mapping = await loadMapping('mappings/tec.json');
-  const upstreamUrl = `http://wordpress-${Math.random().toString(36).slice(2, 8)}.test/wp-json`;
-  close = startMockWordPress({
-    mapping,
-    baseUrl: upstreamUrl,
-    seed: buildSeed(mapping, new Date(), { events: 12 }),
-    usersPassword: PASSWORD,
-  }).close;
+  const site = seededSite(PASSWORD, 12);
+  close = site.close;
+  const upstreamUrl = site.upstreamUrl;
   const config = configSchema.parse({
     port: 0,
     host: '127.0.0.1',

@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSeed } from '../../mocks/seed-data.ts';
-import { startMockWordPress } from '../../mocks/wordpress/index.ts';
+import { seededSite } from '../../mocks/wordpress/test-support.ts';
 import { guard } from '../../test/slack.ts';
 import { configSchema } from '../config.ts';
-import { type Gateway, loadMapping, startGateway } from '../gateway.ts';
+import { type Gateway, startGateway } from '../gateway.ts';
 import { LOOP_DELAY_RESOLUTION_MS } from './metrics.ts';
 
 const PASSWORD = 'observe-password';
@@ -20,14 +19,9 @@ const api = () => `${g.url}/wp-json/calendar/events/v1`;
 const admin = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 
 beforeAll(async () => {
-  const mapping = await loadMapping('mappings/tec.json');
-  const upstreamUrl = `http://wordpress-${Math.random().toString(36).slice(2, 8)}.test/wp-json`;
-  close = startMockWordPress({
-    mapping,
-    baseUrl: upstreamUrl,
-    seed: buildSeed(mapping, new Date(), { events: 30 }),
-    usersPassword: PASSWORD,
-  }).close;
+  const site = seededSite(PASSWORD, 30);
+  close = site.close;
+  const upstreamUrl = site.upstreamUrl;
   const sink = new Writable({
     write(chunk, _enc, done) {
       raw += String(chunk);
