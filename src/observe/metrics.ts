@@ -18,8 +18,8 @@ const seconds = (ms: number) => ms / 1000;
 
 /**
  * The interval of the timer behind prom-client's `nodejs_eventloop_lag_*` (perf_hooks' monitorEventLoopDelay). Each
- * sample is the time between two of its firings, not the timer's lateness: an idle loop reads this interval, and a
- * block of the loop T long reads between T and T plus this.
+ * sample is the time between two of its firings, not the timer's lateness: an idle loop reads about this interval
+ * (their mean is never below it), and a block of the loop T long reads between T and T plus this.
  */
 export const LOOP_DELAY_RESOLUTION_MS = 10;
 

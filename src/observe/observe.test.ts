@@ -82,14 +82,16 @@ describe('metrics', () => {
     expect(text).toContain('nodejs_eventloop_lag_p99_seconds');
   });
 
-  it("reports the event loop's delay as intervals of a timer: an idle loop reads the timer's interval, not 0", async () => {
-    // What bench:busy subtracts to print the loop's lateness: if prom-client or Node ever report lateness itself, the
-    // minimum of an idle half second falls below the interval and this fails.
+  it("reports the event loop's delay as intervals of a timer: their mean is the timer's interval or more, not 0", async () => {
+    // What bench:busy and docs/deploy.md say of the metric. The mean, not the minimum: a repeating timer is re-armed
+    // from the loop's cached time, so under load one interval can be shorter than the timer's; but the firings of
+    // half a second can never be more than one per interval, so their mean cannot fall below it. If prom-client or
+    // Node ever report lateness instead, the mean falls to about 0 and this fails.
     await scrape(`Bearer ${TOKEN}`); // a scrape resets the histogram
     await new Promise((r) => setTimeout(r, 500));
     const text = await (await scrape(`Bearer ${TOKEN}`)).text();
-    const min = Number(/^nodejs_eventloop_lag_min_seconds (\S+)$/m.exec(text)?.[1]);
-    expect(min * 1000).toBeGreaterThanOrEqual(0.9 * LOOP_DELAY_RESOLUTION_MS);
+    const mean = Number(/^nodejs_eventloop_lag_mean_seconds (\S+)$/m.exec(text)?.[1]);
+    expect(mean * 1000).toBeGreaterThanOrEqual(0.9 * LOOP_DELAY_RESOLUTION_MS);
   });
 });
 
