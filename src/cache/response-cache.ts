@@ -140,6 +140,11 @@ export class ResponseCache {
     return (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000;
   }
 
+  /** How old an entry may be and still be served stale while it refreshes: fresh + stale-while-revalidate. */
+  get #revalidateMs(): number {
+    return (this.policy.ttlSeconds + this.policy.staleWhileRevalidateSeconds) * 1000;
+  }
+
   /** A fresh L1 entry, synchronously: the hot path (no promise, no Redis, no JSON). */
   peek(key: string): CacheEntry | undefined {
     // A softly invalidated entry is never fresh: the fast path and the cache stage send it to `get`.
@@ -153,9 +158,7 @@ export class ResponseCache {
   peekSoft(key: string): CacheEntry | undefined {
     const servable = this.#soft.size === 0 ? 'no' : this.#soft.servableAsIs(key, this.#now());
     const old = servable === 'no' ? undefined : this.#l1.get(key, { allowStale: true });
-    const p = this.policy;
-    if (!old || this.#now() - old.storedAt > (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000)
-      return undefined;
+    if (!old || this.#now() - old.storedAt > this.#revalidateMs) return undefined;
     return this.#servedSoft(old, servable === 'late').entry;
   }
 
@@ -172,26 +175,19 @@ export class ResponseCache {
   ): Promise<{ entry: CacheEntry; source: CacheSource; shared: boolean }> {
     const hit = this.peek(key);
     if (hit) return { entry: hit, source: 'l1', shared: true };
-    const p = this.policy;
+    // Softly invalidated while its refill runs or every refill slot is taken (src/cache/soft-marks.ts): the previous
+    // answer, inside the soft window and past it (bounded), starting nothing; the fast path serves the same.
+    const previous = this.peekSoft(key);
+    if (previous) return { entry: previous, source: 'l1', shared: false };
     const old = this.#l1.get(key, { allowStale: true });
     let allowStale = false;
     const soft = old && this.#soft.get(key);
-    let late = false;
     if (old) {
       const age = this.#now() - old.storedAt;
-      if (age > (p.ttlSeconds + Math.max(p.staleWhileRevalidateSeconds, p.staleIfErrorSeconds)) * 1000) {
-        this.#l1.delete(key);
-      } else {
-        allowStale = age <= (p.ttlSeconds + p.staleWhileRevalidateSeconds) * 1000;
-        // Softly invalidated: the previous answer inside the soft window, and past it (bounded) while the refill is
-        // slow or waits its turn (src/cache/soft-marks.ts).
-        const servable = soft ? this.#soft.servable(key, this.#now()) : 'fresh';
-        allowStale &&= servable !== 'no';
-        late = servable === 'late';
-        // Every refill slot is taken: the previous answer, without starting another refill.
-        if (soft && allowStale && this.#soft.full && !this.#soft.refilling(key))
-          return this.#servedSoft(old, late);
-      }
+      if (age > this.#lifeMs) this.#l1.delete(key);
+      // Softly invalidated and no refill runs: inside the soft window, the previous answer while this call refills.
+      else
+        allowStale = age <= this.#revalidateMs && (!soft || this.#soft.servable(key, this.#now()) !== 'no');
     }
     const context: FetchContext = { load, seq: this.#races.seq, at: this.#now() };
     const mark = this.#failureCount;
@@ -209,7 +205,7 @@ export class ResponseCache {
         this.stats.l2++;
         return { entry, source: 'l2', shared: true };
       }
-      if (soft) return this.#servedSoft(entry, late);
+      if (soft) return this.#servedSoft(entry);
       this.stats.stale++;
       return { entry, source: 'l1', shared: true };
     }
@@ -221,7 +217,7 @@ export class ResponseCache {
   }
 
   /** The previous answer of a write's drop: a CDN or browser must not keep it past the refill. */
-  #servedSoft(entry: CacheEntry, late: boolean): { entry: CacheEntry; source: CacheSource; shared: boolean } {
+  #servedSoft(entry: CacheEntry, late = false): { entry: CacheEntry; source: CacheSource; shared: boolean } {
     this.stats.stale++;
     this.stats.soft++;
     if (late) this.stats.softLate++;
