@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import { MemoryChangeLog } from './memory-log.ts';
 import { ChangeRecorder, postObservation, recordsOfTags, termObservation } from './recorder.ts';
+import { SAVE_SETTLE_MS, settleWait } from './settle.ts';
 
 const mapping = {
   event: {
@@ -14,9 +15,16 @@ const mapping = {
   organizer: { restBase: 'tribe_organizer' },
 } as unknown as Mapping;
 
-/** WordPress and an event index as the recorder reads them, changed by the test between starts. */
+type Held = Pick<IndexedEvent, 'id' | 'status' | 'modifiedGmt' | 'protected'> & Partial<IndexedEvent>;
+
+/**
+ * WordPress and an event index as the recorder reads them, changed by the test between starts. `saved`: the events
+ * as WordPress has them, which the index takes when it is told to read some again (`refetch`).
+ */
 function world() {
-  const events = new Map<number, Pick<IndexedEvent, 'id' | 'status' | 'modifiedGmt' | 'protected'>>();
+  const events = new Map<number, Held>();
+  const saved = new Map<number, Held>();
+  let refetched = 0;
   const venues = new Map<number, { id: number; status: string; modified_gmt: string; password?: string }>();
   const tags = new Map<number, { id: number; name: string; slug: string }>();
   let reads = 0;
@@ -30,11 +38,29 @@ function world() {
   };
   const index = {
     get: (id: number) => events.get(id) as IndexedEvent | undefined,
+    refetch: async (ids: number[]) => {
+      refetched += ids.length;
+      for (const id of ids) {
+        const now = saved.get(id);
+        if (now) events.set(id, now);
+        else events.delete(id);
+      }
+      return ids;
+    },
     // As the index's batches give them: with the search text, which a read of one event does not carry.
     snapshot: () => ({ batches: () => [[...events.values()].map((e) => ({ ...e, searchText: 'text' }))] }),
   };
   const indexes = { all: () => [index] } as never;
-  return { events, venues, tags, wp: wp as never, indexes, reads: () => reads };
+  return {
+    events,
+    saved,
+    venues,
+    tags,
+    wp: wp as never,
+    indexes,
+    reads: () => reads,
+    refetched: () => refetched,
+  };
 }
 
 const log = () =>
@@ -115,5 +141,118 @@ describe('the recorder', () => {
       'event:1:created',
       'venue:7:created',
     ]);
+  });
+});
+
+describe('reads that may have caught a save half done', () => {
+  // WordPress saves a post's row first (status, modified_gmt), its meta after: a poll between them reads a published
+  // event without its dates. 10:00:00.4 now, a save begun in second 10:00:00.
+  const stamp = '2026-05-01 10:00:00';
+  const half: Held = { id: 5, status: 'publish', modifiedGmt: stamp, protected: false, start: '' };
+  const whole: Held = { ...half, start: '2026-06-01 10:00:00' };
+  beforeEach(() => {
+    vi.useFakeTimers({
+      now: Date.parse('2026-05-01T10:00:00.400Z'),
+      toFake: ['setTimeout', 'clearTimeout', 'Date'],
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const started = async (w: ReturnType<typeof world>) => {
+    const changes = log();
+    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    await rec.reconcile();
+    const logged = async () => (await changes.read('0', 100)).map((c) => `${c.kind}:${c.id}:${c.action}`);
+    return { changes, rec, logged };
+  };
+
+  it('logs a write through the gateway once, though a poll read its save half done first', async () => {
+    const w = world();
+    const { rec, logged } = await started(w);
+    w.events.set(5, half);
+    await rec.events([5]);
+    expect(await logged()).toEqual([]);
+    expect(rec.settling).toBe(1);
+    // The write's answer: the whole save, logged at once.
+    w.events.set(5, whole);
+    w.saved.set(5, whole);
+    await rec.tags(['event:5'], 'event', true);
+    expect(await logged()).toEqual(['event:5:created']);
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    // The log held that save: nothing read again, nothing logged twice.
+    expect(await logged()).toEqual(['event:5:created']);
+    expect(w.refetched()).toBe(0);
+    expect(rec.settling).toBe(0);
+  });
+
+  it('logs a save no source told of once it is over, as WordPress has it then', async () => {
+    const w = world();
+    const { rec, logged } = await started(w);
+    w.events.set(5, half);
+    w.saved.set(5, whole);
+    await rec.events([5]);
+    // Every poll of the next seconds reads it again: held once.
+    await rec.events([5]);
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS - 100);
+    expect(await logged()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await logged()).toEqual(['event:5:created']);
+    expect(w.refetched()).toBe(1);
+    expect(w.events.get(5)?.start).toBe(whole.start);
+    // The index's next poll reads the whole save too: the same version, no second entry.
+    await rec.events([5]);
+    expect(await logged()).toEqual(['event:5:created']);
+  });
+
+  it('holds a newer save read again in turn, and a venue of a poll the same way', async () => {
+    const w = world();
+    const { rec, logged } = await started(w);
+    w.events.set(5, half);
+    const later: Held = { ...whole, modifiedGmt: '2026-05-01 10:00:02', start: '' };
+    w.saved.set(5, later);
+    w.venues.set(7, { id: 7, status: 'publish', modified_gmt: '2026-05-01T10:00:00' });
+    await rec.events([5]);
+    await rec.records('venue', [7]);
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    // The venue as WordPress has it now; the event's re-read found a save begun since, which waits its own time.
+    expect(await logged()).toEqual(['venue:7:created']);
+    w.saved.set(5, { ...later, start: '2026-06-02 10:00:00' });
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await logged()).toEqual(['venue:7:created', 'event:5:created']);
+    expect(w.events.get(5)?.start).toBe('2026-06-02 10:00:00');
+  });
+
+  it('logs deletions, terms and older saves at once, and holds a read stamped ahead of the clock no longer than the settle', async () => {
+    const now = Date.parse('2026-05-01T10:00:00.400Z');
+    const o = { kind: 'event' as const, id: 1, public: true };
+    expect(settleWait({ ...o, version: null, order: stamp }, now)).toBe(0);
+    expect(settleWait({ ...o, kind: 'tag', version: 'x', order: '' }, now)).toBe(0);
+    expect(settleWait({ ...o, version: 'v', order: stamp }, now)).toBe(SAVE_SETTLE_MS);
+    expect(settleWait({ ...o, version: 'v', order: '2026-05-01 09:59:55' }, now)).toBe(0);
+    expect(settleWait({ ...o, version: 'v', order: '2026-05-01 11:00:00' }, now)).toBe(SAVE_SETTLE_MS);
+    const w = world();
+    const { rec, logged } = await started(w);
+    const ahead: Held = { ...whole, modifiedGmt: '2026-05-01 11:00:00' };
+    w.events.set(5, ahead);
+    w.saved.set(5, ahead);
+    await rec.events([5]);
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await logged()).toEqual(['event:5:created']);
+    // Gone from the index: logged at once.
+    w.events.delete(5);
+    await rec.events([5]);
+    expect(await logged()).toEqual(['event:5:created', 'event:5:deleted']);
+  });
+
+  it('drops what it holds when it stops', async () => {
+    const w = world();
+    const { rec, logged } = await started(w);
+    w.events.set(5, half);
+    await rec.events([5]);
+    rec.stop();
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await logged()).toEqual([]);
+    expect(w.refetched()).toBe(0);
   });
 });

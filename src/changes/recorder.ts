@@ -9,6 +9,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { nextSlice as nextTurn, sliceOver } from '../pace/turns.ts';
 import type { WpClient } from '../wp/client.ts';
 import { type Observation, stateOf, stateOfEntry } from './ledger.ts';
+import { Settling } from './settle.ts';
 import type { ChangeStore } from './store.ts';
 import type { ChangeKind } from './types.ts';
 
@@ -117,9 +118,16 @@ const EVENT_SLICE_MS = 1;
 export class ChangeRecorder {
   readonly #d: RecorderDeps;
   #timers: Periodic[] = [];
+  /** What reads that may have caught a save half done saw, until it is read again (src/changes/settle.ts). */
+  readonly #settling = new Settling((kind, held) => this.#recheck(kind, held));
 
   constructor(deps: RecorderDeps) {
     this.#d = deps;
+  }
+
+  /** How many records wait to be read again before they are logged. */
+  get settling(): number {
+    return this.#settling.size;
   }
 
   /**
@@ -132,14 +140,15 @@ export class ChangeRecorder {
     reconcileMs: number,
     logger: { info(o: object, m: string): void; warn(o: object, m: string): void },
   ): void {
-    this.stop();
+    this.#stopChecks();
     let since = Date.now() - CHECK_OVERLAP_MS;
     const poll = new Periodic(
       'Change log check',
       async () => {
         const started = Date.now();
         for (const kind of ['venue', 'organizer'] as const) {
-          await this.#log([...(await this.#read(kind, { modified_after: modifiedAfter(since) })).values()]);
+          const read = await this.#read(kind, { modified_after: modifiedAfter(since) });
+          await this.#log([...read.values()], false);
         }
         since = started - CHECK_OVERLAP_MS;
       },
@@ -152,23 +161,58 @@ export class ChangeRecorder {
   }
 
   stop(): void {
+    this.#stopChecks();
+    this.#settling.stop();
+  }
+
+  #stopChecks(): void {
     for (const t of this.#timers) t.stop();
     this.#timers = [];
   }
 
   /**
    * Logs what the observations say changed, oldest stamp first (commit order, as far as WordPress tells it); what has
-   * no stamp (a term, a deletion found by its absence) last.
+   * no stamp (a term, a deletion found by its absence) last. `settled: false`: they come from a read that may have
+   * caught a save half done (a poll, a reconciliation), and a post modified in the last seconds is read again later.
    */
-  async #log(observations: Observation[]): Promise<void> {
+  async #log(observations: Observation[], settled = true): Promise<void> {
+    const now = settled ? observations : this.#settling.hold(observations);
     const key = (o: Observation) => o.order || '~';
-    const sorted = [...observations].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+    const sorted = [...now].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     for (const o of sorted) await this.#d.changes.observe(o);
   }
 
-  /** Events the index holds now (after a write, a refetch or a poll); one it no longer holds is deleted. */
+  /**
+   * Records held by the settling, read again now that their saves are over, and logged: an event whose index copy
+   * tells nothing new to the log (a write through the gateway or a notification logged that save) needs no read;
+   * the others are read from WordPress (events into the indexes, which a poll may have left half saved too). A save
+   * begun since the one held waits in turn. Failures are logged, never thrown.
+   */
+  async #recheck(kind: ChangeKind, held: Map<number, string>): Promise<void> {
+    try {
+      let ids = [...held.keys()];
+      if (kind === 'event') {
+        const entries = await this.#d.changes.states(kind, ids);
+        const now = this.#events(ids);
+        ids = ids.filter((_, i) => entries[i] === undefined || stateOfEntry(entries[i]) !== stateOf(now[i]!));
+        if (!ids.length) return;
+        await Promise.all(this.#d.indexes.all().map((index) => index.refetch(ids)));
+      }
+      const seen = await this.#observe(kind, ids);
+      const same = seen.filter((o) => o.order <= (held.get(o.id) ?? ''));
+      await this.#log(same);
+      await this.#log(
+        seen.filter((o) => !same.includes(o)),
+        false,
+      );
+    } catch (err) {
+      this.#d.warn({ err: (err as Error)?.message, kind }, 'changes could not be logged');
+    }
+  }
+
+  /** Events the index holds now (after a poll, a re-read or a write); one it no longer holds is deleted. */
   async events(ids: readonly number[]): Promise<void> {
-    await this.#log(this.#events(ids));
+    await this.#log(this.#events(ids), false);
   }
 
   #events(ids: readonly number[]): Observation[] {
@@ -185,9 +229,12 @@ export class ChangeRecorder {
     return undefined;
   }
 
-  /** Venues, organizers or terms as WordPress has them now (one read per 100 records, as the service account). */
+  /**
+   * Venues, organizers or terms as WordPress has them now (one read per 100 records, as the service account), after
+   * the venue and organizer catalog's checks found them changed.
+   */
   async records(kind: ChangeKind, ids: readonly number[]): Promise<void> {
-    await this.#log(await this.#observe(kind, ids));
+    await this.#log(await this.#observe(kind, ids), false);
   }
 
   async #observe(kind: ChangeKind, ids: readonly number[]): Promise<Observation[]> {
@@ -374,7 +421,7 @@ export class ChangeRecorder {
       } while (cursor !== '0');
     }
     // All kinds together, by modified date: commit order across kinds, as far as WordPress tells it.
-    await this.#log(changed);
+    await this.#log(changed, false);
   }
 }
 

@@ -205,6 +205,31 @@ describe('EventIndex', () => {
     expect(index.query({ ...listAll, search: 'restored' }).ids).toEqual([2]);
   });
 
+  it('keeps a write that lands while a poll is out with the same save read half done', async () => {
+    const { wp, index } = await built([post(1)], 86_400_000);
+    // WordPress wrote the update's row (its new stamp), not yet its meta: the poll reads the old start date.
+    wp.edit(1, {}, '2026-03-01T00:00:00');
+    let open!: () => void;
+    wp.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const polling = index.refresh();
+    // The save ends and the write's answer reaches the index while the poll is out.
+    const saved = post(
+      1,
+      { modified_gmt: '2026-03-01T00:00:00' },
+      { _EventStartDate: '2026-06-01 10:00:00' },
+    );
+    index.upsert(saved);
+    wp.gate = null;
+    open();
+    expect(await polling).toBe(0);
+    expect(index.get(1)?.start).toBe('2026-06-01 10:00:00');
+    // A poll begun after the write reads what WordPress has then, and applies it (here: the half save).
+    expect(await index.refresh()).toBe(1);
+    expect(index.get(1)?.start).toBe('2026-05-01 10:00:00');
+  });
+
   it('does not drop an event created through the gateway while a reconcile is listing ids', async () => {
     const { wp, index } = await built([post(1)]);
     let open!: () => void;

@@ -22,19 +22,12 @@ import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
 import { Periodic } from './schedule.ts';
-import { modifiedAfter, newerStamp, nextSince, reconcilePlan } from './sync.ts';
+import { modifiedAfter, newerStamp, nextSince, pollReadIsOlder, reconcilePlan } from './sync.ts';
 import { UpstreamChanges } from './upstream-changes.ts';
 
-export type {
-  EventIndexOptions,
-  IndexClient,
-  IndexSnapshot,
-  ReconcileResult,
-  Restoring,
-} from './event-index-types.ts';
+export type { IndexClient, IndexSnapshot } from './event-index-types.ts';
 
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
-
 export class EventIndex {
   readonly language: string;
   /** Reads the events from WordPress. */
@@ -350,6 +343,7 @@ export class EventIndex {
       return this.size;
     }
     const t0 = performance.now();
+    const seq0 = this.#seq;
     this.#changes.flush(); // What a failed poll applied: reported now, and not counted in this one.
     const query: Record<string, string> = {};
     if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
@@ -359,7 +353,7 @@ export class EventIndex {
     await this.#upstream.eachPage(query, (posts) =>
       inSlices(posts, this.#tuning.sliceMs, (post) => {
         newest = newerStamp(newest, post.modified_gmt);
-        if (this.#apply(post)) this.#changes.add(post.id);
+        if (this.#apply(post, true, seq0)) this.#changes.add(post.id);
       }),
     );
     this.#since = nextSince(this.#since, [newest], {
@@ -406,14 +400,19 @@ export class EventIndex {
     this.#apply(post, false);
   }
 
-  /** A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. */
-  #apply(post: WpPost, report = true): boolean {
+  /**
+   * A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. `pollFrom`:
+   * the write sequence when the poll that read it began (see `pollReadIsOlder`).
+   */
+  #apply(post: WpPost, report = true, pollFrom?: number): boolean {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
     // Read from the columns, not as a record: a poll asks this of every post it reads.
     const had = this.#columns.has(f.id);
-    if (had && (this.#columns.modifiedOf(f.id) ?? '') > f.modifiedGmt) return false;
+    const held = had ? (this.#columns.modifiedOf(f.id) ?? '') : '';
+    if (held > f.modifiedGmt) return false;
+    if (had && pollReadIsOlder(f.modifiedGmt, held, pollFrom, this.#written.get(f.id))) return false;
     this.#tombstones.delete(f.id);
     if (had && this.#columns.holds(f) && sameRepeat(this.repeats.get(f.id), f.repeat)) return false;
     if (report) {

@@ -1,0 +1,102 @@
+// Reads that may have caught a save half done wait before they are logged. WordPress's REST save is several
+// statements, not one transaction: the post's row (status, modified_gmt) first, then its terms, then its meta. A poll
+// that reads between them sees an event published without its dates (a create), or with its old ones (an update),
+// and the ledger took that as a version of its own: the save was logged twice (`created`, then `updated` once the
+// write's own observation came). So what a poll, a reconciliation or an index's re-read saw of a post modified in the
+// last seconds is held for SAVE_SETTLE_MS, then read again; sources that read after a save has ended (a write's own
+// answer, the companion plugin's notification, sent at the end of WordPress's request) log at once.
+import type { Observation } from './ledger.ts';
+import type { ChangeKind } from './types.ts';
+
+/**
+ * How long a read of a post modified in the last seconds is held before it is read again (ms): a save read half done
+ * has this long after that read to end. WordPress's saves end within milliseconds; a busy one's within a second or two.
+ */
+export const SAVE_SETTLE_MS = 3_000;
+
+/**
+ * How old a post's modified second may be for a read of it to be held (ms): a save that began then may be under way
+ * still, with some slack for a WordPress clock behind ours (`modified_gmt` is cut to the second).
+ */
+export const SAVE_RECENT_MS = SAVE_SETTLE_MS + 2_000;
+
+const gmtMs = (order: string): number => Date.parse(`${order.replace(' ', 'T')}Z`);
+
+/**
+ * How long to hold what a read saw of a record before logging it (0: log it now). Deletions and terms are never
+ * half saves (a trash is one update of the row; a term's fields are its rows'). Pure.
+ */
+export function settleWait(o: Observation, nowMs: number): number {
+  if (o.version === null || o.order === '') return 0;
+  const at = gmtMs(o.order);
+  return !Number.isNaN(at) && nowMs - at < SAVE_RECENT_MS ? SAVE_SETTLE_MS : 0;
+}
+
+/** Records held, by kind: each one's newest order read. */
+export type Held = Map<ChangeKind, Map<number, string>>;
+
+/**
+ * The records held and their timers. `recheck` reads them again once their wait is over; it must not throw (the
+ * recorder logs its own failures).
+ */
+export class Settling {
+  readonly #recheck: (kind: ChangeKind, held: Map<number, string>) => Promise<void>;
+  /** `kind:id` → the order of the newest read held, so that a record read by every poll is re-read once. */
+  readonly #pending = new Map<string, string>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+
+  constructor(recheck: (kind: ChangeKind, held: Map<number, string>) => Promise<void>) {
+    this.#recheck = recheck;
+  }
+
+  /** How many records wait. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** Holds the observations that must wait (one timer for them all); returns the ones to log now. */
+  hold(observations: readonly Observation[], nowMs = Date.now()): Observation[] {
+    const now: Observation[] = [];
+    const held: Held = new Map();
+    for (const o of observations) {
+      if (settleWait(o, nowMs) === 0) {
+        now.push(o);
+        continue;
+      }
+      const key = `${o.kind}:${o.id}`;
+      const pending = this.#pending.get(key);
+      // Already held at this save or a newer one: its re-read will see this one's state or a later.
+      if (pending !== undefined && pending >= o.order) continue;
+      this.#pending.set(key, o.order);
+      const byId = held.get(o.kind) ?? new Map<number, string>();
+      byId.set(o.id, o.order);
+      held.set(o.kind, byId);
+    }
+    if (held.size) this.#schedule(held, SAVE_SETTLE_MS);
+    return now;
+  }
+
+  #schedule(held: Held, wait: number): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      for (const [kind, byId] of held) {
+        // Only the newest hold of a record reads it again (a later poll may have held a newer save meanwhile).
+        for (const [id, order] of byId) {
+          const key = `${kind}:${id}`;
+          if (this.#pending.get(key) === order) this.#pending.delete(key);
+          else byId.delete(id);
+        }
+        if (byId.size) void this.#recheck(kind, byId);
+      }
+    }, wait);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
+  /** Drops every hold (the recorder stops: the next start's reconciliation logs what they would have). */
+  stop(): void {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    this.#pending.clear();
+  }
+}
