@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { Mapping } from '../mapping/schema.ts';
+import { SAVE_SETTLE_MS } from '../wp/saves.ts';
 import { MemoryChangeLog } from './memory-log.ts';
 import { ChangeRecorder, postObservation, recordsOfTags, termObservation } from './recorder.ts';
-import { SAVE_SETTLE_MS, settleWait } from './settle.ts';
+import { settleWait } from './settle.ts';
 
 const mapping = {
   event: {

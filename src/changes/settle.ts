@@ -1,35 +1,19 @@
-// Reads that may have caught a save half done wait before they are logged. WordPress's REST save is several
-// statements, not one transaction: the post's row (status, modified_gmt) first, then its terms, then its meta. A poll
-// that reads between them sees an event published without its dates (a create), or with its old ones (an update),
+// Reads that may have caught a save half done wait before they are logged (src/wp/saves.ts). A poll that read an
+// event between its row and its meta saw it published without its dates (a create) or with its old ones (an update),
 // and the ledger took that as a version of its own: the save was logged twice (`created`, then `updated` once the
 // write's own observation came). So what a poll, a reconciliation or an index's re-read saw of a post modified in the
 // last seconds is held for SAVE_SETTLE_MS, then read again; sources that read after a save has ended (a write's own
 // answer, the companion plugin's notification, sent at the end of WordPress's request) log at once.
+import { maySaveStill, SAVE_SETTLE_MS } from '../wp/saves.ts';
 import type { Observation } from './ledger.ts';
 import type { ChangeKind } from './types.ts';
-
-/**
- * How long a read of a post modified in the last seconds is held before it is read again (ms): a save read half done
- * has this long after that read to end. WordPress's saves end within milliseconds; a busy one's within a second or two.
- */
-export const SAVE_SETTLE_MS = 3_000;
-
-/**
- * How old a post's modified second may be for a read of it to be held (ms): a save that began then may be under way
- * still, with some slack for a WordPress clock behind ours (`modified_gmt` is cut to the second).
- */
-export const SAVE_RECENT_MS = SAVE_SETTLE_MS + 2_000;
-
-const gmtMs = (order: string): number => Date.parse(`${order.replace(' ', 'T')}Z`);
 
 /**
  * How long to hold what a read saw of a record before logging it (0: log it now). Deletions and terms are never
  * half saves (a trash is one update of the row; a term's fields are its rows'). Pure.
  */
 export function settleWait(o: Observation, nowMs: number): number {
-  if (o.version === null || o.order === '') return 0;
-  const at = gmtMs(o.order);
-  return !Number.isNaN(at) && nowMs - at < SAVE_RECENT_MS ? SAVE_SETTLE_MS : 0;
+  return o.version !== null && o.order !== '' && maySaveStill(o.order, nowMs) ? SAVE_SETTLE_MS : 0;
 }
 
 /** Records held, by kind: each one's newest order read. */

@@ -1,9 +1,11 @@
 // Tests for the facets a venue/organizer catalog keeps: raw values, publication date and the searched text.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import tec from '../../mappings/tec.json' with { type: 'json' };
 import { mappingSchema } from '../mapping/schema.ts';
+import type { WpClient } from '../wp/client.ts';
+import { SAVE_SETTLE_MS } from '../wp/saves.ts';
 import type { WpPost } from '../wp/types.ts';
-import { linkedFacetsOf } from './catalog.ts';
+import { LinkedCatalog, linkedFacetsOf } from './catalog.ts';
 
 const mapping = mappingSchema.parse(tec);
 
@@ -81,5 +83,47 @@ describe('linkedFacetsOf', () => {
 
   it('records the stored excerpt, empty when none is stored', () => {
     expect(linkedFacetsOf('venue', post({}), mapping).values.excerpt).toBe('');
+  });
+});
+
+describe("the catalog's checks of what changed", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('reads a record a check found saved in the last seconds once more, in case it read half the save', async () => {
+    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
+    let venue = post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' });
+    const reads: string[] = [];
+    const wp = {
+      options: { serviceAuth: 'svc' },
+      list: async (req: { query: Record<string, string> }) => {
+        const after = Date.parse(req.query.modified_after!);
+        const items = Date.parse(`${venue.modified_gmt}Z`) > after ? [venue] : [];
+        return { items: structuredClone(items), total: items.length, totalPages: 1 };
+      },
+      all: async (req: { query: Record<string, string> }) => {
+        reads.push(req.query.include ?? 'all');
+        return [structuredClone(venue)];
+      },
+    } as unknown as WpClient;
+    const changed: number[][] = [];
+    const catalog = new LinkedCatalog({ wp, mapping }, { onChange: (_kind, ids) => changed.push(ids) });
+    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
+    expect(await city()).toBe('Madrid');
+    // An editor saves the venue in wp-admin: WordPress has written its row (new stamp), not yet its meta.
+    venue = { ...venue, modified_gmt: '2024-05-10T12:30:00', meta: {} };
+    expect(await city()).toBeUndefined();
+    venue = { ...venue, meta: { _VenueCity: 'Toledo' } };
+    // The same stamp is no change to the checks meanwhile; once the save is surely over, it is one once more.
+    expect(await city()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await city()).toBe('Toledo');
+    expect(reads).toEqual(['all', '12', '12']);
+    expect(changed).toEqual([[12], [12]]);
+    // And never again.
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await city()).toBe('Toledo');
+    expect(reads).toHaveLength(3);
   });
 });

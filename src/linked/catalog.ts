@@ -7,6 +7,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { blanksOf } from '../serialize/protect.ts';
 import { plainText } from '../text/plain.ts';
 import type { WpClient } from '../wp/client.ts';
+import { maySaveStill, SAVE_SETTLE_MS } from '../wp/saves.ts';
 import type { WpPost } from '../wp/types.ts';
 
 export interface LinkedFacets {
@@ -92,6 +93,9 @@ interface Entry {
    */
   found?: Map<number, string>;
 }
+
+/** Marks a found stamp to be found once more (`#checkAgain`). */
+const AGAIN = '~again';
 
 /** How far back each `modified_after` check reaches before the previous one (saves within the same second). */
 const CHECK_OVERLAP_MS = 10_000;
@@ -304,7 +308,12 @@ export class LinkedCatalog {
         const ids = changes
           .filter((c) => c.modified === undefined || found.get(c.id) !== c.modified)
           .map((c) => c.id);
+        // Found again after a save of the last seconds (below): not once more.
+        const again = changes.filter(
+          (c) => ids.includes(c.id) && found.get(c.id) !== `${c.modified}${AGAIN}`,
+        );
         for (const c of changes) if (c.modified !== undefined) found.set(c.id, c.modified);
+        this.#checkAgain(found, again, started);
         for (const id of ids) e.pending.add(id);
         e.checkedAt = started;
         if (ids.length) this.#onChange(kind, ids);
@@ -314,6 +323,23 @@ export class LinkedCatalog {
         e.checking = undefined;
       });
     return e.checking;
+  }
+
+  /**
+   * Records a check found saved in the last seconds are found again by a check SAVE_SETTLE_MS later (within its
+   * overlap), and read again once: the read that follows a check may have caught the save half done, its row
+   * written and not yet its meta, and the same stamp would never be a change again.
+   */
+  #checkAgain(
+    found: Map<number, string>,
+    changes: Array<{ id: number; modified?: string }>,
+    nowMs: number,
+  ): void {
+    const recent = changes.filter((c) => c.modified !== undefined && maySaveStill(c.modified, nowMs));
+    if (!recent.length) return;
+    setTimeout(() => {
+      for (const c of recent) if (found.get(c.id) === c.modified) found.set(c.id, `${c.modified}${AGAIN}`);
+    }, SAVE_SETTLE_MS).unref();
   }
 
   /** Checks every loaded catalog each `intervalMs` (so cached answers drop admin edits without a request). */

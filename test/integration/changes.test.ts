@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeAt, createCalendarClient } from '../../packages/client/src/index.ts';
 import type { LoggedChange } from '../../src/changes/types.ts';
 import type { Gateway } from '../../src/gateway.ts';
+import { SAVE_SETTLE_MS } from '../../src/wp/saves.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
 import { configureWebhook, notify, peer } from './cache-support.ts';
 import { editUpstream, Fixtures, monthOf, token } from './fixtures.ts';
@@ -78,9 +79,11 @@ describe('the change log hears of every change once', () => {
     const ev = await fx.event({ title: `wp ${tok}`, start_date: day(4), end_date: day(4, '11:00:00') });
     const from = await t.gateway.deps.changes!.head();
     await editUpstream(t, ev.id, { status: 'draft' });
+    // A poll's read of a save of the last seconds is logged once it is read again, SAVE_SETTLE_MS later.
     const got = await eventually(
       () => logged(from, 'event', ev.id),
       (x) => x.length > 0,
+      1500 + SAVE_SETTLE_MS,
     );
     expect(got).toMatchObject([{ action: 'updated', public: false, was_public: true }]);
   });
