@@ -83,7 +83,7 @@ describe('the change log hears of every change once', () => {
     const got = await eventually(
       () => logged(from, 'event', ev.id),
       (x) => x.length > 0,
-      1500 + SAVE_SETTLE_MS,
+      5000 + SAVE_SETTLE_MS,
     );
     expect(got).toMatchObject([{ action: 'updated', public: false, was_public: true }]);
   });
