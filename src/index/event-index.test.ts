@@ -205,29 +205,63 @@ describe('EventIndex', () => {
     expect(index.query({ ...listAll, search: 'restored' }).ids).toEqual([2]);
   });
 
-  it('keeps a write that lands while a poll is out with the same save read half done', async () => {
-    const { wp, index } = await built([post(1)], 86_400_000);
-    // WordPress wrote the update's row (its new stamp), not yet its meta: the poll reads the old start date.
-    wp.edit(1, {}, '2026-03-01T00:00:00');
-    let open!: () => void;
-    wp.gate = new Promise((resolve) => {
-      open = resolve;
+  describe('a save read half done', () => {
+    // WordPress saves a post's row (its new stamp) before its meta: a read between them has the old start date.
+    const now = new Date().toISOString().slice(0, 19);
+    const whole = post(1, { modified_gmt: now }, { _EventStartDate: '2026-06-01 10:00:00' });
+    /** Starts `read` with its WordPress calls held until the returned function is called. */
+    const held = async <T>(wp: FakeWp, read: () => Promise<T>) => {
+      let open!: () => void;
+      wp.gate = new Promise((resolve) => {
+        open = resolve;
+      });
+      const calls = wp.calls.length;
+      const done = read();
+      await vi.waitFor(() => expect(wp.calls.length).toBeGreaterThan(calls));
+      wp.gate = null;
+      return { done, open };
+    };
+
+    it('does not come back over a write that landed while its poll was out', async () => {
+      const { wp, index } = await built([post(1)], 86_400_000);
+      wp.edit(1, {}, now);
+      const poll = await held(wp, () => index.refresh());
+      // The save ends and the write's answer reaches the index while the poll is out.
+      index.upsert(whole);
+      poll.open();
+      expect(await poll.done).toBe(0);
+      expect(index.get(1)?.start).toBe('2026-06-01 10:00:00');
+      // A poll begun after the write reads what WordPress has then, and applies it (here: the half save still).
+      expect(await index.refresh()).toBe(1);
+      expect(index.get(1)?.start).toBe('2026-05-01 10:00:00');
     });
-    const polling = index.refresh();
-    // The save ends and the write's answer reaches the index while the poll is out.
-    const saved = post(
-      1,
-      { modified_gmt: '2026-03-01T00:00:00' },
-      { _EventStartDate: '2026-06-01 10:00:00' },
-    );
-    index.upsert(saved);
-    wp.gate = null;
-    open();
-    expect(await polling).toBe(0);
-    expect(index.get(1)?.start).toBe('2026-06-01 10:00:00');
-    // A poll begun after the write reads what WordPress has then, and applies it (here: the half save).
-    expect(await index.refresh()).toBe(1);
-    expect(index.get(1)?.start).toBe('2026-05-01 10:00:00');
+
+    it('is mended by a re-read begun after it, whichever answer comes first', async () => {
+      const { wp, index } = await built([post(1)], 86_400_000);
+      wp.edit(1, {}, now);
+      for (const pollFirst of [true, false]) {
+        const poll = await held(wp, () => index.refresh());
+        const reread = await held(wp, () => index.refetch([1]));
+        // The poll read the half save; the re-read, begun later, reads the whole one.
+        if (pollFirst) {
+          poll.open();
+          await poll.done;
+          wp.posts[0] = whole;
+          reread.open();
+          await reread.done;
+        } else {
+          wp.posts[0] = whole;
+          reread.open();
+          await reread.done;
+          wp.posts[0] = { ...whole, meta: { _EventStartDate: '2026-05-01 10:00:00' } };
+          poll.open();
+          await poll.done;
+        }
+        expect(index.get(1)?.start, `poll answered first: ${pollFirst}`).toBe('2026-06-01 10:00:00');
+        wp.posts[0] = { ...whole, meta: { _EventStartDate: '2026-05-01 10:00:00' } };
+        index.upsert(wp.posts[0]);
+      }
+    });
   });
 
   it('does not drop an event created through the gateway while a reconcile is listing ids', async () => {

@@ -21,8 +21,9 @@ import { sameRepeat } from './occurrences/repeat.ts';
 import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
 import type { IndexQuery, IndexResult } from './query.ts';
+import { ReadOrder } from './read-order.ts';
 import { Periodic } from './schedule.ts';
-import { modifiedAfter, newerStamp, nextSince, pollReadIsOlder, reconcilePlan } from './sync.ts';
+import { modifiedAfter, newerStamp, nextSince, reconcilePlan } from './sync.ts';
 import { UpstreamChanges } from './upstream-changes.ts';
 
 export type { IndexClient, IndexSnapshot } from './event-index-types.ts';
@@ -43,6 +44,7 @@ export class EventIndex {
   /** Write sequence number of each id's last change, so a crawl never drops what was written while it ran. */
   readonly #written = new IdTable();
   #seq = 0;
+  readonly #reads = new ReadOrder();
   /** Ids removed through the gateway, with the UTC time of removal: older copies from a crawl are ignored. */
   readonly #tombstones = new Map<number, string>();
   /** Epoch ms the next poll asks `modified_after` from; null until a crawl saw a post. */
@@ -152,9 +154,10 @@ export class EventIndex {
     const changed: number[] = [];
     for (let i = 0; i < ids.length; i += 100) {
       const chunk = ids.slice(i, i + 100);
+      const tick = this.#reads.begin();
       const posts = await this.#upstream.crawl({ include: chunk.join(',') });
       const seen = new Set(posts.map((p) => p.id));
-      for (const post of posts) if (this.#apply(post)) changed.push(post.id);
+      for (const post of posts) if (this.#apply(post, tick)) changed.push(post.id);
       for (const id of chunk) {
         if (!seen.has(id) && this.#columns.has(id)) {
           this.#gone(id);
@@ -239,6 +242,7 @@ export class EventIndex {
     const f = facetsOf(post, this.#mapping);
     this.#tombstones.delete(f.id);
     this.#set(f);
+    this.#reads.took(f.id, f.modifiedGmt);
     return f;
   }
 
@@ -293,6 +297,7 @@ export class EventIndex {
   async #build(progress: BuildProgress): Promise<void> {
     const t0 = performance.now();
     const state = this.#resume ?? { page: 1, seen: new IdTable(), seq0: this.#seq, newest: '', ms: 0 };
+    const tick = this.#reads.begin();
     this.#resume = state;
     progress.start();
     try {
@@ -300,7 +305,7 @@ export class EventIndex {
         readPage: (page) => this.#upstream.readPage(page),
         width: this.#concurrency,
         sliceMs: this.#tuning.sliceMs,
-        read: (post) => this.#read(state, post),
+        read: (post) => this.#read(state, post, tick),
         // Once the first page tells the site's size: room for the events not held yet (over a loaded index, changes).
         reserving: (total) => [
           ...this.#reserving(total - this.#columns.size),
@@ -343,7 +348,7 @@ export class EventIndex {
       return this.size;
     }
     const t0 = performance.now();
-    const seq0 = this.#seq;
+    const tick = this.#reads.begin();
     this.#changes.flush(); // What a failed poll applied: reported now, and not counted in this one.
     const query: Record<string, string> = {};
     if (this.#since !== null) query.modified_after = modifiedAfter(this.#since);
@@ -353,7 +358,7 @@ export class EventIndex {
     await this.#upstream.eachPage(query, (posts) =>
       inSlices(posts, this.#tuning.sliceMs, (post) => {
         newest = newerStamp(newest, post.modified_gmt);
-        if (this.#apply(post, true, seq0)) this.#changes.add(post.id);
+        if (this.#apply(post, tick)) this.#changes.add(post.id);
       }),
     );
     this.#since = nextSince(this.#since, [newest], {
@@ -368,6 +373,7 @@ export class EventIndex {
   async #reconcile(): Promise<ReconcileResult> {
     if (!this.#builtAt) await this.build();
     const seq0 = this.#seq;
+    const tick = this.#reads.begin();
     const rows = await this.#upstream.rows();
     const { gone, stale } = reconcilePlan(
       {
@@ -386,25 +392,25 @@ export class EventIndex {
     for (const id of this.#tombstones.keys()) if (!upstream.has(id)) this.#tombstones.delete(id);
     for (let i = 0; i < stale.length; i += 100) {
       const posts = await this.#upstream.crawl({ include: stale.slice(i, i + 100).join(',') });
-      for (const post of posts) if (this.#apply(post)) changed.push(post.id);
+      for (const post of posts) if (this.#apply(post, tick)) changed.push(post.id);
     }
     if (changed.length) this.#changes.report(changed);
     return { removed: gone.length, refetched: stale.length };
   }
 
   /** A post read by a build: noted as seen, and applied. */
-  #read(state: CrawlState, post: WpPost): void {
+  #read(state: CrawlState, post: WpPost, tick: number): void {
     state.seen.set(post.id, 1);
     state.newest = newerStamp(state.newest, post.modified_gmt);
     // A build tells nobody what it read (the cache starts empty or is dropped with it): no links to report.
-    this.#apply(post, false);
+    this.#apply(post, tick, false);
   }
 
   /**
-   * A post read by a crawl: applied unless the index already holds a newer copy or it was removed since. `pollFrom`:
-   * the write sequence when the poll that read it began (see `pollReadIsOlder`).
+   * A post read by a crawl: applied unless the index already holds a newer copy (or the same stamp from a read begun
+   * later: src/index/read-order.ts) or it was removed since. `tick`: when the read began.
    */
-  #apply(post: WpPost, report = true, pollFrom?: number): boolean {
+  #apply(post: WpPost, tick: number, report = true): boolean {
     const f = facetsOf(post, this.#mapping);
     const tomb = this.#tombstones.get(f.id);
     if (tomb !== undefined && f.modifiedGmt <= tomb) return false;
@@ -412,13 +418,13 @@ export class EventIndex {
     const had = this.#columns.has(f.id);
     const held = had ? (this.#columns.modifiedOf(f.id) ?? '') : '';
     if (held > f.modifiedGmt) return false;
-    if (had && pollReadIsOlder(f.modifiedGmt, held, pollFrom, this.#written.get(f.id))) return false;
+    if (had && this.#reads.older(f.id, f.modifiedGmt, held, tick)) return false;
     this.#tombstones.delete(f.id);
     if (had && this.#columns.holds(f) && sameRepeat(this.repeats.get(f.id), f.repeat)) return false;
-    if (report) {
-      this.#changes.note(had ? this.#columns.get(f.id) : undefined, f);
-    }
+    if (report) this.#changes.note(had ? this.#columns.get(f.id) : undefined, f);
     this.#set(f);
+    // A build's reads are not kept (a million stamps looked at): a poll or a re-read that began before it is rare.
+    if (report) this.#reads.took(f.id, f.modifiedGmt, tick);
     return true;
   }
 
@@ -483,17 +489,10 @@ export class EventIndex {
     const from = this.#columns;
     // Its search postings are made in the background meanwhile, so searches stay fast once it takes over.
     const next = this.#newColumns();
+    const current = () => this.#columns === from;
     const takeOver = () => {
       this.#columns = next;
     };
-    return compactInto(
-      from,
-      next,
-      touched,
-      this.#tuning,
-      () => this.#columns === from,
-      takeOver,
-      this.#logger,
-    );
+    return compactInto(from, next, touched, this.#tuning, current, takeOver, this.#logger);
   }
 }

@@ -36,22 +36,6 @@ export function nextSince(
   return current === null || since > current ? since : current;
 }
 
-/**
- * Whether a poll's read of a post is older than the copy the index holds, though both carry the same stamp: the
- * copy was written through the gateway or re-read (`written`, the write sequence of its last change) after the poll
- * began (`pollFrom`). WordPress saves a post's row, then its terms and meta, in separate statements, and keeps the
- * stamp the row got: a poll that read between them holds the save half done, and would put an event back without its
- * dates (or with its old ones) over a write's answer until the next poll. Pure.
- */
-export function pollReadIsOlder(
-  stamp: string,
-  held: string,
-  pollFrom: number | undefined,
-  written: number | undefined,
-): boolean {
-  return pollFrom !== undefined && stamp === held && (written ?? 0) > pollFrom;
-}
-
 /** `modified_after` as WordPress's REST API takes it: an ISO 8601 UTC time to the second. */
 export const modifiedAfter = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 

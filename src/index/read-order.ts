@@ -1,0 +1,36 @@
+// Which of two reads of a post with the same stamp is the newer. WordPress saves a post's row, then its terms and
+// meta, in separate statements, and keeps the stamp the row got: a read between them (a poll, a re-read, a crawl)
+// holds the save half done. Reads of WordPress and writes through the gateway take ticks of one clock as they begin;
+// a read begun before the one the index's copy came from does not replace that copy at the same stamp (it would put
+// an event back without its dates, or with its old ones, over a write's answer until the next poll), and one begun
+// after it does (a re-read that mends what a poll read half done).
+import { maySaveStill } from '../wp/saves.ts';
+
+/** Posts whose copy's tick is kept at most (only those saved in the last seconds are kept at all). */
+const KEPT = 10_000;
+
+export class ReadOrder {
+  #tick = 0;
+  /** Post id → the tick of the read its copy came from, for copies stamped in the last seconds. */
+  readonly #at = new Map<number, number>();
+
+  /** A read of WordPress begins (a write's answer is a read begun when it arrives): its tick. */
+  begin(): number {
+    return ++this.#tick;
+  }
+
+  /** Whether a read begun at `tick` of post `id` stamped `stamp` is older than the copy held, stamped `held`. */
+  older(id: number, stamp: string, held: string, tick: number): boolean {
+    return stamp === held && (this.#at.get(id) ?? 0) > tick;
+  }
+
+  /** The copy of `id` now held came from the read begun at `tick` (default: one begun now, a write's answer). */
+  took(id: number, stamp: string, tick = this.begin(), nowMs = Date.now()): void {
+    if (!maySaveStill(stamp, nowMs)) {
+      this.#at.delete(id);
+      return;
+    }
+    if (this.#at.size >= KEPT) this.#at.clear();
+    this.#at.set(id, tick);
+  }
+}
