@@ -194,6 +194,7 @@ export class ChangeRecorder {
       if (kind === 'event') {
         const entries = await this.#d.changes.states(kind, ids);
         const now = this.#events(ids);
+        if (!now.length) return;
         ids = ids.filter((_, i) => entries[i] === undefined || stateOfEntry(entries[i]) !== stateOf(now[i]!));
         if (!ids.length) return;
         await Promise.all(this.#d.indexes.all().map((index) => index.refetch(ids)));

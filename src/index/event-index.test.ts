@@ -206,9 +206,12 @@ describe('EventIndex', () => {
   });
 
   describe('a save read half done', () => {
-    // WordPress saves a post's row (its new stamp) before its meta: a read between them has the old start date.
-    const now = new Date().toISOString().slice(0, 19);
-    const whole = post(1, { modified_gmt: now }, { _EventStartDate: '2026-06-01 10:00:00' });
+    // WordPress saves a post's row (its new stamp) before its meta: a read between them has the old start date. The
+    // stamp is now's, taken as each test starts: the index remembers reads of posts saved in the last seconds only.
+    const saveNow = () => {
+      const now = new Date().toISOString().slice(0, 19);
+      return { now, whole: post(1, { modified_gmt: now }, { _EventStartDate: '2026-06-01 10:00:00' }) };
+    };
     /** Starts `read` with its WordPress calls held until the returned function is called. */
     const held = async <T>(wp: FakeWp, read: () => Promise<T>) => {
       let open!: () => void;
@@ -224,6 +227,7 @@ describe('EventIndex', () => {
 
     it('does not come back over a write that landed while its poll was out', async () => {
       const { wp, index } = await built([post(1)], 86_400_000);
+      const { now, whole } = saveNow();
       wp.edit(1, {}, now);
       const poll = await held(wp, () => index.refresh());
       // The save ends and the write's answer reaches the index while the poll is out.
@@ -238,6 +242,7 @@ describe('EventIndex', () => {
 
     it('is mended by a re-read begun after it, whichever answer comes first', async () => {
       const { wp, index } = await built([post(1)], 86_400_000);
+      const { now, whole } = saveNow();
       wp.edit(1, {}, now);
       for (const pollFirst of [true, false]) {
         const poll = await held(wp, () => index.refresh());

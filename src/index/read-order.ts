@@ -4,14 +4,19 @@
 // a read begun before the one the index's copy came from does not replace that copy at the same stamp (it would put
 // an event back without its dates, or with its old ones, over a write's answer until the next poll), and one begun
 // after it does (a re-read that mends what a poll read half done).
-import { maySaveStill } from '../wp/saves.ts';
-
-/** Posts whose copy's tick is kept at most (only those saved in the last seconds are kept at all). */
+/**
+ * How old a copy's stamp may be for its tick to be kept (ms): longer than any read of WordPress lasts (its calls
+ * time out well within it). An older stamp's save is long over, and no read still out can hold it half done.
+ */
+const KEPT_MS = 120_000;
+/** Posts whose copy's tick is kept at most (a bulk import's: past it, the guard starts over). */
 const KEPT = 10_000;
+
+const ageMs = (stamp: string, nowMs: number): number => nowMs - Date.parse(`${stamp.replace(' ', 'T')}Z`);
 
 export class ReadOrder {
   #tick = 0;
-  /** Post id → the tick of the read its copy came from, for copies stamped in the last seconds. */
+  /** Post id → the tick of the read its copy came from, for copies stamped in the last KEPT_MS. */
   readonly #at = new Map<number, number>();
 
   /** A read of WordPress begins (a write's answer is a read begun when it arrives): its tick. */
@@ -26,7 +31,7 @@ export class ReadOrder {
 
   /** The copy of `id` now held came from the read begun at `tick` (default: one begun now, a write's answer). */
   took(id: number, stamp: string, tick = this.begin(), nowMs = Date.now()): void {
-    if (!maySaveStill(stamp, nowMs)) {
+    if (!(ageMs(stamp, nowMs) < KEPT_MS)) {
       this.#at.delete(id);
       return;
     }
