@@ -2,6 +2,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededSite } from '../../mocks/wordpress/test-support.ts';
+import { guard } from '../../test/slack.ts';
 import { configSchema } from '../config.ts';
 import { type Gateway, startGateway } from '../gateway.ts';
 import type { Loaded, ResponseCache } from './response-cache.ts';
@@ -12,6 +13,7 @@ let g: Gateway;
 let cache: ResponseCache;
 let close: () => void;
 
+// Its timeout: a gateway started over a seeded mock outlasted vitest's 10 s default once in the lanes at load 12.
 beforeAll(async () => {
   const site = seededSite(PASSWORD, 12);
   close = site.close;
@@ -26,7 +28,7 @@ beforeAll(async () => {
   });
   g = await startGateway({ ...config, upstreamUrl }, { log: pino({ level: 'silent' }) });
   cache = g.deps.cache!;
-});
+}, guard(30_000));
 afterAll(async () => {
   await g?.close();
   close?.();

@@ -18,6 +18,7 @@ let close: () => void;
 const api = () => `${g.url}/wp-json/calendar/events/v1`;
 const admin = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 
+// Its timeout: a gateway started over a seeded mock outlasted vitest's 10 s default once in the lanes at load 12.
 beforeAll(async () => {
   const site = seededSite(PASSWORD, 30);
   close = site.close;
@@ -41,7 +42,7 @@ beforeAll(async () => {
   // The default grace (10 s, as long as the hook's timeout): the hung-up request below leaves fetch's spare connection
   // open, which the close must not wait for (src/http/shutdown.ts).
   g = await startGateway({ ...config, upstreamUrl }, { log: pino({ level: 'info' }, sink) });
-});
+}, guard(30_000));
 afterAll(async () => {
   await g?.close();
   close?.();
