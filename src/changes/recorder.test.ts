@@ -4,7 +4,7 @@ import type { Mapping } from '../mapping/schema.ts';
 import { SAVE_SETTLE_MS } from '../wp/saves.ts';
 import { MemoryChangeLog } from './memory-log.ts';
 import { ChangeRecorder, postObservation, recordsOfTags, termObservation } from './recorder.ts';
-import { settleWait } from './settle.ts';
+import { heldBack } from './settle.ts';
 
 const mapping = {
   event: {
@@ -227,11 +227,11 @@ describe('reads that may have caught a save half done', () => {
   it('logs deletions, terms and older saves at once, and holds a read stamped ahead of the clock no longer than the settle', async () => {
     const now = Date.parse('2026-05-01T10:00:00.400Z');
     const o = { kind: 'event' as const, id: 1, public: true };
-    expect(settleWait({ ...o, version: null, order: stamp }, now)).toBe(0);
-    expect(settleWait({ ...o, kind: 'tag', version: 'x', order: '' }, now)).toBe(0);
-    expect(settleWait({ ...o, version: 'v', order: stamp }, now)).toBe(SAVE_SETTLE_MS);
-    expect(settleWait({ ...o, version: 'v', order: '2026-05-01 09:59:55' }, now)).toBe(0);
-    expect(settleWait({ ...o, version: 'v', order: '2026-05-01 11:00:00' }, now)).toBe(SAVE_SETTLE_MS);
+    expect(heldBack({ ...o, version: null, order: stamp }, now)).toBe(false);
+    expect(heldBack({ ...o, kind: 'tag', version: 'x', order: '' }, now)).toBe(false);
+    expect(heldBack({ ...o, version: 'v', order: stamp }, now)).toBe(true);
+    expect(heldBack({ ...o, version: 'v', order: '2026-05-01 09:59:55' }, now)).toBe(false);
+    expect(heldBack({ ...o, version: 'v', order: '2026-05-01 11:00:00' }, now)).toBe(true);
     const w = world();
     const { rec, logged } = await started(w);
     const ahead: Held = { ...whole, modifiedGmt: '2026-05-01 11:00:00' };

@@ -9,15 +9,15 @@ import type { Observation } from './ledger.ts';
 import type { ChangeKind } from './types.ts';
 
 /**
- * How long to hold what a read saw of a record before logging it (0: log it now). Deletions and terms are never
+ * Whether what a read saw of a record is held (SAVE_SETTLE_MS) before it is logged. Deletions and terms are never
  * half saves (a trash is one update of the row; a term's fields are its rows'). Pure.
  */
-export function settleWait(o: Observation, nowMs: number): number {
-  return o.version !== null && o.order !== '' && maySaveStill(o.order, nowMs) ? SAVE_SETTLE_MS : 0;
+export function heldBack(o: Observation, nowMs: number): boolean {
+  return o.version !== null && o.order !== '' && maySaveStill(o.order, nowMs);
 }
 
 /** Records held, by kind: each one's newest order read. */
-export type Held = Map<ChangeKind, Map<number, string>>;
+type Held = Map<ChangeKind, Map<number, string>>;
 
 /**
  * The records held and their timers. `recheck` reads them again once their wait is over; it must not throw (the
@@ -39,11 +39,12 @@ export class Settling {
   }
 
   /** Holds the observations that must wait (one timer for them all); returns the ones to log now. */
-  hold(observations: readonly Observation[], nowMs = Date.now()): Observation[] {
+  hold(observations: readonly Observation[]): Observation[] {
+    const nowMs = Date.now();
     const now: Observation[] = [];
     const held: Held = new Map();
     for (const o of observations) {
-      if (settleWait(o, nowMs) === 0) {
+      if (!heldBack(o, nowMs)) {
         now.push(o);
         continue;
       }
@@ -56,11 +57,11 @@ export class Settling {
       byId.set(o.id, o.order);
       held.set(o.kind, byId);
     }
-    if (held.size) this.#schedule(held, SAVE_SETTLE_MS);
+    if (held.size) this.#schedule(held);
     return now;
   }
 
-  #schedule(held: Held, wait: number): void {
+  #schedule(held: Held): void {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       for (const [kind, byId] of held) {
@@ -72,7 +73,7 @@ export class Settling {
         }
         if (byId.size) void this.#recheck(kind, byId);
       }
-    }, wait);
+    }, SAVE_SETTLE_MS);
     timer.unref();
     this.#timers.add(timer);
   }

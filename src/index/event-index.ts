@@ -29,6 +29,7 @@ import { UpstreamChanges } from './upstream-changes.ts';
 export type { IndexClient, IndexSnapshot } from './event-index-types.ts';
 
 const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
+
 export class EventIndex {
   readonly language: string;
   /** Reads the events from WordPress. */

@@ -4,6 +4,8 @@
 // a read begun before the one the index's copy came from does not replace that copy at the same stamp (it would put
 // an event back without its dates, or with its old ones, over a write's answer until the next poll), and one begun
 // after it does (a re-read that mends what a poll read half done).
+import { gmtMs } from './sync.ts';
+
 /**
  * How old a copy's stamp may be for its tick to be kept (ms): longer than any read of WordPress lasts (its calls
  * time out well within it). An older stamp's save is long over, and no read still out can hold it half done.
@@ -11,8 +13,6 @@
 const KEPT_MS = 120_000;
 /** Posts whose copy's tick is kept at most (a bulk import's: past it, the guard starts over). */
 const KEPT = 10_000;
-
-const ageMs = (stamp: string, nowMs: number): number => nowMs - Date.parse(`${stamp.replace(' ', 'T')}Z`);
 
 export class ReadOrder {
   #tick = 0;
@@ -31,7 +31,7 @@ export class ReadOrder {
 
   /** The copy of `id` now held came from the read begun at `tick` (default: one begun now, a write's answer). */
   took(id: number, stamp: string, tick = this.begin(), nowMs = Date.now()): void {
-    if (!(ageMs(stamp, nowMs) < KEPT_MS)) {
+    if (!(nowMs - gmtMs(stamp) < KEPT_MS)) {
       this.#at.delete(id);
       return;
     }

@@ -2,7 +2,8 @@
 import { fromWpDate } from '../mapping/codec.ts';
 import type { IndexedEvent } from './columns/rows.ts';
 
-const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
+/** A `modified_gmt` stamp (`Y-m-d H:i:s` or ISO, UTC) as epoch ms; NaN for none or not a time. */
+export const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
 
 /**
  * The newer of two `modified_gmt` stamps (`''` for none), compared as times; a stamp that is not a time is passed

@@ -148,7 +148,7 @@ describe('the changes feed across gateways, restarts and downtime', () => {
     try {
       const since = (await drain(a.url, cursor)).next;
       const e = await createEvent(a.url, 'slow [slow-save 2500]');
-      // A's own polls and b's read it half saved; the settle (3 s after its modified second) is over by then.
+      // A's own polls and b's read it half saved; each read's settle (3 s after it) is over by then.
       await new Promise((r) => setTimeout(r, 4000));
       expect(of((await drain(b.url, since)).items, [e])).toEqual([`${e}:created`]);
       for (const s of [a, b]) {
