@@ -34,6 +34,8 @@ export default defineConfig({
   test: {
     env: { LOG_LEVEL: 'silent' },
     reporters: ['default', './test/summary-reporter.ts'],
+    // expect.poll's limit (vitest's default 1 s), a hang guard like the rest.
+    expect: { poll: { timeout: guard(5_000) } },
     projects: [
       {
         extends: true,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedPost, SeedSite } from '../mocks/seed-types.ts';
 import { mappingSchema } from '../src/mapping/schema.ts';
+import { guard } from '../test/slack.ts';
 import { seedSite } from './seeder.ts';
 import { ensureWordPress, stopWordPress, type WordPressUpstream } from './upstream.ts';
 
@@ -171,6 +172,7 @@ describe.skipIf(!installed)('the local WordPress', { timeout: 120_000 }, () => {
       seed: false,
     });
     expect(again).toEqual(wp);
-    expect(performance.now() - t0).toBeLessThan(3000);
+    // A check of the running site, not an install (tens of seconds): 0.3–1 s alone, 3.8 s once in CI's lanes.
+    expect(performance.now() - t0).toBeLessThan(guard(3000));
   });
 });

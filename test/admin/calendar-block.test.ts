@@ -3,6 +3,7 @@
 // page then runs <calendar-gateway-view> from the configured gateway, with those settings, on the gateway's API.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newPage } from '../browser.ts';
 import { guard } from '../slack.ts';
 import {
   type Admin,
@@ -70,7 +71,7 @@ describe('the block "Calendar (gateway)"', () => {
     );
 
     // A visitor's page: the bundle from the gateway as a module, the element on the gateway's API.
-    const visitor = await browser.newPage();
+    const visitor = await newPage(browser);
     const requests: string[] = [];
     visitor.on('request', (r) => requests.push(r.url()));
     await visitor.goto(post.link);
@@ -80,9 +81,7 @@ describe('the block "Calendar (gateway)"', () => {
     expect(await element.getAttribute('src')).toBe(`${a.gateway.url}/wp-json`);
     expect(await element.getAttribute('view')).toBe('week');
     expect(await element.getAttribute('categories')).toBe('jazz');
-    await visitor
-      .locator('calendar-gateway-view .calendar[aria-busy="false"]')
-      .waitFor({ timeout: guard(30_000) });
+    await visitor.locator('calendar-gateway-view .calendar[aria-busy="false"]').waitFor();
     const alert = visitor.locator('calendar-gateway-view [role="alert"]');
     expect(
       await alert.count(),

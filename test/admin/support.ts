@@ -1,12 +1,13 @@
 // Helpers of the admin tests: a gateway notified by the site's webhook, logging in through wp-login.php, the block
 // editor's panels, and the site's stored meta rows.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { configSchema } from '../../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../../src/gateway.ts';
 import type { Mapping, ResourceKind } from '../../src/mapping/schema.ts';
+import { newContext } from '../browser.ts';
 import type { AdminSite } from '../setup/admin.ts';
 import { guard } from '../slack.ts';
 
@@ -89,14 +90,11 @@ export async function pageTheme(site: AdminSite): Promise<void> {
   await php(site, 'page-theme');
 }
 
-export async function launchChromium(): Promise<Browser> {
-  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  return chromium.launch({ executablePath, args: ['--no-sandbox'] });
-}
+export { launchChromium } from '../browser.ts';
 
 /** A fresh browser context logged in as `user` through wp-login.php. */
 export async function logIn(browser: Browser, site: AdminSite, user: User, password: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const context = await newContext(browser, { viewport: { width: 1280, height: 1000 } });
   const page = await context.newPage();
   // Leaving an editor with unsaved changes asks first: the tests leave.
   page.on('dialog', (d) => void d.accept());
@@ -122,7 +120,7 @@ export async function openEditor(page: Page, a: Admin, kind: ResourceKind, id?: 
       : `${a.site.origin}/wp-admin/post.php?post=${id}&action=edit`;
   await page.goto(url);
   const toggle = page.getByRole('button', { name: PANEL_TITLES[kind], exact: true });
-  await toggle.waitFor({ timeout: guard(30_000) });
+  await toggle.waitFor();
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
 

@@ -1,12 +1,13 @@
 // What the wp-admin list, settings and tooling tests share (list-settings.test.ts, wp-tools.test.ts): the sites of
 // this project, a gateway on one, and a Chromium with logged-in sessions.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Server, startChild } from '../../bench/lib.ts';
 import { ensureWordPress, type WordPressUpstream } from '../../wordpress/upstream.ts';
+import { launchChromium, newContext } from '../browser.ts';
 import { adminSites, adminStateDir, portFor } from '../setup/sites.ts';
 
 export const root = resolve(import.meta.dirname, '../..');
@@ -53,8 +54,7 @@ export class AdminBrowser {
   readonly #sessions = new Map<string, Promise<{ context: BrowserContext; page: Page }>>();
 
   async open(): Promise<void> {
-    const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-    this.#browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+    this.#browser = await launchChromium();
   }
 
   async close(): Promise<void> {
@@ -70,7 +70,7 @@ export class AdminBrowser {
 
   /** A browser context logged in through wp-login.php with the printed login password. */
   async login(wp: WordPressUpstream, user: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await this.#browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await newContext(this.#browser!, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(new URL('../wp-login.php', wp.adminUrl).href);
     await page.fill('#user_login', user);

@@ -111,7 +111,7 @@ export async function privateRedis(): Promise<PrivateRedis> {
  * then (it may have missed an invalidation), so a test that fills and then expects the copy waits for this first.
  */
 export async function readersStarted(...caches: Array<{ stream?: { started: boolean } }>): Promise<void> {
-  const end = Date.now() + 20_000;
+  const end = Date.now() + guard(20_000);
   while (!caches.every((c) => c.stream?.started)) {
     if (Date.now() > end) throw new Error('an invalidation reader did not start within 20 s');
     await new Promise((r) => setTimeout(r, 20));

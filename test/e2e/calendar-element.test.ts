@@ -1,11 +1,11 @@
 // <calendar-gateway-view> in Debian's headless Chromium against a demo gateway (`npm start`'s): the month checked
 // against /events across a DST change and for an all-day event over several days, the requests it makes, keyboard,
 // filters in the URL, Subscribe, Spanish, an axe-core scan, and the screenshots of docs/images.
-import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newContext } from '../browser.ts';
 import { guard } from '../slack.ts';
 import {
   allEvents,
@@ -38,7 +38,7 @@ async function create(body: Record<string, unknown>): Promise<number> {
 }
 
 async function newPage(opts: { colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {}) {
-  const context: BrowserContext = await browser.newContext({
+  const context: BrowserContext = await newContext(browser, {
     viewport: { width: 1200, height: 900 },
     colorScheme: opts.colorScheme ?? 'light',
     bypassCSP: opts.bypassCSP ?? false,
@@ -60,8 +60,7 @@ async function newPage(opts: { colorScheme?: 'light' | 'dark'; bypassCSP?: boole
 
 beforeAll(async () => {
   gw = await startDemo({ DEMO_EVENTS: '400', DEMO_PASSWORD: PASSWORD });
-  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   // The month of the site zone's next DST change, with an all-day event over three days across it and one timed
   // event at 10:00 on either side of it (their UTC hours differ by one).
   dstDay = nextOffsetChange(ZONE, DateTime.now().plus({ days: 1 }));

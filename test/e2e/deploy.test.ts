@@ -203,7 +203,7 @@ describe('deploy/', () => {
       end_date: '2031-03-03 21:00:00',
     });
     expect(created.status).toBe(201);
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + guard(5_000);
     let totals: number[] = [];
     do {
       totals = [];

@@ -154,7 +154,7 @@ describe('WordPress crashing in the middle of a write burst', () => {
     // The gateway's list agrees with WordPress after recovery.
     const list = `${g.url}${NS}/events?search=${tok}&start_date=2032-01-01&end_date=2032-12-31&status=publish`;
     let total = -1;
-    for (const until = Date.now() + 5_000; Date.now() < until; await sleep(200)) {
+    for (const until = Date.now() + guard(5_000); Date.now() < until; await sleep(200)) {
       total = (
         (await (await fetch(list, { headers: { Authorization: editor } })).json()) as { total: number }
       ).total;

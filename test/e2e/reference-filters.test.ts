@@ -1,8 +1,8 @@
 // The API reference page's list filters in a real headless Chromium: categories by slug and by id (what /doc says
 // they take), sent as the gateway reads them, against a demo gateway started as `npm start` does.
-import { execFileSync } from 'node:child_process';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium, newPage } from '../browser.ts';
 import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
@@ -11,8 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   gw = await startDemo({ DEMO_EVENTS: '60' });
-  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, guard(120_000));
 
 afterAll(async () => {
@@ -36,7 +35,7 @@ it('filters the events by a category slug and a category id typed into the page'
   const jazzOnly = (await (await fetch(`${api}/events?categories=${jazz!.id}`)).json()) as { total: number };
   expect(expected.total).toBeGreaterThan(jazzOnly.total);
 
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   const sent: string[] = [];
   page.on('request', (r) => {
     if (r.url().startsWith(`${api}/events?`)) sent.push(r.url());
@@ -46,7 +45,7 @@ it('filters the events by a category slug and a category id typed into the page'
     .locator('.opblock-get')
     .filter({ has: page.locator('[data-path="/events"]') })
     .first();
-  await list.locator('.opblock-summary').click({ timeout: guard(30_000) });
+  await list.locator('.opblock-summary').click();
   const categories = list.locator('tr[data-param-name="categories"]');
   // A list of texts: each input takes an id or a slug.
   await expect.poll(() => categories.locator('.parameter__type').textContent()).toContain('array<string>');
@@ -56,7 +55,7 @@ it('filters the events by a category slug and a category id typed into the page'
   }
   await list.locator('button.execute').click();
   const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
-  await body.first().waitFor({ timeout: guard(30_000) });
+  await body.first().waitFor();
   const answered = JSON.parse((await body.first().textContent()) ?? '') as { total: number };
   expect(sent.at(-1)).toMatch(new RegExp(`[?&]categories=jazz(%2C|,)${theatre!.id}(&|$)`));
   expect(answered.total).toBe(expected.total);

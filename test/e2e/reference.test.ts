@@ -1,7 +1,7 @@
 // The API reference page in a real headless Chromium (Debian's), against a demo gateway started as `npm start` does.
-import { execFileSync } from 'node:child_process';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, newPage } from '../browser.ts';
 import { guard } from '../slack.ts';
 import { type Server, startDemo } from './demo.ts';
 
@@ -10,8 +10,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   gw = await startDemo({ LOG_LEVEL: 'info', DEMO_EVENTS: '60' });
-  const executablePath = execFileSync('bash', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, guard(120_000));
 
 afterAll(async () => {
@@ -74,7 +73,7 @@ describe('the API reference page', () => {
     const doc = (await (await fetch(`${gw.url}/wp-json/calendar/events/v1/doc`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
-    const page = await browser.newPage();
+    const page = await newPage(browser);
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(gw.url)) external.push(r.url());
@@ -85,10 +84,7 @@ describe('the API reference page', () => {
       if (/Content.Security.Policy|Refused to/i.test(m.text())) blocked.push(m.text());
     });
     await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
-    await page
-      .locator('.opblock')
-      .first()
-      .waitFor({ timeout: guard(30_000) });
+    await page.locator('.opblock').first().waitFor();
     const shown = await page.locator('.opblock-summary-path').allInnerTexts();
     const expected = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops)
@@ -106,7 +102,7 @@ describe('the API reference page', () => {
     await list.locator('.opblock-summary').click();
     await list.locator('button.execute').click();
     const body = list.locator('.responses-wrapper .live-responses-table .highlight-code code');
-    await body.first().waitFor({ timeout: guard(30_000) });
+    await body.first().waitFor();
     const text = (await body.first().textContent()) ?? '';
     const answered = JSON.parse(text) as { events: Array<{ id: number; title: string }>; total: number };
     expect(answered.events.length).toBeGreaterThan(0);
@@ -131,7 +127,7 @@ describe('the API reference page', () => {
       paths: Record<string, { post?: { requestBody: { content: Record<string, { example: Json }> } } }>;
     };
     const example = doc.paths['/events']!.post!.requestBody.content['application/json']!.example;
-    const page = await browser.newPage();
+    const page = await newPage(browser);
     const sent: Array<{ type: string | null; auth: string | null; body: string | null }> = [];
     page.on('request', (r) => {
       if (r.method() === 'POST') {
@@ -143,10 +139,7 @@ describe('the API reference page', () => {
       }
     });
     await page.goto(`${gw.url}/calendar-gateway/v1/reference/`);
-    await page
-      .locator('.opblock')
-      .first()
-      .waitFor({ timeout: guard(30_000) });
+    await page.locator('.opblock').first().waitFor();
 
     await page.locator('.auth-wrapper button.authorize').click();
     const basic = page.locator('.auth-container').filter({ hasText: 'applicationPassword' });
@@ -162,7 +155,7 @@ describe('the API reference page', () => {
     await create.locator('.opblock-summary').click();
     // The body shown is the document's JSON example, unchanged, and nothing else is offered.
     const editor = create.locator('textarea.body-param__text');
-    await editor.waitFor({ timeout: guard(30_000) });
+    await editor.waitFor();
     expect(JSON.parse(await editor.inputValue())).toEqual(example);
     expect(await create.locator('.body-param-content-type select option').allInnerTexts()).toEqual([
       'application/json',
@@ -170,7 +163,7 @@ describe('the API reference page', () => {
     await create.locator('button.execute').click();
 
     const status = create.locator('.live-responses-table tbody .response-col_status').first();
-    await status.waitFor({ timeout: guard(30_000) });
+    await status.waitFor();
     expect((await status.textContent())?.trim()).toBe('201');
     const answer = create.locator('.live-responses-table .highlight-code code').first();
     const created = JSON.parse((await answer.textContent()) ?? '') as { id: number; title: string };

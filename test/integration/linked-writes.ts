@@ -2,6 +2,7 @@
 // WordPress), run by linkedSuite (linked-suite.ts) for its kind.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../harness.ts';
+import { guard } from '../slack.ts';
 import { within } from './cache-support.ts';
 import { expectError, type Json, token } from './fixtures.ts';
 import { idsOf, type LinkedFixtures, type LinkedRecord } from './linked-suite.ts';
@@ -258,7 +259,7 @@ export function linkedWrites(fx: LinkedFixtures, seeded: () => { b: LinkedRecord
       const rec = await fx.create({ [kind]: name('Admin edit') });
       const title = name(`Edited in admin ${token()}`);
       await fx.upstream('POST', `/${rec.id}`, { title });
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + guard(10_000);
       let found: number[] = [];
       while (Date.now() < deadline) {
         found = ids(await fx.list(`search=${encodeURIComponent(title)}`));

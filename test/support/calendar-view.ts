@@ -2,7 +2,6 @@
 // with luxon): the tests of test/e2e/calendar-element.test.ts compare the two.
 import { DateTime } from 'luxon';
 import type { Locator, Page } from 'playwright-core';
-import { guard } from '../slack.ts';
 
 export interface ApiEvent {
   id: number;
@@ -55,9 +54,7 @@ export function expectedMonth(events: ApiEvent[], days: string[], zone: string):
 
 /** Waits until the element has loaded (not busy, no error). */
 export async function loaded(page: Page): Promise<void> {
-  await page
-    .locator('calendar-gateway-view .calendar[aria-busy="false"]')
-    .waitFor({ timeout: guard(30_000) });
+  await page.locator('calendar-gateway-view .calendar[aria-busy="false"]').waitFor();
   const error = page.locator('calendar-gateway-view [role="alert"]');
   if (await error.count()) throw new Error(`the element shows an error: ${await error.textContent()}`);
 }
