@@ -3,7 +3,7 @@
 // `[alone]` phase) it is 1 and every bound is as written.
 
 /** The lanes' factor (1 unless TEST_TIME_SLACK says otherwise). */
-export const SLACK = Number(process.env.TEST_TIME_SLACK ?? 1);
+const SLACK = Number(process.env.TEST_TIME_SLACK ?? 1);
 
 /**
  * A hang guard of `ms` (a test's or hook's timeout, a wait's limit), × the lanes' slack: it says how long a stuck test

@@ -20,7 +20,8 @@ import type { WpPost } from '../wp/types.ts';
 import { type RecurrenceFields, ruleAnswer } from './answer.ts';
 import { Expander, readRuleText } from './expand.ts';
 import { identityOf, occurrenceId } from './ids.ts';
-import { linksOf, mapsRecurrence, msOfUtcWall, SERIES_QUERY, seriesStartOf, utcWall } from './store.ts';
+import { msOfUtcWall, utcWallOf } from './occurrences.ts';
+import { linksOf, mapsRecurrence, SERIES_QUERY, seriesStartOf } from './store.ts';
 import { occurrenceDates, withBody } from './values.ts';
 
 /** An answer of a read, and the cache tags it depends on beyond the records it shows. */
@@ -67,7 +68,7 @@ async function visibleOverride(
     query: { [SERIES_QUERY]: seriesId, ...(editor ? { status: VISIBLE_TO_EDITORS } : {}) },
     ...asCaller(ctx),
   });
-  const original = utcWall(ms);
+  const original = utcWallOf(ms);
   // The filter narrows the list; the stored links prove it (a site whose plugin ignored it would list every event).
   return posts.find((p) => {
     const links = linksOf(deps, p);
@@ -119,7 +120,7 @@ export async function readOccurrence(
   const fields: RecurrenceFields = {
     is_recurring: true,
     series_id: seriesId,
-    original_start_utc: utcWall(ms),
+    original_start_utc: utcWallOf(ms),
     recurrence: ruleAnswer(text, start),
   };
   // Any event change may be an override made or published for this occurrence (an editor's wp/v2 write names only

@@ -71,12 +71,6 @@ export function storedRule(
   return r.ok ? r.rule : undefined;
 }
 
-/** `Y-m-d H:i:s` UTC of an instant (ms), as `recurrence_id` stores it. */
-export const utcWall = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-
-/** The instant (ms) of a UTC `Y-m-d H:i:s`. */
-export const msOfUtcWall = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
-
 /** The overrides of a series in WordPress (any status but the trash), read in the edit context as the caller. */
 export async function overridesOf(deps: Deps, ctx: RequestContext, seriesId: number): Promise<WpPost[]> {
   const posts = await deps.wp.all<WpPost>({

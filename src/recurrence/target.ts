@@ -6,9 +6,10 @@ import { readEventPost } from '../events/read-post.ts';
 import { ApiError, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { identityOf, isOccurrenceId } from './ids.ts';
+import { msOfUtcWall, utcWallOf } from './occurrences.ts';
 import { firstMs, occursAt } from './occurs.ts';
 import type { Rule, SeriesStart } from './rule.ts';
-import { linksOf, msOfUtcWall, overridesOf, seriesStartOf, storedRule, utcWall } from './store.ts';
+import { linksOf, overridesOf, seriesStartOf, storedRule } from './store.ts';
 
 export type Scope = (typeof SCOPES)[number];
 
@@ -50,7 +51,7 @@ async function seriesOf(deps: Deps, ctx: RequestContext, seriesId: number, id: n
 }
 
 const overrideAt = async (deps: Deps, ctx: RequestContext, series: Series, ms: number) =>
-  (await overridesOf(deps, ctx, series.post.id)).find((p) => linksOf(deps, p).recurrenceId === utcWall(ms));
+  (await overridesOf(deps, ctx, series.post.id)).find((p) => linksOf(deps, p).recurrenceId === utcWallOf(ms));
 
 /**
  * What `id` addresses. `current`: the post of a post id, when the caller read it already. An occurrence id whose

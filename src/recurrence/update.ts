@@ -14,8 +14,9 @@ import type { WpPost } from '../wp/types.ts';
 import { flat, norm } from '../write/restore.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { changeEvent } from './journal.ts';
+import { msOfUtcWall, utcWallOf } from './occurrences.ts';
 import { continueFrom, endBefore, shiftDates, shiftedMs } from './split.ts';
-import { linksOf, msOfUtcWall, overridesOf, seriesStartOf, utcWall } from './store.ts';
+import { linksOf, overridesOf, seriesStartOf } from './store.ts';
 import type { Scope, Series, Target } from './target.ts';
 import { copyBody, mergeBodies, occurrenceDates, ruleBody, wallShift, withBody } from './values.ts';
 import { answerMany, type Kit } from './write-answer.ts';
@@ -97,7 +98,7 @@ async function makeOverride(
       const { dates, datesBody, payload } = await atOccurrence(kit, deps, ctx, caller, t, a, body, undo);
       const links = writeRecord(deps.mapping, 'event', {
         series_parent: series.post.id,
-        recurrence_id: utcWall(ms),
+        recurrence_id: utcWallOf(ms),
       });
       const full = mergeBodies(
         copyBody(deps, series.post),
@@ -152,7 +153,7 @@ async function split(
         const was = msOfUtcWall(linksOf(deps, o).recurrenceId!);
         const links = {
           series_parent: made.id,
-          recurrence_id: utcWall(shiftedMs(was, series.start, nextStart, shift)),
+          recurrence_id: utcWallOf(shiftedMs(was, series.start, nextStart, shift)),
         };
         moved.push(await changeEvent(deps, ctx, undo, o, writeRecord(deps.mapping, 'event', links)));
       }
@@ -220,7 +221,7 @@ async function updateAll(
           oBody = mergeBodies(
             oBody,
             kept ? writeRecord(deps.mapping, 'event', occurrenceDates(deps, movedSeries, now)) : {},
-            writeRecord(deps.mapping, 'event', { recurrence_id: utcWall(now) }),
+            writeRecord(deps.mapping, 'event', { recurrence_id: utcWallOf(now) }),
           );
         }
         if (Object.keys(oBody).length) changed.push(await changeEvent(deps, ctx, undo, o, oBody));

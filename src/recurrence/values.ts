@@ -5,8 +5,9 @@ import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
+import { utcWallOf } from './occurrences.ts';
 import { canonicalText, parseRecurrence, type Rule, type SeriesStart } from './rule.ts';
-import { limitsOf, linksOf, mapsRecurrence, RECURRENCE_FIELDS, seriesStartOf, utcWall } from './store.ts';
+import { limitsOf, linksOf, mapsRecurrence, RECURRENCE_FIELDS, seriesStartOf } from './store.ts';
 
 type Values = Record<string, FieldValue | undefined>;
 
@@ -64,7 +65,7 @@ export function occurrenceDates(
 ): Values {
   const s = seriesStartOf(deps, series);
   const v = readRecord(deps.mapping, 'event', series) as Record<string, FieldValue>;
-  const startWall = fromUtc(utcWall(ms), s.timezone);
+  const startWall = fromUtc(utcWallOf(ms), s.timezone);
   let endWall: string;
   if (s.allDay) {
     const days = DateTime.fromSQL(String(v.end_date).slice(0, 10)).diff(
@@ -77,7 +78,7 @@ export function occurrenceDates(
     const utc = (wall: FieldValue | undefined) =>
       Date.parse(`${toUtc(String(wall), s.timezone).replace(' ', 'T')}Z`);
     const length = utc(v.end_date) - utc(v.start_date);
-    endWall = fromUtc(utcWall(ms + (Number.isFinite(length) ? length : 0)), s.timezone);
+    endWall = fromUtc(utcWallOf(ms + (Number.isFinite(length) ? length : 0)), s.timezone);
   }
   const res = normaliseEventDates(
     { start_date: startWall, end_date: endWall, all_day: s.allDay, timezone: s.timezone },

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { EventIndex } from '../../index/event-index.ts';
 import type { ListItem } from '../../index/occurrences/list.ts';
 import { writeRecord } from '../../mapping/codec.ts';
-import { utcWall } from '../../recurrence/store.ts';
+import { utcWallOf } from '../../recurrence/occurrences.ts';
 import { occurrenceDates, withBody } from '../../recurrence/values.ts';
 import { type SiteInfo, serializeEvent } from '../../serialize/index.ts';
 import type { WpPost } from '../../wp/types.ts';
@@ -34,7 +34,7 @@ export function asOccurrence(record: Json, item: ListItem, seriesRecord: Json | 
   record.id = item.id;
   record.is_recurring = true;
   record.series_id = o.seriesId;
-  record.original_start_utc = utcWall(o.originalStartMs);
+  record.original_start_utc = utcWallOf(o.originalStartMs);
   if (seriesRecord && 'recurrence' in record) record.recurrence = seriesRecord.recurrence ?? null;
   return record;
 }
