@@ -319,9 +319,10 @@ export class ResponseCache {
 
   #dropAllLocal(): void {
     this.#races.purge();
-    this.#l1.clear();
+    // The tag index and soft set emptied first: each entry's dispose then finds nothing of its own to remove.
     this.#tags.clear();
     this.#soft.clear();
+    this.#l1.clear();
     for (const fn of this.#listeners) fn(null);
   }
 

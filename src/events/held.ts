@@ -51,7 +51,7 @@ const HELD_SLICE_MS = 2;
 
 /** Whether `post` is the version of the event the index holds. */
 const current = (index: EventIndex, post: WpPost): boolean =>
-  index.get(post.id)?.modifiedGmt === fromWpDate(post.modified_gmt);
+  index.columnsNow().modifiedOf(post.id) === fromWpDate(post.modified_gmt);
 
 /**
  * `ids` in order: held ones at their current version as they are, the others read with `read` (one call for all of

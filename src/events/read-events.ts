@@ -35,7 +35,7 @@ export async function readEvents(
   // An anonymous reader without a password: the events held for that audience are not read again (src/events/held.ts).
   if (deps.records && !ctx.credentials && password === undefined && !visibility.editor) {
     const read = await readHeld(deps, ctx, index, ids, pages);
-    return read.map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+    return withStoredExcerpts(index, read);
   }
   const tried = password === undefined ? [] : ids.filter((id) => index.get(id)?.protected);
   const read = await asGuesses(
@@ -48,5 +48,11 @@ export async function readEvents(
         posts.filter((p) => isProtected(p) && !canSeeProtected(p, password)).map((p) => `event:${p.id}`),
     },
   );
-  return read.map((p) => withStoredExcerpt(p, index.get(p.id)?.hasExcerpt));
+  return withStoredExcerpts(index, read);
+}
+
+/** Each post with the excerpt the index says it has (a feed's thousands: from the columns, building no record). */
+function withStoredExcerpts(index: EventIndex, posts: WpPost[]): WpPost[] {
+  const columns = index.columnsNow();
+  return posts.map((p) => withStoredExcerpt(p, columns.hasExcerptOf(p.id)));
 }

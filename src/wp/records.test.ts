@@ -41,4 +41,18 @@ describe('RecordCache', () => {
     c.drop(null);
     expect(c.get('organizer', 'en', 8)).toBeUndefined();
   });
+
+  it('after a purge, a record evicted for room leaves its tags: held again under others, it stays on a drop of the old', () => {
+    const c = new RecordCache(60_000, 1);
+    c.set('event', 'en', post(9), { tags: ['venue:4'] });
+    c.drop(null);
+    c.set('event', 'en', post(1), { tags: ['venue:5'] });
+    c.set('event', 'en', post(2));
+    expect(c.get('event', 'en', 1)).toBeUndefined();
+    c.set('event', 'en', post(1), { tags: ['venue:6'] });
+    c.drop(['venue:5', 'venue:4']);
+    expect(c.get('event', 'en', 1)?.id).toBe(1);
+    c.drop(['venue:6']);
+    expect(c.get('event', 'en', 1)).toBeUndefined();
+  });
 });

@@ -24,6 +24,7 @@ interface Held {
 export class RecordCache {
   readonly #lru: LRUCache<string, Held>;
   readonly #byTag = new TagIndex();
+  #clearing = false;
   #seq = 0;
   #purgedAt = 0;
   /** tag → sequence number of its last drop (cleared past 100k tags: every older read then counts as raced). */
@@ -33,7 +34,10 @@ export class RecordCache {
     this.#lru = new LRUCache<string, Held>({
       max,
       ttl: ttlMs,
-      dispose: (h, key) => this.#byTag.remove(key, h.tags),
+      // Not while everything goes: the tag index is emptied whole (20k records one by one held the loop 6–12 ms).
+      dispose: (h, key) => {
+        if (!this.#clearing) this.#byTag.remove(key, h.tags);
+      },
     });
   }
 
@@ -84,7 +88,12 @@ export class RecordCache {
       this.#purgedAt = seq;
     }
     if (tags === null) {
-      this.#lru.clear();
+      this.#clearing = true;
+      try {
+        this.#lru.clear();
+      } finally {
+        this.#clearing = false;
+      }
       this.#byTag.clear();
       return;
     }

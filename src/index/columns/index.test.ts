@@ -47,6 +47,23 @@ describe('EventColumns', () => {
     );
   });
 
+  it('answers an event’s modified stamp, excerpt flag and venue as its record does, without building it', () => {
+    fc.assert(
+      fc.property(events, fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 10 }), (list, removed) => {
+        const columns = new EventColumns();
+        for (const f of list) columns.set(f);
+        for (const id of removed) columns.delete(id);
+        for (let id = 0; id <= 61; id++) {
+          const r = columns.get(id);
+          expect(columns.modifiedOf(id)).toBe(r?.modifiedGmt);
+          expect(columns.hasExcerptOf(id)).toBe(r?.hasExcerpt);
+          expect(columns.venueOf(id)).toBe(r?.venue ?? 0);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('posts every word in the background with nothing else to wake the event loop', () => {
     // In a process of its own whose only work is the posting: it must end with every row's words posted.
     const at = (f: string) => JSON.stringify(fileURLToPath(new URL(f, import.meta.url)));

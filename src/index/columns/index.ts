@@ -13,7 +13,7 @@ import { boundsOf, checksOf } from './filter.ts';
 import { Ordered } from './order.ts';
 import { answer } from './plan.ts';
 import { FacetPostings, TextPostings } from './postings.ts';
-import { ALIVE, FLAG_BITS, type IndexedEvent, type RowBytes, Rows, type StoredEvent } from './rows.ts';
+import { ALIVE, FLAG, FLAG_BITS, type IndexedEvent, type RowBytes, Rows, type StoredEvent } from './rows.ts';
 import { matchCounts, Searches } from './search.ts';
 import { wallText } from './wall-clock.ts';
 
@@ -92,10 +92,16 @@ export class EventColumns {
     return r === undefined ? undefined : this.#rows.record(r);
   }
 
-  /** An event's `modifiedGmt` as {@link get} gives it, without the rest of the record. */
+  /** An event's `modifiedGmt` as {@link get} gives it, without the rest of the record (feeds ask it of thousands). */
   modifiedOf(id: number): string | undefined {
     const r = this.#rows.rowOf.get(id);
     return r === undefined ? undefined : wallText(this.#rows.modified[r]);
+  }
+
+  /** Whether an event has an excerpt, as {@link get} gives it, without the rest of the record. */
+  hasExcerptOf(id: number): boolean | undefined {
+    const r = this.#rows.rowOf.get(id);
+    return r === undefined ? undefined : (this.#rows.meta[r] & FLAG.hasExcerpt) !== 0;
   }
 
   /** The stored event with its search text (snapshots; change detection). */
