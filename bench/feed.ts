@@ -4,7 +4,9 @@
 // held) and served (cached), and the feed's upstream calls counted.
 // Env: BENCH_FEED_EVENTS (100000), BENCH_FEED_SIZE (2000), BENCH_FEED_ROUNDS (5), BENCH_FEED_SETTLE_MS (0: the
 // first feed right after ready; else that long later, the stalls of the wait printed apart), BENCH_FEED_HEAP_DIR (heap
-// snapshots there: `ready` before the first feed, `fed` after the last; `node bench/heap-diff.ts` compares them).
+// snapshots there: `ready` before the first feed, `fed` after the last; `node bench/heap-diff.ts` compares them),
+// BENCH_FEED_PIN (`1`: the gateway, this process, on core 0 and the mock WordPress child on core 1, with taskset, so
+// that a stall is the gateway's own and not a wait for the core the child serves the feed's events on).
 // Loopback only; it stops by itself.
 import { writeFileSync } from 'node:fs';
 import { createServer, get } from 'node:http';
@@ -13,6 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
+import { pin } from './busy/site.ts';
 import { median, missUrl, startChild } from './lib.ts';
 
 const PASSWORD = 'bench-feed-password';
@@ -87,6 +90,10 @@ async function main(): Promise<void> {
   const rounds = Number(process.env.BENCH_FEED_ROUNDS ?? 5);
   process.stderr.write(`Starting a mock WordPress of ${events} events in a child process…\n`);
   const wp = await startChild(['bench/feed.ts', '--upstream', String(events)]);
+  if (process.env.BENCH_FEED_PIN === '1') {
+    pin([process.pid], '0');
+    pin([wp.child.pid!], '1');
+  }
   const config = loadConfig([], {
     PORT: '0',
     HOST: '127.0.0.1',
@@ -188,7 +195,7 @@ async function main(): Promise<void> {
     if (idleStall !== undefined)
       console.log(`no request, the ${settle} ms after ready: longest stall ${idleStall.toFixed(1)} ms`);
     console.log(
-      `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); Node ${process.version}`,
+      `\n${events} events upstream, FEED_MAX_EVENTS=${size}, ${rounds} rounds; stalls of the gateway's event loop (monitorEventLoopDelay, 1 ms resolution); ${process.env.BENCH_FEED_PIN === '1' ? 'pinned (gateway core 0, upstream core 1)' : 'unpinned'}; Node ${process.version}`,
     );
     if (heapDir)
       process.stderr.write(`heap when fed: ${writeHeapSnapshot(join(heapDir, 'fed.heapsnapshot'))}\n`);
