@@ -126,4 +126,48 @@ describe("the catalog's checks of what changed", () => {
     expect(await city()).toBe('Toledo');
     expect(reads).toHaveLength(3);
   });
+
+  it('reads a record its crawl found saved in the last seconds once more, in case the crawl read half the save', async () => {
+    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
+    let venue = post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' });
+    const reads: string[] = [];
+    const wp = {
+      options: { serviceAuth: 'svc' },
+      list: async (req: { query: Record<string, string> }) => {
+        const after = Date.parse(req.query.modified_after!);
+        const items = Date.parse(`${venue.modified_gmt}Z`) > after ? [venue] : [];
+        return { items: structuredClone(items), total: items.length, totalPages: 1 };
+      },
+      // A full crawl reads what is there when it starts and answers 8 s later (a site of thousands of venues).
+      all: (req: { query: Record<string, string> }) => {
+        reads.push(req.query.include ?? 'all');
+        const read = [structuredClone(venue)];
+        if (req.query.include || reads.length === 1) return Promise.resolve(read);
+        return new Promise((resolve) => setTimeout(() => resolve(read), 8_000));
+      },
+    } as unknown as WpClient;
+    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
+    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
+    expect(await city()).toBe('Madrid');
+    await vi.advanceTimersByTimeAsync(61_000);
+    // The catalog is old: a use starts a crawl, which reads the venue while an editor's save has written its row and
+    // not yet its meta. The save ends at once; the check of the same use finds the stamp, and reads it whole.
+    venue = { ...venue, modified_gmt: '2024-05-10T12:31:01', meta: {} };
+    const first = city();
+    venue = { ...venue, meta: { _VenueCity: 'Toledo' } };
+    expect(await first).toBe('Toledo');
+    // The checks read it once more when the save is surely over (#checkAgain), before the crawl answers.
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS + 500);
+    expect(await city()).toBe('Toledo');
+    // The crawl's answer replaces the catalog: the half save, with a stamp no check will find a change again.
+    await vi.advanceTimersByTimeAsync(8_000 - SAVE_SETTLE_MS - 500);
+    expect(await city()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await city()).toBe('Toledo');
+    // Once only.
+    await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
+    expect(await city()).toBe('Toledo');
+    expect(reads.filter((r) => r === '12')).toHaveLength(3);
+    expect(reads.filter((r) => r === 'all')).toHaveLength(2);
+  });
 });

@@ -285,11 +285,22 @@ export class LinkedCatalog {
 
   async #crawl(kind: LinkedKind, language: string): Promise<Map<number, LinkedFacets>> {
     const { wp, mapping } = this.#deps;
+    const started = Date.now();
     const posts = await wp.all<WpPost>({
       path: `/wp/v2/${mapping[kind].restBase}`,
       ...this.#query(kind, {}),
       language,
     });
+    // A record saved since the crawl began or just before may have been read half done, and the checks, which read
+    // its stamp whole meanwhile, never find that stamp a change again: it is read once more SAVE_SETTLE_MS after the
+    // crawl's answer, as a check's finds are (#checkAgain).
+    const recent = posts
+      .filter((p) => p.modified_gmt && maySaveStill(p.modified_gmt, started))
+      .map((p) => p.id);
+    if (recent.length)
+      setTimeout(() => {
+        for (const id of recent) this.#entries.get(`${kind}|${language}`)?.pending.add(id);
+      }, SAVE_SETTLE_MS).unref();
     return new Map(posts.map((p) => [p.id, linkedFacetsOf(kind, p, mapping)]));
   }
 
