@@ -86,6 +86,28 @@ describe('linkedFacetsOf', () => {
   });
 });
 
+/**
+ * One venue on a fake WordPress, as `held.venue` is when asked: `list` answers the checks (`modified_after`), `all`
+ * the crawls and re-reads (each logged in `reads`: `all` or the ids). A crawl after the first answers `slowCrawlMs`
+ * later with what it read when it began.
+ */
+function site(held: { venue: WpPost }, reads: string[], slowCrawlMs = 0): WpClient {
+  return {
+    options: { serviceAuth: 'svc' },
+    list: async (req: { query: Record<string, string> }) => {
+      const after = Date.parse(req.query.modified_after!);
+      const items = Date.parse(`${held.venue.modified_gmt}Z`) > after ? [held.venue] : [];
+      return { items: structuredClone(items), total: items.length, totalPages: 1 };
+    },
+    all: (req: { query: Record<string, string> }) => {
+      reads.push(req.query.include ?? 'all');
+      const read = [structuredClone(held.venue)];
+      if (!slowCrawlMs || req.query.include || reads.length === 1) return Promise.resolve(read);
+      return new Promise((resolve) => setTimeout(() => resolve(read), slowCrawlMs));
+    },
+  } as unknown as WpClient;
+}
+
 describe("the catalog's checks of what changed", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -93,28 +115,17 @@ describe("the catalog's checks of what changed", () => {
 
   it('reads a record a check found saved in the last seconds once more, in case it read half the save', async () => {
     vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
-    let venue = post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' });
+    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
     const reads: string[] = [];
-    const wp = {
-      options: { serviceAuth: 'svc' },
-      list: async (req: { query: Record<string, string> }) => {
-        const after = Date.parse(req.query.modified_after!);
-        const items = Date.parse(`${venue.modified_gmt}Z`) > after ? [venue] : [];
-        return { items: structuredClone(items), total: items.length, totalPages: 1 };
-      },
-      all: async (req: { query: Record<string, string> }) => {
-        reads.push(req.query.include ?? 'all');
-        return [structuredClone(venue)];
-      },
-    } as unknown as WpClient;
+    const wp = site(held, reads);
     const changed: number[][] = [];
     const catalog = new LinkedCatalog({ wp, mapping }, { onChange: (_kind, ids) => changed.push(ids) });
     const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
     expect(await city()).toBe('Madrid');
     // An editor saves the venue in wp-admin: WordPress has written its row (new stamp), not yet its meta.
-    venue = { ...venue, modified_gmt: '2024-05-10T12:30:00', meta: {} };
+    held.venue = { ...held.venue, modified_gmt: '2024-05-10T12:30:00', meta: {} };
     expect(await city()).toBeUndefined();
-    venue = { ...venue, meta: { _VenueCity: 'Toledo' } };
+    held.venue = { ...held.venue, meta: { _VenueCity: 'Toledo' } };
     // The same stamp is no change to the checks meanwhile; once the save is surely over, it is one once more.
     expect(await city()).toBeUndefined();
     await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
@@ -129,32 +140,19 @@ describe("the catalog's checks of what changed", () => {
 
   it('reads a record its crawl found saved in the last seconds once more, in case the crawl read half the save', async () => {
     vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
-    let venue = post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' });
+    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
     const reads: string[] = [];
-    const wp = {
-      options: { serviceAuth: 'svc' },
-      list: async (req: { query: Record<string, string> }) => {
-        const after = Date.parse(req.query.modified_after!);
-        const items = Date.parse(`${venue.modified_gmt}Z`) > after ? [venue] : [];
-        return { items: structuredClone(items), total: items.length, totalPages: 1 };
-      },
-      // A full crawl reads what is there when it starts and answers 8 s later (a site of thousands of venues).
-      all: (req: { query: Record<string, string> }) => {
-        reads.push(req.query.include ?? 'all');
-        const read = [structuredClone(venue)];
-        if (req.query.include || reads.length === 1) return Promise.resolve(read);
-        return new Promise((resolve) => setTimeout(() => resolve(read), 8_000));
-      },
-    } as unknown as WpClient;
+    // A full crawl answers 8 s after it began (a site of thousands of venues).
+    const wp = site(held, reads, 8_000);
     const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
     const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
     expect(await city()).toBe('Madrid');
     await vi.advanceTimersByTimeAsync(61_000);
     // The catalog is old: a use starts a crawl, which reads the venue while an editor's save has written its row and
     // not yet its meta. The save ends at once; the check of the same use finds the stamp, and reads it whole.
-    venue = { ...venue, modified_gmt: '2024-05-10T12:31:01', meta: {} };
+    held.venue = { ...held.venue, modified_gmt: '2024-05-10T12:31:01', meta: {} };
     const first = city();
-    venue = { ...venue, meta: { _VenueCity: 'Toledo' } };
+    held.venue = { ...held.venue, meta: { _VenueCity: 'Toledo' } };
     expect(await first).toBe('Toledo');
     // The checks read it once more when the save is surely over (#checkAgain), before the crawl answers.
     await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS + 500);
