@@ -319,7 +319,7 @@ export class ResponseCache {
 
   #dropAllLocal(): void {
     this.#races.purge();
-    // The tag index and soft set emptied first: each entry's dispose then finds nothing of its own to remove.
+    // The tag index and soft set emptied first: each entry's dispose then finds them empty (src/cache/tag-index.ts).
     this.#tags.clear();
     this.#soft.clear();
     this.#l1.clear();

@@ -13,6 +13,8 @@ export class TagIndex {
   }
 
   remove(key: string, tags: string[]): void {
+    // Emptied whole first (a purge of everything): each entry's dispose then costs nothing, however many tags it has.
+    if (this.#byTag.size === 0) return;
     for (const t of tags) {
       const keys = this.#byTag.get(t);
       if (!keys) continue;
