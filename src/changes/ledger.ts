@@ -1,5 +1,6 @@
 // The ledger: what the log last said of each record, so that a change seen by several sources (a write, the companion
 // plugin's notification, a poll, another instance) is appended once, in order, as created, updated or deleted. Pure.
+import { utcWallOf } from '../dates/utc-wall.ts';
 import type { Change, ChangeAction, ChangeKind } from './types.ts';
 
 /** What a source saw of a record now. */
@@ -114,7 +115,7 @@ export function tagsOf(kind: ChangeKind, id: number, taxonomy: Record<'category'
 }
 
 /** UTC now as WordPress writes `modified_gmt`. */
-export const nowGmt = (now = new Date()): string => now.toISOString().slice(0, 19).replace('T', ' ');
+export const nowGmt = (now = new Date()): string => utcWallOf(now.getTime());
 
 /** The change an observation and its decision make (without its place in the log). */
 export function changeOf(

@@ -3,6 +3,7 @@
 import { WHY } from '../contract/args.ts';
 import { type ApiError, invalidParams } from '../http/errors.ts';
 import { parseTime } from './parse.ts';
+import { msOfUtcWall } from './utc-wall.ts';
 import { normaliseTimezone, timezoneAbbr, toUtc, WALL_FORMAT } from './zones.ts';
 
 export interface EventDatesInput {
@@ -76,5 +77,5 @@ export function normaliseEventDates(
 }
 
 function utcSeconds(wallClock: string): number {
-  return Date.parse(`${wallClock.replace(' ', 'T')}Z`) / 1000;
+  return msOfUtcWall(wallClock) / 1000;
 }

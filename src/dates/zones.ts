@@ -1,5 +1,6 @@
 // Time zones as TEC names them (IANA ids, `UTC`, manual `UTC±N` offsets) and wall-clock ⇄ UTC conversion.
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { utcWallOf } from './utc-wall.ts';
 
 /** WordPress/TEC stored format of every date: `Y-m-d H:i:s`. */
 export const WALL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -86,10 +87,6 @@ function wallSeconds(wallClock: string): number | null {
   return real ? at.getTime() / 1000 : null;
 }
 
-/** Seconds as a UTC `Y-m-d H:i:s` wall clock. */
-const utcWall = (seconds: number): string =>
-  new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
-
 const offsetAt = (zone: Zone, seconds: number) => zone.offset(seconds * 1000) * 60;
 
 /**
@@ -138,7 +135,7 @@ function lastChange(zone: Zone, at: number): number | null {
 export function toUtc(localWallClock: string, tz: string): string {
   const seconds = wallSeconds(localWallClock);
   if (seconds === null) throw new RangeError(`Not a Y-m-d H:i:s date: ${localWallClock}`);
-  return utcWall(seconds - phpOffset(seconds, zoneObjectOf(tz)));
+  return utcWallOf((seconds - phpOffset(seconds, zoneObjectOf(tz))) * 1000);
 }
 
 /** Converts a UTC wall clock to the wall clock of `tz`. */

@@ -1,5 +1,6 @@
 // The event index of one language: every event's facets in columns (src/index/columns/), built by a crawl or from a
 // snapshot, kept fresh by writes, polls and reconciliation, and compacted in the background.
+import { utcWallOf } from '../dates/utc-wall.ts';
 import type { Mapping } from '../mapping/schema.ts';
 import type { WpPost } from '../wp/types.ts';
 import { type ColumnsOptions, EventColumns } from './columns/index.ts';
@@ -27,8 +28,6 @@ import { modifiedAfter, newerStamp, nextSince, reconcilePlan } from './sync.ts';
 import { UpstreamChanges } from './upstream-changes.ts';
 
 export type { IndexClient, IndexSnapshot } from './event-index-types.ts';
-
-const nowGmt = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
 
 export class EventIndex {
   readonly language: string;
@@ -249,7 +248,7 @@ export class EventIndex {
 
   /** A post deleted through the gateway: dropped at once, and kept out unless it changes upstream later. */
   remove(id: number): void {
-    this.#tombstones.set(id, nowGmt());
+    this.#tombstones.set(id, utcWallOf(Date.now()));
     this.#delete(id);
   }
 

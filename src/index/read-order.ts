@@ -4,7 +4,7 @@
 // a read begun before the one the index's copy came from does not replace that copy at the same stamp (it would put
 // an event back without its dates, or with its old ones, over a write's answer until the next poll), and one begun
 // after it does (a re-read that mends what a poll read half done).
-import { gmtMs } from './sync.ts';
+import { msOfUtcWall } from '../dates/utc-wall.ts';
 
 /**
  * How old a copy's stamp may be for its tick to be kept (ms): longer than any read of WordPress lasts (its calls
@@ -31,7 +31,7 @@ export class ReadOrder {
 
   /** The copy of `id` now held came from the read begun at `tick` (default: one begun now, a write's answer). */
   took(id: number, stamp: string, tick = this.begin(), nowMs = Date.now()): void {
-    if (!(nowMs - gmtMs(stamp) < KEPT_MS)) {
+    if (!(nowMs - msOfUtcWall(stamp) < KEPT_MS)) {
       this.#at.delete(id);
       return;
     }

@@ -1,9 +1,7 @@
 // Pure rules of keeping an index in step with WordPress: where the next poll starts, what a reconciliation changes.
+import { msOfUtcWall } from '../dates/utc-wall.ts';
 import { fromWpDate } from '../mapping/codec.ts';
 import type { IndexedEvent } from './columns/rows.ts';
-
-/** A `modified_gmt` stamp (`Y-m-d H:i:s` or ISO, UTC) as epoch ms; NaN for none or not a time. */
-export const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace(' ', 'T')}Z`) : Number.NaN);
 
 /**
  * The newer of two `modified_gmt` stamps (`''` for none), compared as times; a stamp that is not a time is passed
@@ -11,9 +9,9 @@ export const gmtMs = (gmt: string): number => (gmt ? Date.parse(`${gmt.replace('
  * every stamp for `nextSince` to read at the end in one task.
  */
 export function newerStamp(newest: string, stamp: string): string {
-  const t = gmtMs(fromWpDate(stamp));
+  const t = msOfUtcWall(fromWpDate(stamp));
   if (Number.isNaN(t)) return newest;
-  return newest === '' || t > gmtMs(fromWpDate(newest)) ? stamp : newest;
+  return newest === '' || t > msOfUtcWall(fromWpDate(newest)) ? stamp : newest;
 }
 
 /**
@@ -28,7 +26,7 @@ export function nextSince(
 ): number | null {
   let newest = Number.NaN;
   for (const m of modifiedGmt) {
-    const t = Math.min(gmtMs(fromWpDate(m)), opts.nowMs);
+    const t = Math.min(msOfUtcWall(fromWpDate(m)), opts.nowMs);
     // A stamp that is not a time is passed over, wherever it comes.
     if (!Number.isNaN(t) && !(t <= newest)) newest = t;
   }

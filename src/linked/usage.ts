@@ -1,6 +1,7 @@
 // Which venues/organizers events use, answered from the event index (all events, not a first page).
 import type { LinkedKind } from '../contract/linked.ts';
 import { fromUtc } from '../dates/index.ts';
+import { utcWallOf } from '../dates/utc-wall.ts';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { EventIndex } from '../index/event-index.ts';
 import { floatOfWall } from '../index/occurrences/expand.ts';
@@ -36,7 +37,7 @@ export function usedBy(
 
 /** `now` as the site's wall clock (`Y-m-d H:i:s`), the clock event starts are stored in. */
 export function siteNow(now: Date, timezone: string): string {
-  return fromUtc(now.toISOString().slice(0, 19).replace('T', ' '), timezone);
+  return fromUtc(utcWallOf(now.getTime()), timezone);
 }
 
 /** Ids linked to an event that starts now or later and that the caller may read (TEC's upcoming list). */

@@ -1,13 +1,13 @@
 // Deletes with a scope: one occurrence (an EXDATE, and its override to the trash), this and the following ones (the
 // series ends before it), or the whole series with its overrides. Each step is journaled (src/recurrence/journal.ts).
 import type { RequestContext } from '../context.ts';
+import { msOfUtcWall } from '../dates/utc-wall.ts';
 import type { Deps } from '../deps.ts';
 import type { SiteInfo } from '../serialize/index.ts';
 import { refusal } from '../wp/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { newUndo, undoing } from '../write/undo.ts';
 import { changeEvent, trashEvent } from './journal.ts';
-import { msOfUtcWall } from './occurrences.ts';
 import { occursAt } from './occurs.ts';
 import { storedValueAt } from './rule-dates.ts';
 import { endBefore } from './split.ts';

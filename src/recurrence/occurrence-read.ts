@@ -7,6 +7,7 @@
 // series' `recurrence`.
 import { tag } from '../cache/tags.ts';
 import type { RequestContext } from '../context.ts';
+import { msOfUtcWall, utcWallOf } from '../dates/utc-wall.ts';
 import type { Deps } from '../deps.ts';
 import { readShown } from '../events/read-post.ts';
 import { relatedOf } from '../events/related.ts';
@@ -20,7 +21,6 @@ import type { WpPost } from '../wp/types.ts';
 import { type RecurrenceFields, ruleAnswer } from './answer.ts';
 import { Expander, readRuleText } from './expand.ts';
 import { identityOf, occurrenceId } from './ids.ts';
-import { msOfUtcWall, utcWallOf } from './occurrences.ts';
 import { linksOf, mapsRecurrence, SERIES_QUERY, seriesStartOf } from './store.ts';
 import { occurrenceDates, withBody } from './values.ts';
 

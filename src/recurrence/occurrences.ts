@@ -77,7 +77,3 @@ const plain = (seriesId: number, s: OccurrenceStart, span: number): Occurrence =
   endMs: s.ms + span,
   canceled: false,
 });
-
-/** `Y-m-d H:i:s` (UTC) ⇄ ms, the form `original_start_utc` and the stored `recurrence_id` take. */
-export const utcWallOf = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-export const msOfUtcWall = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);

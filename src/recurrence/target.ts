@@ -1,12 +1,12 @@
 // What an update or delete addresses: a one-off, a series, or one occurrence of a series (by its id or its override's).
 import type { RequestContext } from '../context.ts';
 import { SCOPES } from '../contract/recurrence.ts';
+import { msOfUtcWall, utcWallOf } from '../dates/utc-wall.ts';
 import type { Deps } from '../deps.ts';
 import { readEventPost } from '../events/read-post.ts';
 import { ApiError, eventNotFound, forbidden, invalidParams } from '../http/errors.ts';
 import type { WpPost } from '../wp/types.ts';
 import { identityOf, isOccurrenceId } from './ids.ts';
-import { msOfUtcWall, utcWallOf } from './occurrences.ts';
 import { firstMs, occursAt } from './occurs.ts';
 import type { Rule, SeriesStart } from './rule.ts';
 import { linksOf, overridesOf, seriesStartOf, storedRule } from './store.ts';

@@ -4,6 +4,7 @@
 // back to the series as it was. Creates come first and the series' own change last, so that what readers see of
 // the series changes with its last step.
 import type { RequestContext } from '../context.ts';
+import { msOfUtcWall, utcWallOf } from '../dates/utc-wall.ts';
 import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
 import { writeRecord } from '../mapping/codec.ts';
@@ -14,7 +15,6 @@ import type { WpPost } from '../wp/types.ts';
 import { flat, norm } from '../write/restore.ts';
 import { createPost, newUndo, type Undo, undoing } from '../write/undo.ts';
 import { changeEvent } from './journal.ts';
-import { msOfUtcWall, utcWallOf } from './occurrences.ts';
 import { continueFrom, endBefore, shiftDates, shiftedMs } from './split.ts';
 import { linksOf, overridesOf, seriesStartOf } from './store.ts';
 import type { Scope, Series, Target } from './target.ts';

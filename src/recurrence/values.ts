@@ -1,11 +1,11 @@
 // The stored values of a series write: the rule sent, an occurrence's own dates, and a new post copying a series.
 import { DateTime } from 'luxon';
 import { fromUtc, normaliseEventDates, toUtc } from '../dates/index.ts';
+import { msOfUtcWall, utcWallOf } from '../dates/utc-wall.ts';
 import type { Deps } from '../deps.ts';
 import { invalidParams } from '../http/errors.ts';
 import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { WpPost } from '../wp/types.ts';
-import { utcWallOf } from './occurrences.ts';
 import { canonicalText, parseRecurrence, type Rule, type SeriesStart } from './rule.ts';
 import { limitsOf, linksOf, mapsRecurrence, RECURRENCE_FIELDS, seriesStartOf } from './store.ts';
 
@@ -75,8 +75,7 @@ export function occurrenceDates(
     endWall = `${DateTime.fromSQL(startWall.slice(0, 10)).plus({ days }).toFormat('yyyy-MM-dd')} 23:59:59`;
   } else {
     // From the local dates (a mapping need not store the UTC copies).
-    const utc = (wall: FieldValue | undefined) =>
-      Date.parse(`${toUtc(String(wall), s.timezone).replace(' ', 'T')}Z`);
+    const utc = (wall: FieldValue | undefined) => msOfUtcWall(toUtc(String(wall), s.timezone));
     const length = utc(v.end_date) - utc(v.start_date);
     endWall = fromUtc(utcWallOf(ms + (Number.isFinite(length) ? length : 0)), s.timezone);
   }

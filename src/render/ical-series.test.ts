@@ -5,8 +5,9 @@ import ical from 'node-ical';
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import { guard } from '../../test/slack.ts';
+import { utcWallOf } from '../dates/utc-wall.ts';
 import { Expander, type SeriesTimes, type StoredRule } from '../recurrence/expand.ts';
-import { type OverrideTimes, occurrencesOf, utcWallOf } from '../recurrence/occurrences.ts';
+import { type OverrideTimes, occurrencesOf } from '../recurrence/occurrences.ts';
 import { expandWithIcalJs, seriesArb, synchronised } from '../recurrence/test-support.ts';
 import { type CalendarInfo, renderCalendar } from './ical.ts';
 

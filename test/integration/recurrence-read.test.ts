@@ -5,9 +5,10 @@
 import ICAL from 'ical.js';
 import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { msOfUtcWall } from '../../src/dates/utc-wall.ts';
 import { Expander, readRuleText } from '../../src/recurrence/expand.ts';
 import { occurrenceId } from '../../src/recurrence/ids.ts';
-import { msOfUtcWall, occurrencesOf } from '../../src/recurrence/occurrences.ts';
+import { occurrencesOf } from '../../src/recurrence/occurrences.ts';
 import { expandWithIcalJs } from '../../src/recurrence/test-support.ts';
 import { call, eventually, openTarget, type Target } from '../harness.ts';
 import { NS } from './cache-support.ts';

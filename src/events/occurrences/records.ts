@@ -1,11 +1,11 @@
 // The records of a list of occurrences (src/index/occurrences/list.ts): each one-off as itself, each occurrence as
 // its series shifted to its own dates (or its override, when the caller sees one), with the occurrence id as `id`.
 import type { RequestContext } from '../../context.ts';
+import { utcWallOf } from '../../dates/utc-wall.ts';
 import type { Deps } from '../../deps.ts';
 import type { EventIndex } from '../../index/event-index.ts';
 import type { ListItem } from '../../index/occurrences/list.ts';
 import { writeRecord } from '../../mapping/codec.ts';
-import { utcWallOf } from '../../recurrence/occurrences.ts';
 import { occurrenceDates, withBody } from '../../recurrence/values.ts';
 import { type SiteInfo, serializeEvent } from '../../serialize/index.ts';
 import type { WpPost } from '../../wp/types.ts';

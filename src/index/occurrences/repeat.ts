@@ -1,5 +1,7 @@
 // What the event index knows of an event's place in a series (issue 31): read by the crawl with the other facets,
 // carried by the snapshot, and what the occurrence store expands.
+
+import { msOfUtcWall } from '../../dates/utc-wall.ts';
 import { readRuleText } from '../../recurrence/expand.ts';
 
 /** A series' or an override's recurrence facets (a one-off has none). */
@@ -35,10 +37,7 @@ export function repeatOf(v: {
 }): RepeatFacets | undefined {
   const rule = typeof v.recurrence === 'string' && readRuleText(v.recurrence) ? v.recurrence : undefined;
   const parent = Number(v.seriesParent);
-  const original =
-    typeof v.recurrenceId === 'string' && v.recurrenceId
-      ? Date.parse(`${v.recurrenceId.replace(' ', 'T')}Z`)
-      : NaN;
+  const original = typeof v.recurrenceId === 'string' ? msOfUtcWall(v.recurrenceId) : NaN;
   const isOverride = !rule && Number.isInteger(parent) && parent > 0 && Number.isFinite(original);
   if (!rule && !isOverride) return undefined;
   const utc = v.startUtc && v.endUtc ? floatOf(v.endUtc) - floatOf(v.startUtc) : NaN;
