@@ -3,6 +3,7 @@
 // master is killed under anonymous reads on both gateways and writes through either: no read fails, and every write
 // reaches both gateways' caches (through the invalidation stream) once the failover is over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { median } from '../../bench/lib.ts';
 import type { Gateway } from '../../src/gateway.ts';
 import { localCluster, localSentinel } from '../cache/redis-ha-helper.ts';
 import { openTarget, type Target } from '../harness.ts';
@@ -127,10 +128,6 @@ export function failoverSuite(kind: 'a Redis Cluster' | 'Redis Sentinel'): void 
       // CI's lanes (load 12–18 on two cores) writes take 0.4–2.3 s to reach the other gateway with Redis healthy, and
       // three in a row under a flat second did not come within 25 s. The limit is a hang guard (× the slack).
       const reached: number[] = [];
-      const median = (xs: number[]) => {
-        const s = [...xs].sort((a, b) => a - b);
-        return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
-      };
       let quick = 1000;
       let killedAt = 0;
       let recoveredAt = 0;
