@@ -70,7 +70,7 @@ async function drain(base: string, since: string) {
 }
 
 /** Drains until `ok` holds (WordPress's changes reach the log by polls), for up to `ms`. */
-async function drainUntil(base: string, since: string, ok: (items: Item[]) => boolean, ms = 20_000) {
+async function drainUntil(base: string, since: string, ok: (items: Item[]) => boolean, ms = guard(20_000)) {
   const end = Date.now() + ms;
   for (;;) {
     const got = await drain(base, since);
@@ -150,7 +150,7 @@ describe('the changes feed across gateways, restarts and downtime', () => {
       const since = (await drain(a.url, cursor)).next;
       const e = await createEvent(a.url, 'slow [slow-save 2500]');
       // A's own polls and b's read it half saved; each read's settle (3 s after it) is over by then.
-      await new Promise((r) => setTimeout(r, 4000));
+      await new Promise((r) => setTimeout(r, guard(4000)));
       expect(of((await drain(b.url, since)).items, [e])).toEqual([`${e}:created`]);
       for (const s of [a, b]) {
         const res = await fetch(`${s.url}${NS}/events/${e}`);
@@ -185,7 +185,7 @@ describe('the changes feed across gateways, restarts and downtime', () => {
     expect(res.status).toBe(200);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
-    const timer = setTimeout(() => ac.abort(), 15_000);
+    const timer = setTimeout(() => ac.abort(), guard(15_000));
     while (!text.includes(`"id":${e4}`)) {
       const { value, done } = await reader.read().catch(() => ({ value: '', done: true }));
       if (done) break;
