@@ -1,6 +1,7 @@
 // Helpers of the admin tests: a gateway notified by the site's webhook, logging in through wp-login.php, the block
 // editor's panels, and the site's stored meta rows.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
@@ -37,7 +38,7 @@ const basic = (user: string, password: string) =>
 
 /** A gateway in front of the site, with the site's webhook pointed at it (as `wp.sh --gateway URL` would). */
 export async function openAdmin(site: AdminSite): Promise<Admin> {
-  const secret = `panels-${Math.random().toString(36).slice(2)}`;
+  const secret = `panels-${randomBytes(12).toString('hex')}`;
   const config = configSchema.parse({
     port: 0,
     host: '127.0.0.1',
