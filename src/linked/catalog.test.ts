@@ -88,10 +88,14 @@ describe('linkedFacetsOf', () => {
 
 /**
  * One venue on a fake WordPress, as `held.venue` is when asked: `list` answers the checks (`modified_after`), `all`
- * the crawls and re-reads (each logged in `reads`: `all` or the ids). A crawl after the first answers `slowCrawlMs`
- * later with what it read when it began.
+ * the crawls and re-reads (each logged in `reads`: `all` or the ids). A crawl after the first answers `slow.crawlMs`
+ * later, a re-read `slow.readMs` later, each with what it read when it began.
  */
-function site(held: { venue: WpPost }, reads: string[], slowCrawlMs = 0): WpClient {
+function site(
+  held: { venue: WpPost },
+  reads: string[],
+  slow: { crawlMs?: number; readMs?: number } = {},
+): WpClient {
   return {
     options: { serviceAuth: 'svc' },
     list: async (req: { query: Record<string, string> }) => {
@@ -102,8 +106,9 @@ function site(held: { venue: WpPost }, reads: string[], slowCrawlMs = 0): WpClie
     all: (req: { query: Record<string, string> }) => {
       reads.push(req.query.include ?? 'all');
       const read = [structuredClone(held.venue)];
-      if (!slowCrawlMs || req.query.include || reads.length === 1) return Promise.resolve(read);
-      return new Promise((resolve) => setTimeout(() => resolve(read), slowCrawlMs));
+      const ms = req.query.include ? slow.readMs : reads.length > 1 ? slow.crawlMs : 0;
+      if (!ms) return Promise.resolve(read);
+      return new Promise((resolve) => setTimeout(() => resolve(read), ms));
     },
   } as unknown as WpClient;
 }
@@ -143,7 +148,7 @@ describe("the catalog's checks of what changed", () => {
     const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
     const reads: string[] = [];
     // A full crawl answers 8 s after it began (a site of thousands of venues).
-    const wp = site(held, reads, 8_000);
+    const wp = site(held, reads, { crawlMs: 8_000 });
     const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
     const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
     expect(await city()).toBe('Madrid');
@@ -157,9 +162,10 @@ describe("the catalog's checks of what changed", () => {
     // The checks read it once more when the save is surely over (#checkAgain), before the crawl answers.
     await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS + 500);
     expect(await city()).toBe('Toledo');
-    // The crawl's answer replaces the catalog: the half save, with a stamp no check will find a change again.
+    // The crawl's answer does not put its half save back over the copy re-read since it began; and what it found
+    // saved in the last seconds it reads once more (had no check re-read it, its half save would be mended so).
     await vi.advanceTimersByTimeAsync(8_000 - SAVE_SETTLE_MS - 500);
-    expect(await city()).toBeUndefined();
+    expect(await city()).toBe('Toledo');
     await vi.advanceTimersByTimeAsync(SAVE_SETTLE_MS);
     expect(await city()).toBe('Toledo');
     // Once only.
@@ -167,5 +173,51 @@ describe("the catalog's checks of what changed", () => {
     expect(await city()).toBe('Toledo');
     expect(reads.filter((r) => r === '12')).toHaveLength(3);
     expect(reads.filter((r) => r === 'all')).toHaveLength(2);
+  });
+
+  it('keeps a change a check re-read during a refreshing crawl that had read the record before it', async () => {
+    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
+    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
+    const reads: string[] = [];
+    const wp = site(held, reads, { crawlMs: 8_000 });
+    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
+    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
+    expect(await city()).toBe('Madrid');
+    await vi.advanceTimersByTimeAsync(61_000);
+    // A use starts a refreshing crawl, which reads the venue as it long was (an old stamp: nothing to settle).
+    expect(await city()).toBe('Madrid');
+    // An editor's save of a few seconds before (its save long over) is found by the next check, which reads it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    held.venue = { ...held.venue, modified_gmt: '2024-05-10T12:30:55', meta: { _VenueCity: 'Toledo' } };
+    expect(await city()).toBe('Toledo');
+    // The crawl answers with its older copy; the catalog keeps the change, and no check would have found it again.
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(await city()).toBe('Toledo');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await city()).toBe('Toledo');
+    expect(reads.filter((r) => r === 'all')).toHaveLength(2);
+  });
+
+  it('keeps a re-read that answers after a refreshing crawl has', async () => {
+    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
+    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
+    const reads: string[] = [];
+    // The crawl answers 3 s after it began; a re-read 4 s after.
+    const wp = site(held, reads, { crawlMs: 3_000, readMs: 4_000 });
+    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
+    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
+    expect(await city()).toBe('Madrid');
+    await vi.advanceTimersByTimeAsync(61_000);
+    expect(await city()).toBe('Madrid');
+    // Found by the check of the next use (a save of some seconds before, long over): its re-read begins at once and
+    // answers after the crawl.
+    held.venue = { ...held.venue, modified_gmt: '2024-05-10T12:30:55', meta: { _VenueCity: 'Toledo' } };
+    const during = city();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await during).toBe('Toledo');
+    expect(await city()).toBe('Toledo');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await city()).toBe('Toledo');
+    expect(reads).toEqual(['all', 'all', '12']);
   });
 });

@@ -92,6 +92,13 @@ interface Entry {
    * a new version of it is a change (else every read in that window drops the cached lists and purges the CDN).
    */
   found?: Map<number, string>;
+  /**
+   * While refreshing crawls run: each id re-read, with the tick its re-read began at (from `ticks`). A copy re-read
+   * after a crawl began is newer than that crawl's answer.
+   */
+  reread: Map<number, number>;
+  ticks: number;
+  crawls: number;
 }
 
 /** Marks a found stamp to be found once more (`#checkAgain`). */
@@ -144,15 +151,35 @@ export class LinkedCatalog {
     else if (Date.now() - entry.at > this.#maxAgeMs) {
       // Serve what is known; the crawl replaces it when done.
       const stale = entry;
+      const begun = stale.ticks;
+      stale.crawls++;
       const fresh = this.#crawl(kind, language);
       stale.at = Date.now();
+      const done = () => {
+        if (--stale.crawls === 0) stale.reread.clear();
+      };
       fresh
         .then((items) => {
-          if (this.#entries.get(key) !== stale) return;
-          stale.items = Promise.resolve(items);
-          this.#loaded.set(key, items);
+          if (this.#entries.get(key) !== stale) return done();
+          // After any re-read still out; what was re-read since the crawl began stays as re-read (present or gone):
+          // the crawl may have read it before the change the re-read was for, and no check finds that stamp again.
+          const merged = stale.items.then((current) => {
+            for (const [id, tick] of stale.reread) {
+              if (tick <= begun) continue;
+              const copy = current.get(id);
+              if (copy) items.set(id, copy);
+              else items.delete(id);
+            }
+            done();
+            this.#loaded.set(key, items);
+            return items;
+          });
+          stale.items = merged;
+          merged.catch(() => {
+            if (this.#entries.get(key) === stale) this.#entries.delete(key);
+          });
         })
-        .catch(() => {});
+        .catch(done);
     }
     if (this.#loaded.has(key) && Date.now() - entry.checkedAt >= this.#checkMs)
       await this.#check(kind, language, entry);
@@ -160,7 +187,12 @@ export class LinkedCatalog {
       const ids = [...entry.pending];
       entry.pending.clear();
       const current = entry;
-      current.items = this.#refetch(kind, language, await current.items, ids);
+      if (current.crawls > 0) {
+        const tick = ++current.ticks;
+        for (const id of ids) current.reread.set(id, tick);
+      }
+      // Chained at once: a crawl's answer landing meanwhile is merged before or after it, never lost under it.
+      current.items = current.items.then((held) => this.#refetch(kind, language, held, ids));
       current.items.catch(() => {
         if (this.#entries.get(key) === current) this.#entries.delete(key);
       });
@@ -249,7 +281,15 @@ export class LinkedCatalog {
 
   #recrawl(key: string, kind: LinkedKind, language: string): Entry {
     const items = this.#crawl(kind, language);
-    const entry: Entry = { at: Date.now(), items, pending: new Set(), checkedAt: Date.now() };
+    const entry: Entry = {
+      at: Date.now(),
+      items,
+      pending: new Set(),
+      checkedAt: Date.now(),
+      reread: new Map(),
+      ticks: 0,
+      crawls: 0,
+    };
     this.#entries.set(key, entry);
     items.then(
       (m) => {
