@@ -11,6 +11,7 @@ import type { Mapping } from './mapping/schema.ts';
 import type { RemoteImages } from './media/remote-image.ts';
 import type { Metrics } from './observe/metrics.ts';
 import type { PasswordGuesses } from './passwords/guesses.ts';
+import type { SeriesLocks } from './recurrence/series-lock.ts';
 import type { IdempotencyStore } from './stages/idempotency.ts';
 import type { Webhooks } from './webhooks/service.ts';
 import type { CallerResolver } from './wp/caller.ts';
@@ -39,6 +40,8 @@ export interface Deps {
   records?: RecordCache;
   /** Answers of POSTs sent with an `Idempotency-Key`, kept 24 h (Redis when configured). */
   idempotency?: IdempotencyStore;
+  /** Turns of the writes to each recurring series (Redis when configured; this process's alone when absent). */
+  seriesLocks?: SeriesLocks;
   /** What writes in progress created, so that a failure or a crash leaves nothing behind (Redis when configured). */
   undo?: UndoJournal;
   /** Change-notification signatures already accepted (shared through Redis when configured). */

@@ -34,6 +34,7 @@ import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
+import { SeriesLocks } from './recurrence/series-lock.ts';
 import { warmRenderer } from './render/ical.ts';
 import type { SharedRedis } from './shared-redis.ts';
 import { refreshSite } from './site/refresh.ts';
@@ -398,6 +399,7 @@ async function prepare(
   }
   deps.idempotency = new IdempotencyStore(shared);
   deps.undo = new UndoJournal(shared);
+  deps.seriesLocks = new SeriesLocks(shared);
   deps.replay = new ReplayGuard(NOTIFY_WINDOW_SECONDS, shared);
   deps.passwordGuesses = new PasswordGuesses(
     {

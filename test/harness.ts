@@ -50,6 +50,8 @@ export async function openTarget(
     authFailures?: { perAddress: number; perUserAddress: number; perUser: number };
     /** Webhook receivers of the tests listen on loopback. */
     webhookAllowPrivateTargets?: 'true';
+    /** The mock serves each call this long after it arrives (MockWordPressOptions.latencyMs); WordPress takes its own. */
+    upstreamLatencyMs?: number;
   } = {},
 ): Promise<Target> {
   const target = inject('target');
@@ -67,6 +69,7 @@ export async function openTarget(
       baseUrl: upstreamUrl,
       seed: buildSeed(mapping, new Date()),
       usersPassword: password,
+      latencyMs: overrides.upstreamLatencyMs,
     });
     closeUpstream = async () => mock.close();
     const store = mock.mock.store;

@@ -36,6 +36,11 @@ export interface MockWordPressOptions {
    * names itself by `baseUrl`'s origin in its answers and its Link header, as WordPress does by its `home` option.
    */
   aliases?: string[];
+  /**
+   * How long each call waits before it is served (ms; default 0): a real site's PHP takes milliseconds, so writes
+   * sent at once interleave over it; served at once, in-process, each runs to its end before the next is read.
+   */
+  latencyMs?: number;
 }
 
 export interface MockWordPress {
@@ -213,9 +218,10 @@ export function createMockWordPress(opts: MockWordPressOptions): MockWordPress {
   const origins = [origin, ...(opts.aliases ?? []).map((a) => new URL(a).origin)];
   const escapeRe = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const roots = origins.map((o) => escapeRe(o + root.slice(origin.length))).join('|');
-  const handler = http.all(new RegExp(`^(?:${roots})(/.*)?$`), async ({ request }) =>
-    withCors(request, await answer(request)),
-  );
+  const handler = http.all(new RegExp(`^(?:${roots})(/.*)?$`), async ({ request }) => {
+    if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+    return withCors(request, await answer(request));
+  });
   const answer = async (request: Request): Promise<Response> => {
     try {
       return await route(request);

@@ -213,6 +213,15 @@ export const linkedRemoved = (): ApiError =>
     { retry_after: 1 },
   );
 
+/** Another write to the same recurring series held its turn past the wait (src/recurrence/series-lock.ts). */
+export const seriesBusy = (): ApiError =>
+  new ApiError(
+    'event_series_busy',
+    'Another change to this recurring series is still being written; nothing was written. Try again in a moment.',
+    409,
+    { retry_after: 1 },
+  );
+
 export const idempotencyKeyReused = (): ApiError =>
   new ApiError(
     'idempotency_key_reused',

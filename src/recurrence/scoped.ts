@@ -7,13 +7,43 @@ import type { SiteInfo } from '../serialize/index.ts';
 import type { Caller } from '../wp/caller.ts';
 import type { WpPost } from '../wp/types.ts';
 import { deleteScoped } from './delete.ts';
-import { isOccurrenceId } from './ids.ts';
-import { mapsRecurrence } from './store.ts';
-import { scopeOf, targetOf } from './target.ts';
+import { identityOf, isOccurrenceId } from './ids.ts';
+import { SeriesLocks } from './series-lock.ts';
+import { linksOf, mapsRecurrence, storedRule } from './store.ts';
+import { readForWrite, scopeOf, type Target, targetOf } from './target.ts';
 import { updateScoped } from './update.ts';
 import type { answerMany, Kit } from './write-answer.ts';
 
 type Answer = Awaited<ReturnType<typeof answerMany>>;
+
+/** Turns of a process whose Deps were built without them (tests): this process's alone. */
+const localLocks = new SeriesLocks();
+const turns = (deps: Deps): SeriesLocks => deps.seriesLocks ?? localLocks;
+
+/** The series a write to `id` reaches, when `post` (the post of a post id) or the id itself names one. */
+function seriesIdOf(deps: Deps, id: number, post?: WpPost): number | undefined {
+  if (isOccurrenceId(id)) return identityOf(id)?.seriesId;
+  if (!post) return undefined;
+  const links = linksOf(deps, post);
+  if (links.seriesParent !== undefined && links.recurrenceId !== undefined) return links.seriesParent;
+  return storedRule(deps, post) ? post.id : undefined;
+}
+
+/**
+ * Runs `write` on what `id` addresses, in its series' turn (src/recurrence/series-lock.ts) and read again in it: a
+ * series written by another request meanwhile is written from its new state. A one-off is written at once.
+ */
+async function inTurn<T>(
+  deps: Deps,
+  ctx: RequestContext,
+  id: number,
+  post: WpPost | undefined,
+  write: (t: Target) => Promise<T>,
+): Promise<T> {
+  const seriesId = seriesIdOf(deps, id, post);
+  if (seriesId === undefined) return write(await targetOf(deps, ctx, id, post));
+  return turns(deps).hold(seriesId, async () => write(await targetOf(deps, ctx, id)));
+}
 
 /**
  * An update: answered here when its scope writes more than one post or makes one (an override, a split); otherwise
@@ -41,11 +71,12 @@ export async function inScope(
     if (current) return { current };
     throw eventNotFound(id);
   }
-  const t = await targetOf(deps, ctx, id, current);
-  if (t.kind === 'one-off') return { current: t.post };
-  const scoped = await updateScoped(kit, deps, ctx, site, caller, t, scopeOf(t, scope), a, body);
-  if (scoped.answer) return { answer: scoped.answer };
-  return { current: scoped.post! };
+  return inTurn(deps, ctx, id, current, async (t) => {
+    if (t.kind === 'one-off') return { current: t.post };
+    const scoped = await updateScoped(kit, deps, ctx, site, caller, t, scopeOf(t, scope), a, body);
+    if (scoped.answer) return { answer: scoped.answer };
+    return { current: scoped.post! };
+  });
 }
 
 /** A delete of a series or one of its occurrences with its scope; undefined when the plain delete does it. */
@@ -61,11 +92,21 @@ export async function deleteInScope(
     if (isOccurrenceId(id)) throw eventNotFound(id);
     return undefined;
   }
-  const t = await targetOf(deps, ctx, id).catch((err: unknown) => {
-    // A post id's refusals are answered by the plain delete, with TEC's codes for a delete.
+  // A post id's refusals are answered by the plain delete, with TEC's codes for a delete.
+  const plain = (err: unknown): undefined => {
     if (err instanceof ApiError && !isOccurrenceId(id) && err.status < 500) return undefined;
     throw err;
+  };
+  const post = isOccurrenceId(id) ? undefined : await readForWrite(deps, ctx, id, id).catch(plain);
+  if (!isOccurrenceId(id) && !post) return undefined;
+  const seriesId = seriesIdOf(deps, id, post);
+  if (seriesId === undefined) {
+    if (isOccurrenceId(id)) throw eventNotFound(id);
+    return undefined;
+  }
+  return turns(deps).hold(seriesId, async () => {
+    const t = await targetOf(deps, ctx, id).catch(plain);
+    if (!t || t.kind === 'one-off') return undefined;
+    return deleteScoped(kit, deps, ctx, site, t, scopeOf(t, scope));
   });
-  if (!t || t.kind === 'one-off') return undefined;
-  return deleteScoped(kit, deps, ctx, site, t, scopeOf(t, scope));
 }

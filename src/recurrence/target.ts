@@ -32,7 +32,12 @@ export type Target =
     };
 
 /** Reads an event post to write to (edit context, as the caller), answering for `id` when it is missing. */
-async function readForWrite(deps: Deps, ctx: RequestContext, postId: number, id: number): Promise<WpPost> {
+export async function readForWrite(
+  deps: Deps,
+  ctx: RequestContext,
+  postId: number,
+  id: number,
+): Promise<WpPost> {
   try {
     return await readEventPost(deps, ctx, postId, { context: 'edit' });
   } catch (err) {

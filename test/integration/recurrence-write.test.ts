@@ -12,7 +12,8 @@ let t: Target;
 let fx: Fixtures;
 
 beforeAll(async () => {
-  t = await openTarget();
+  // Writes sent at once interleave over the mock as over WordPress (the concurrent writes below).
+  t = await openTarget({ upstreamLatencyMs: 2 });
   fx = new Fixtures(t);
 });
 
@@ -312,5 +313,36 @@ describe('scope', () => {
     const res = await send('POST', `/events/${e.id}?scope=following`, { title: `Once more ${tok}` });
     expect(res.status).toBe(200);
     expect((await stored(e.id)).v.title).toBe(`Once more ${tok}`);
+  });
+});
+
+describe('concurrent writes to one series', () => {
+  it('keeps every EXDATE of occurrences deleted at once', async () => {
+    const s = await fx.event(weekly('Together'));
+    const starts = [
+      '2036-10-14 23:00:00',
+      '2036-10-21 23:00:00',
+      '2036-10-28 23:00:00',
+      '2036-11-05 00:00:00',
+    ];
+    const answers = await Promise.all(starts.map((u) => send('DELETE', `/events/${occ(s.id, u)}`)));
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect((await stored(s.id)).v.recurrence).toBe(
+      'RRULE:FREQ=WEEKLY;COUNT=8\nEXDATE:20361014T190000,20361021T190000,20361028T190000,20361104T190000',
+    );
+  });
+
+  it('makes one override of an occurrence updated twice at once', async () => {
+    const s = await fx.event(weekly('Twice'));
+    const third = occ(s.id, '2036-10-21 23:00:00');
+    const answers = await Promise.all([
+      send('POST', `/events/${third}`, { title: `First ${tok}` }),
+      send('POST', `/events/${third}`, { event_status: 'canceled' }),
+    ]);
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    const made = await overrides(s.id);
+    fx.ids.push(...made.map((o) => Number(o.id)));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ title: `First ${tok}`, event_status: 'canceled' });
   });
 });
