@@ -1,6 +1,6 @@
 // The hot path in front of express: an anonymous GET whose exact URL was already answered from a stored entry.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { VARY } from '../http/answer.ts';
+import { unsharedHeaders } from '../http/answer.ts';
 import { corsHeaders, type OriginRule } from '../http/cors.ts';
 import { hitHeadersOf } from '../http/raw-headers.ts';
 import { sendAnswer, sendShared } from '../http/send.ts';
@@ -9,8 +9,8 @@ import { sharedOf } from './entry.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 const anyOrigin: OriginRule = () => true;
-/** An anonymous read's answer that no cache may keep (src/http/adapter.ts sends the same). */
-const UNSHARED: Readonly<Record<string, string>> = Object.freeze({ vary: VARY, 'cache-control': 'no-store' });
+/** An anonymous read's answer that no cache may keep, as src/http/adapter.ts sends it. */
+const UNSHARED: Readonly<Record<string, string>> = Object.freeze(unsharedHeaders(true, false));
 
 /**
  * Answers from L1 and returns true, or returns false to let express handle the request. Requests carrying any

@@ -7,7 +7,7 @@ import express from 'express';
 import { compilePattern, type RouteContract } from '../contract/route.ts';
 import type { Logger } from '../log.ts';
 import { jsonpRefusal, shaped, shapeOf } from '../stages/shape.ts';
-import { PRIVATE_CACHE_CONTROL, VARY } from './answer.ts';
+import { unsharedHeaders } from './answer.ts';
 import { credentialsOf } from './credentials.ts';
 import { type ApiError, invalidParams, noRoute } from './errors.ts';
 import { compose, type Exchange, type Stage } from './exchange.ts';
@@ -57,19 +57,16 @@ const isOwn = (x: Pick<Exchange, 'credentials' | 'raw'>): boolean =>
 /** Sends what the stages left: a shared answer with its validator, anything else with this request's headers. */
 function send(x: Exchange): void {
   if (!x.answer) throw new Error('the stages left no answer');
-  const extra: Record<string, string> = {};
-  if (x.method === 'GET' && !x.shared) extra.vary = VARY;
-  if (isOwn(x)) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
-  // An anonymous read the gateway did not store (an error, or an answer that raced a write): without a Cache-Control
-  // a CDN would keep it for its own default time, and no purge names it (an error carries no tags).
-  else if (!x.shared && (x.method === 'GET' || x.method === 'HEAD')) extra['cache-control'] = 'no-store';
   if (x.source) x.res.locals.cacheSource = x.source;
   // A shared answer takes nothing from `extra` (its own Cache-Control wins): one object for all of them lets the
   // stored answer's header list, made once a second, serve hits through express too (an anonymous caller with a
   // site's analytics cookie comes this way on every read).
   // An unshared answer from the cache is a stored entry: a write's previous answer while its refill runs.
   const stored = x.source === 'memory' || x.source === 'redis';
-  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra: x.shared ? SHARED_EXTRA : extra, stored });
+  const extra = x.shared
+    ? SHARED_EXTRA
+    : unsharedHeaders(x.method === 'GET' || x.method === 'HEAD', isOwn(x));
+  sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra, stored });
 }
 
 const SHARED_EXTRA: Readonly<Record<string, string>> = Object.freeze({});
@@ -168,7 +165,10 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     const shape = shapeOf(globals, query, jsonp);
     const answer =
       jsonpRefusal(globals, jsonp) ?? (shape ? shaped(errorAnswer(err), shape) : errorAnswer(err));
-    sendAnswer(req, res, answer, { extra: own ? { 'cache-control': PRIVATE_CACHE_CONTROL } : {} });
+    // Never shared: a CDN must not keep an error for its own default time either.
+    sendAnswer(req, res, answer, {
+      extra: unsharedHeaders(req.method === 'GET' || req.method === 'HEAD', own),
+    });
   };
   return router;
 }

@@ -104,6 +104,19 @@ export const PRIVATE_CACHE_CONTROL = 'private, no-store';
  */
 export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
 
+/**
+ * The headers of an answer no shared cache may keep: a read's (GET or HEAD, whose headers are GET's) varies by caller,
+ * and is `private` when it is the caller's own (signed in, or unlocked by a post password), else `no-store` (an error,
+ * or an answer that raced a write: without it a CDN would keep it for its own default time, and no purge names it).
+ */
+export function unsharedHeaders(read: boolean, own: boolean): Record<string, string> {
+  const extra: Record<string, string> = {};
+  if (read) extra.vary = VARY;
+  if (own) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
+  else if (read) extra['cache-control'] = 'no-store';
+  return extra;
+}
+
 /** Bodies below this size are sent as they are: gzip's framing would eat most of the gain. */
 const GZIP_MIN_BYTES = 1024;
 /**

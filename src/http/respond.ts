@@ -42,7 +42,9 @@ export function errorAnswer(err: ApiError): Answer {
   return answerOf(JSON.stringify(err.toJSON()), { status: err.status, headers });
 }
 
+/** An error sent by express itself (outside the stages): no shared cache keeps it (a 404 is cacheable by default). */
 export function sendError(res: Response, err: ApiError): void {
   const a = errorAnswer(err);
+  if (!res.get('cache-control')) res.set('cache-control', 'no-store');
   res.status(a.status).set(a.headers).type('application/json').send(a.body);
 }

@@ -90,6 +90,28 @@ describe('anonymous reads', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('cache-control') ?? '').not.toMatch(/public/);
   });
+
+  it.each([
+    ['a parameter the stages refuse', '/events?per_page=oops', 400],
+    ['a route the namespace does not have', '/nowhere', 404],
+    ['a path segment that is not valid percent-encoding', '/events/by-slug/%E0%A4%A', 400],
+  ])('are refused with no-store and Vary, for %s', async (_what, path, status) => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(`${base}${NS}${path}`, { method });
+      expect(res.status, `${method} ${path}`).toBe(status);
+      expect(res.headers.get('cache-control'), `${method} ${path}`).toBe('no-store');
+      expect(res.headers.get('vary'), `${method} ${path}`).toMatch(/Authorization/);
+    }
+  });
+
+  it('are refused with no-store before any route is matched (an unsafe path, OPTIONS of no route)', async () => {
+    const unsafe = await fetch(`${base}${NS}/events/%252e%252e/%252e%252e/wp/v2/users`);
+    expect(unsafe.status).toBe(404);
+    expect(unsafe.headers.get('cache-control'), 'unsafe').toBe('no-store');
+    const options = await fetch(`${base}${NS}/nowhere`, { method: 'OPTIONS' });
+    expect(options.status).toBe(404);
+    expect(options.headers.get('cache-control'), 'options').toBe('no-store');
+  });
 });
 
 describe('authenticated reads', () => {
