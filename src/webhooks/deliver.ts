@@ -181,9 +181,8 @@ export class Deliverer {
     await this.#patch(id, (s) => ({ ...s, enabled: false, disabled_reason: reason }));
   }
 
-  /** Read, change and write one subscription (an admin's edit in between wins on every other field). */
+  /** Changes one subscription as it is now (an administrator's edit meanwhile is kept; a deleted one stays so). */
   async #patch(id: string, change: (s: Subscription) => Subscription): Promise<void> {
-    const s = await this.#o.subs.get(id);
-    if (s) await this.#o.subs.put(change(s));
+    await this.#o.subs.patch(id, change);
   }
 }

@@ -118,23 +118,28 @@ export class WebhookAdmin {
 
   async update(id: string, body: unknown) {
     const b = parsed(patchBody, body, this.#w.options.allowPrivate);
-    const s = await this.#find(id);
+    await this.#find(id);
     if (b.url !== undefined) await this.#checkUrl(b.url);
-    const next: Subscription = {
-      ...s,
-      ...(b.url !== undefined ? { url: b.url } : {}),
-      ...(b.types !== undefined ? { types: [...new Set(b.types)] } : {}),
-      ...(b.description !== undefined ? { description: b.description } : {}),
-      ...(b.private !== undefined ? { private: b.private } : {}),
-    };
-    if (b.enabled === true && !s.enabled)
-      Object.assign(next, { enabled: true, disabled_reason: null, failing_since: null });
-    if (b.enabled === false && s.enabled)
-      Object.assign(next, {
-        enabled: false,
-        disabled_reason: `disabled by an administrator on ${new Date(this.#now()).toISOString()}`,
-      });
-    await this.#w.subs.put(next);
+    // Written from the subscription as it is when written: a delivery's note of a failure meanwhile is kept, and a
+    // delete meanwhile stays a delete.
+    const next = await this.#w.subs.patch(id, (s) => {
+      const n: Subscription = {
+        ...s,
+        ...(b.url !== undefined ? { url: b.url } : {}),
+        ...(b.types !== undefined ? { types: [...new Set(b.types)] } : {}),
+        ...(b.description !== undefined ? { description: b.description } : {}),
+        ...(b.private !== undefined ? { private: b.private } : {}),
+      };
+      if (b.enabled === true && !s.enabled)
+        Object.assign(n, { enabled: true, disabled_reason: null, failing_since: null });
+      if (b.enabled === false && s.enabled)
+        Object.assign(n, {
+          enabled: false,
+          disabled_reason: `disabled by an administrator on ${new Date(this.#now()).toISOString()}`,
+        });
+      return n;
+    });
+    if (!next) throw webhookNotFound();
     return publicView(next);
   }
 
@@ -146,10 +151,15 @@ export class WebhookAdmin {
 
   /** A new secret, shown once; the one before keeps signing (a second signature) for ROTATION_GRACE_MS. */
   async rotate(id: string) {
-    const s = await this.#find(id);
     const until = this.#now() + ROTATION_GRACE_MS;
-    const next = { ...s, secret: newSecret(), previous_secret: s.secret, previous_until: until };
-    await this.#w.subs.put(next);
+    const secret = newSecret();
+    const next = await this.#w.subs.patch(id, (s) => ({
+      ...s,
+      secret,
+      previous_secret: s.secret,
+      previous_until: until,
+    }));
+    if (!next) throw webhookNotFound();
     return { ...publicView(next), secret: next.secret };
   }
 

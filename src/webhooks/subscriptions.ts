@@ -8,7 +8,22 @@ export interface SubscriptionStore {
   get(id: string): Promise<Subscription | null>;
   put(s: Subscription): Promise<void>;
   delete(id: string): Promise<boolean>;
+  /**
+   * Writes `change` of the subscription as it is now, or answers null when it is gone (never puts one back). Whole
+   * against other writes: an administrator's edit and a delivery's note of a failure, made at once, both hold.
+   */
+  patch(id: string, change: (s: Subscription) => Subscription): Promise<Subscription | null>;
 }
+
+/** Tries of a patch whose subscription another write changed between its read and its write. */
+const PATCH_TRIES = 20;
+
+/** Sets the field to ARGV[2] if it still holds ARGV[1]: 1; another value: 0; no field (deleted): -1. */
+const SWAP = `local v = redis.call('hget', KEYS[1], ARGV[1])
+if not v then return -1 end
+if v ~= ARGV[2] then return 0 end
+redis.call('hset', KEYS[1], ARGV[1], ARGV[3])
+return 1`;
 
 export class MemorySubscriptions implements SubscriptionStore {
   readonly #subs = new Map<string, Subscription>();
@@ -24,6 +39,13 @@ export class MemorySubscriptions implements SubscriptionStore {
   }
   async delete(id: string) {
     return this.#subs.delete(id);
+  }
+  async patch(id: string, change: (s: Subscription) => Subscription) {
+    const s = this.#subs.get(id);
+    if (!s) return null;
+    const next = change({ ...s });
+    this.#subs.set(id, { ...next });
+    return { ...next };
   }
 }
 
@@ -49,5 +71,16 @@ export class RedisSubscriptions implements SubscriptionStore {
   }
   async delete(id: string) {
     return (await this.#r.cmd.hdel(this.#key, id)) === 1;
+  }
+  async patch(id: string, change: (s: Subscription) => Subscription) {
+    for (let i = 0; i < PATCH_TRIES; i++) {
+      const raw = await this.#r.cmd.hget(this.#key, id);
+      if (!raw) return null;
+      const next = change(JSON.parse(raw) as Subscription);
+      const done = Number(await this.#r.cmd.eval(SWAP, 1, this.#key, id, raw, JSON.stringify(next)));
+      if (done === 1) return next;
+      if (done === -1) return null;
+    }
+    throw new Error(`webhook subscription ${id} kept changing under ${PATCH_TRIES} tries to write it`);
   }
 }
