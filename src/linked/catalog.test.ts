@@ -113,6 +113,21 @@ function site(
   } as unknown as WpClient;
 }
 
+/**
+ * A catalog of one venue (Madrid, saved long ago) loaded, then a minute older than its maximum age: its next use starts
+ * a refreshing crawl. Fake timers; `slow` as {@link site} takes it.
+ */
+async function oldCatalog(slow: { crawlMs?: number; readMs?: number }) {
+  vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
+  const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
+  const reads: string[] = [];
+  const catalog = new LinkedCatalog({ wp: site(held, reads, slow), mapping }, { maxAgeMs: 60_000 });
+  const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
+  expect(await city()).toBe('Madrid');
+  await vi.advanceTimersByTimeAsync(61_000);
+  return { held, reads, city };
+}
+
 describe("the catalog's checks of what changed", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -144,15 +159,8 @@ describe("the catalog's checks of what changed", () => {
   });
 
   it('reads a record its crawl found saved in the last seconds once more, in case the crawl read half the save', async () => {
-    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
-    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
-    const reads: string[] = [];
     // A full crawl answers 8 s after it began (a site of thousands of venues).
-    const wp = site(held, reads, { crawlMs: 8_000 });
-    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
-    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
-    expect(await city()).toBe('Madrid');
-    await vi.advanceTimersByTimeAsync(61_000);
+    const { held, reads, city } = await oldCatalog({ crawlMs: 8_000 });
     // The catalog is old: a use starts a crawl, which reads the venue while an editor's save has written its row and
     // not yet its meta. The save ends at once; the check of the same use finds the stamp, and reads it whole.
     held.venue = { ...held.venue, modified_gmt: '2024-05-10T12:31:01', meta: {} };
@@ -176,14 +184,7 @@ describe("the catalog's checks of what changed", () => {
   });
 
   it('keeps a change a check re-read during a refreshing crawl that had read the record before it', async () => {
-    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
-    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
-    const reads: string[] = [];
-    const wp = site(held, reads, { crawlMs: 8_000 });
-    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
-    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
-    expect(await city()).toBe('Madrid');
-    await vi.advanceTimersByTimeAsync(61_000);
+    const { held, reads, city } = await oldCatalog({ crawlMs: 8_000 });
     // A use starts a refreshing crawl, which reads the venue as it long was (an old stamp: nothing to settle).
     expect(await city()).toBe('Madrid');
     // An editor's save of a few seconds before (its save long over) is found by the next check, which reads it.
@@ -199,15 +200,8 @@ describe("the catalog's checks of what changed", () => {
   });
 
   it('keeps a re-read that answers after a refreshing crawl has', async () => {
-    vi.useFakeTimers({ now: Date.parse('2024-05-10T12:30:00.400Z'), toFake: ['setTimeout', 'Date'] });
-    const held = { venue: post({ _VenueCity: 'Madrid' }, { modified_gmt: '2024-05-10T10:00:00' }) };
-    const reads: string[] = [];
     // The crawl answers 3 s after it began; a re-read 4 s after.
-    const wp = site(held, reads, { crawlMs: 3_000, readMs: 4_000 });
-    const catalog = new LinkedCatalog({ wp, mapping }, { maxAgeMs: 60_000 });
-    const city = async () => (await catalog.all('venue', 'en')).get(12)?.values.city;
-    expect(await city()).toBe('Madrid');
-    await vi.advanceTimersByTimeAsync(61_000);
+    const { held, reads, city } = await oldCatalog({ crawlMs: 3_000, readMs: 4_000 });
     expect(await city()).toBe('Madrid');
     // Found by the check of the next use (a save of some seconds before, long over): its re-read begins at once and
     // answers after the crawl.

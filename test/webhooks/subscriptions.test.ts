@@ -90,19 +90,25 @@ describe.each([
   );
 });
 
+/** A resolver that answers a public address once `release` is called; `checked` resolves when it was asked. */
+function heldResolver() {
+  let release = () => {};
+  let asked = () => {};
+  const checked = new Promise<void>((r) => (asked = r));
+  const resolve = async (): Promise<LookupAddress[]> => {
+    asked();
+    await new Promise<void>((r) => (release = r));
+    return [{ address: '93.184.216.34', family: 4 }];
+  };
+  return { resolve, checked, release: () => release() };
+}
+
 describe.each([
   ['memory', () => ({})],
   ['Redis', () => ({ redis: { ...redis, prefix: `${prefix}${++n}:` } })],
 ])("an administrator's edit in %s", (_name, store) => {
   it('answers 404 and puts nothing back when the subscription is deleted while its new URL is checked', async () => {
-    let release = () => {};
-    let checking = () => {};
-    const checked = new Promise<void>((r) => (checking = r));
-    const resolve = async (): Promise<LookupAddress[]> => {
-      checking();
-      await new Promise<void>((r) => (release = r));
-      return [{ address: '93.184.216.34', family: 4 }];
-    };
+    const { resolve, checked, release } = heldResolver();
     const w = instance({ allowPrivate: false, resolve, ...store() });
     open.push(w);
     const admin = new WebhookAdmin(w);
@@ -116,14 +122,7 @@ describe.each([
   });
 
   it("keeps a delivery's note of a failure made while the edit's URL was checked", async () => {
-    let release = () => {};
-    let checking = () => {};
-    const checked = new Promise<void>((r) => (checking = r));
-    const resolve = async (): Promise<LookupAddress[]> => {
-      checking();
-      await new Promise<void>((r) => (release = r));
-      return [{ address: '93.184.216.34', family: 4 }];
-    };
+    const { resolve, checked, release } = heldResolver();
     const w = instance({ allowPrivate: false, resolve, ...store() });
     open.push(w);
     await w.subs.put(sub('wh_8'));
