@@ -296,7 +296,13 @@ export class EventIndex {
    */
   async #build(progress: BuildProgress): Promise<void> {
     const t0 = performance.now();
-    const state = this.#resume ?? { page: 1, seen: new IdTable(), seq0: this.#seq, newest: '', ms: 0 };
+    const state = this.#resume ?? {
+      page: 1,
+      seen: new IdTable(0, Int32Array),
+      seq0: this.#seq,
+      newest: '',
+      ms: 0,
+    };
     const tick = this.#reads.begin();
     this.#resume = state;
     progress.start();

@@ -20,8 +20,9 @@ describe('IdTable', () => {
         fc.array(op, { maxLength: 300 }),
         fc.nat(8),
         fc.boolean(),
-        (pool, ops, capacity, slow) => {
-          const table = new IdTable(capacity, slow ? 0 : undefined);
+        fc.boolean(),
+        (pool, ops, capacity, slow, int) => {
+          const table = new IdTable(capacity, int ? Int32Array : Float64Array, slow ? 0 : undefined);
           const map = new Map<number, number>();
           for (const [kind, at, value] of ops) {
             const key = pool[at];
@@ -43,7 +44,7 @@ describe('IdTable', () => {
   it('keeps a key in one table when setting it ends a resize and starts the one a reserve asked for', () => {
     // fast-check's counterexample: the second set's move ends the resize to 32 slots, which starts the one to 64
     // that the second reserve asked for; the key's table became the old one, and the key was put in the new one too.
-    const table = new IdTable(0, 0);
+    const table = new IdTable(0, Float64Array, 0);
     table.reserve(9);
     table.reserve(17);
     table.set(1234, 1);
@@ -83,6 +84,20 @@ describe('IdTable', () => {
     expect(table.has(-3)).toBe(false);
     expect(() => table.set(0, 1)).toThrow(RangeError);
     expect(() => table.set(1.5, 1)).toThrow(RangeError);
+  });
+
+  it('keeps 32-bit integer values in half the bytes, and refuses any other value there', () => {
+    const wide = new IdTable(1000);
+    const narrow = new IdTable(1000, Int32Array);
+    expect(narrow.bytes * 3).toBe(wide.bytes * 2);
+    for (const v of [0, -1, 2 ** 31 - 1, -(2 ** 31)]) {
+      narrow.set(7, v);
+      expect(narrow.get(7)).toBe(v);
+    }
+    for (const v of [1.5, 2 ** 31, Number.NaN]) expect(() => narrow.set(8, v)).toThrow(RangeError);
+    expect(narrow.has(8)).toBe(false);
+    wide.set(8, 2 ** 40 + 0.5);
+    expect(wide.get(8)).toBe(2 ** 40 + 0.5);
   });
 });
 

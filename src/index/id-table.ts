@@ -26,17 +26,25 @@ function find(keys: Int32Array, bits: number, key: number): number {
   }
 }
 
+/**
+ * What an IdTable's values are kept in: 32-bit integers (rows, post ids, flags: half the bytes, and half to allocate
+ * when it grows) or any number (a sequence that may pass 2^31 in a long-lived process).
+ */
+type Values = Int32Array | Float64Array;
+type ValuesOf = new (n: number) => Values;
+
 /** A table being emptied into a bigger one, moved from slot `at` on. */
 interface OldTable {
   keys: Int32Array;
-  values: Float64Array;
+  values: Values;
   bits: number;
   at: number;
 }
 
 export class IdTable {
   #keys: Int32Array;
-  #values: Float64Array;
+  #values: Values;
+  readonly #Values: ValuesOf;
   #bits: number;
   /** Entries in both tables while a resize is under way. */
   #size = 0;
@@ -50,11 +58,15 @@ export class IdTable {
   #want = 0;
   readonly #atOnce: number;
 
-  /** `atOnce`: tests make it small, to resize a slice at a time at any size. */
-  constructor(capacity = 0, atOnce = AT_ONCE) {
+  /**
+   * `values`: `Int32Array` where every value is a 32-bit integer (checked by `set`). `atOnce`: tests make it small,
+   * to resize a slice at a time at any size.
+   */
+  constructor(capacity = 0, values: ValuesOf = Float64Array, atOnce = AT_ONCE) {
+    this.#Values = values;
     this.#bits = bitsFor(capacity);
     this.#keys = new Int32Array(1 << this.#bits);
-    this.#values = new Float64Array(1 << this.#bits);
+    this.#values = new values(1 << this.#bits);
     this.#atOnce = atOnce;
   }
 
@@ -85,6 +97,8 @@ export class IdTable {
 
   set(key: number, value: number): void {
     if (!isKey(key)) throw new RangeError(`not a post id: ${key}`);
+    if (this.#values instanceof Int32Array && (value | 0) !== value)
+      throw new RangeError(`not a 32-bit integer: ${value}`);
     if (this.#old) this.#move(PACE);
     else if ((this.#size + 1) * 2 > this.#keys.length) this.#resize(this.#bits + 1);
     // Looked for in the old table after the move or resize: either can have just made the key's table the old one
@@ -184,7 +198,7 @@ export class IdTable {
     this.#old = { keys: this.#keys, values: this.#values, bits: this.#bits, at: 0 };
     this.#bits = bits;
     this.#keys = new Int32Array(1 << bits);
-    this.#values = new Float64Array(1 << bits);
+    this.#values = new this.#Values(1 << bits);
     if (this.#old.keys.length <= this.#atOnce) this.#move(this.#old.keys.length);
   }
 
@@ -225,7 +239,7 @@ export function slugHash(slug: string): number {
  * small Map.
  */
 export class SlugTable {
-  readonly #byHash = new IdTable();
+  readonly #byHash = new IdTable(0, Int32Array);
   readonly #overflow = new Map<string, number>();
   readonly #slugOf: (id: number) => string | undefined;
 

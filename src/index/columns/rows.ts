@@ -146,7 +146,7 @@ export class Rows {
   inverted = 0;
 
   /** The live row of each event id. */
-  readonly rowOf = new IdTable();
+  readonly rowOf = new IdTable(0, Int32Array);
   readonly #idOfSlug = new SlugTable((id) => {
     const r = this.rowOf.get(id);
     return r === undefined ? undefined : this.slugs.string(r);
