@@ -45,6 +45,8 @@ export class IdTable {
   #keys: Int32Array;
   #values: Values;
   readonly #Values: ValuesOf;
+  /** Whether values are 32-bit integers (checked as they are set). */
+  readonly #int: boolean;
   #bits: number;
   /** Entries in both tables while a resize is under way. */
   #size = 0;
@@ -64,6 +66,7 @@ export class IdTable {
    */
   constructor(capacity = 0, values: ValuesOf = Float64Array, atOnce = AT_ONCE) {
     this.#Values = values;
+    this.#int = values === Int32Array;
     this.#bits = bitsFor(capacity);
     this.#keys = new Int32Array(1 << this.#bits);
     this.#values = new values(1 << this.#bits);
@@ -97,7 +100,7 @@ export class IdTable {
 
   set(key: number, value: number): void {
     if (!isKey(key)) throw new RangeError(`not a post id: ${key}`);
-    if (this.#values instanceof Int32Array && (value | 0) !== value)
+    if (this.#int && (value | 0) !== value)
       throw new RangeError(`not a 32-bit integer: ${value}`);
     if (this.#old) this.#move(PACE);
     else if ((this.#size + 1) * 2 > this.#keys.length) this.#resize(this.#bits + 1);
