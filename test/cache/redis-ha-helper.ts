@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
+import { guard } from '../slack.ts';
 import { freePort } from './redis-helper.ts';
 
 const run = promisify(execFile);
@@ -25,6 +26,8 @@ function serve(args: string[]): ChildProcess {
   return spawn('redis-server', [...args, '--repl-diskless-sync-delay', '0'], { stdio: 'ignore' });
 }
 
+const sentinelOf = (args: string[]): ChildProcess => spawn('redis-server', args, { stdio: 'ignore' });
+
 const killer = (child: () => ChildProcess | undefined) => async () => {
   const c = child();
   if (!c || c.exitCode !== null || c.signalCode !== null) return;
@@ -33,10 +36,33 @@ const killer = (child: () => ChildProcess | undefined) => async () => {
   await gone;
 };
 
+/** Ports a server is started on at most: another process may take a free port before the server binds it. */
+const PORT_TRIES = 5;
+
+/**
+ * A redis-server (or sentinel) started on a free loopback port with `argsFor(port)`, once it answers PING. One that
+ * exits first (its port taken meanwhile by another lane's server) is started again on another port.
+ */
+async function serveOnFreePort(
+  argsFor: (port: number) => string[],
+  start: (args: string[]) => ChildProcess = serve,
+): Promise<Node> {
+  for (let i = 0; i < PORT_TRIES; i++) {
+    const port = await freePort();
+    const child = start(argsFor(port));
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
+    await until(
+      `redis-server on ${port}`,
+      async () => exited() || (await info(port, 'ping')).includes('PONG'),
+    );
+    if (!exited()) return { port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) };
+  }
+  throw new Error(`no redis-server started on a free port in ${PORT_TRIES} tries`);
+}
+
 /** A redis-server on a free loopback port, keeping nothing on disk but what it must, in `dir`; `extra`: its role. */
-async function startNode(dir: string, extra: string[]): Promise<Node> {
-  const port = await freePort();
-  const child = serve([
+function startNode(dir: string, extra: string[]): Promise<Node> {
+  return serveOnFreePort((port) => [
     '--port',
     String(port),
     '--bind',
@@ -49,20 +75,20 @@ async function startNode(dir: string, extra: string[]): Promise<Node> {
     dir,
     ...extra,
   ]);
-  return { port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) };
 }
 
+/** Waits for `cond` (a guard of `ms` × the lanes' slack: redis-server starts slowly at load 12–18). */
 async function until(what: string, cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = Date.now() + guard(ms);
   while (Date.now() < end) {
     if (await cond().catch(() => false)) return;
     await sleep(100);
   }
-  throw new Error(`${what} did not happen within ${ms} ms`);
+  throw new Error(`${what} did not happen within ${guard(ms)} ms`);
 }
 
 const info = async (port: number, ...args: string[]): Promise<string> =>
-  (await run('redis-cli', ['-p', String(port), ...args], { timeout: 2_000 })).stdout;
+  (await run('redis-cli', ['-p', String(port), ...args], { timeout: guard(2_000) })).stdout;
 
 export interface LocalCluster {
   nodes: Node[];
@@ -77,18 +103,18 @@ export interface LocalCluster {
 export async function localCluster(): Promise<LocalCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'cg-cluster-'));
   const nodes: Node[] = [];
-  for (let i = 0; i < 6; i++) {
-    // Each node its own cluster file (the node writes it; `i` keeps the names apart).
-    const conf = ['--cluster-config-file', join(dir, `nodes-${i}.conf`)];
-    nodes.push(await startNode(dir, ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000', ...conf]));
-  }
   const dispose = async () => {
     await Promise.all(nodes.map((n) => n.kill()));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const n of nodes)
-      await until(`redis-server on ${n.port}`, async () => (await info(n.port, 'ping')).includes('PONG'));
+    for (let i = 0; i < 6; i++) {
+      // Each node its own cluster file (the node writes it; `i` keeps the names apart).
+      const conf = ['--cluster-config-file', join(dir, `nodes-${i}.conf`)];
+      nodes.push(
+        await startNode(dir, ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000', ...conf]),
+      );
+    }
     await run(
       'redis-cli',
       [
@@ -99,7 +125,7 @@ export async function localCluster(): Promise<LocalCluster> {
         '1',
         '--cluster-yes',
       ],
-      { timeout: 30_000 },
+      { timeout: guard(30_000) },
     );
     for (const n of nodes)
       await until('cluster_state:ok', async () =>
@@ -155,32 +181,36 @@ export async function localSentinel(): Promise<LocalSentinel> {
   const dir = mkdtempSync(join(tmpdir(), 'cg-sentinel-'));
   const name = 'cgmaster';
   const master = await startNode(dir, []);
-  const replica = await startNode(dir, ['--replicaof', '127.0.0.1', String(master.port)]);
+  const started: Node[] = [master];
   const sentinels: Node[] = [];
   const dispose = async () => {
-    await Promise.all([master, replica, ...sentinels].map((n) => n.kill()));
+    await Promise.all([...started, ...sentinels].map((n) => n.kill()));
     rmSync(dir, { recursive: true, force: true });
   };
+  let replica: Node;
   try {
+    replica = await startNode(dir, ['--replicaof', '127.0.0.1', String(master.port)]);
+    started.push(replica);
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const conf = join(dir, `sentinel-${port}.conf`);
-      // Sentinel rewrites its configuration file: one writable file each.
-      writeFileSync(
-        conf,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          `dir ${dir}`,
-          `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
-          `sentinel down-after-milliseconds ${name} 1000`,
-          `sentinel failover-timeout ${name} 5000`,
-          `sentinel parallel-syncs ${name} 1`,
-          '',
-        ].join('\n'),
-      );
-      const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-      sentinels.push({ port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) });
+      const sentinel = await serveOnFreePort((port) => {
+        const conf = join(dir, `sentinel-${port}.conf`);
+        // Sentinel rewrites its configuration file: one writable file each.
+        writeFileSync(
+          conf,
+          [
+            `port ${port}`,
+            'bind 127.0.0.1',
+            `dir ${dir}`,
+            `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
+            `sentinel down-after-milliseconds ${name} 1000`,
+            `sentinel failover-timeout ${name} 5000`,
+            `sentinel parallel-syncs ${name} 1`,
+            '',
+          ].join('\n'),
+        );
+        return [conf, '--sentinel'];
+      }, sentinelOf);
+      sentinels.push(sentinel);
     }
     await until('replica in sync', async () =>
       (await info(replica.port, 'info', 'replication')).includes('master_link_status:up'),
