@@ -100,8 +100,7 @@ export class IdTable {
 
   set(key: number, value: number): void {
     if (!isKey(key)) throw new RangeError(`not a post id: ${key}`);
-    if (this.#int && (value | 0) !== value)
-      throw new RangeError(`not a 32-bit integer: ${value}`);
+    if (this.#int && (value | 0) !== value) throw new RangeError(`not a 32-bit integer: ${value}`);
     if (this.#old) this.#move(PACE);
     else if ((this.#size + 1) * 2 > this.#keys.length) this.#resize(this.#bits + 1);
     // Looked for in the old table after the move or resize: either can have just made the key's table the old one
