@@ -9,3 +9,6 @@ export interface SharedRedis {
   readonly up: () => boolean;
   readonly prefix: string;
 }
+
+/** Deletes lock KEYS[1] if it still holds ARGV[1] (its holder's token): a holder whose lease ended frees no other's. */
+export const RELEASE_LOCK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;

@@ -5,6 +5,7 @@
 // (gzip, src/index/snapshot-codec.ts). A save writes a new generation, then points to it, then deletes the old one,
 // so a reader never sees half a snapshot (a reader that loses the race finds a chunk gone and tries again).
 import type { RedisClient } from '../cache/redis.ts';
+import { RELEASE_LOCK } from '../shared-redis.ts';
 import type { EventIndex } from './event-index.ts';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.ts';
 
@@ -43,7 +44,6 @@ export interface RedisSnapshotOptions {
   writerMs?: number;
 }
 
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 /** Takes or renews a role: free, or already ours (ARGV[3] = '1': take it whoever holds it). */
 const LEAD = `local v = redis.call('get', KEYS[1])
 if v == false or v == ARGV[1] or ARGV[3] == '1' then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
@@ -155,7 +155,7 @@ export class RedisSnapshotStore implements SnapshotStore {
           await crawl();
           return 'crawled';
         } finally {
-          await this.#redis.eval(RELEASE, 1, this.#lock(language), token).catch(() => {});
+          await this.#redis.eval(RELEASE_LOCK, 1, this.#lock(language), token).catch(() => {});
         }
       }
       // Someone else crawls: wait until their lock is gone, then use their snapshot (or crawl if they failed).

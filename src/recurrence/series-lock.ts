@@ -4,7 +4,7 @@
 // chain per series), then every instance's (a Redis key held while the write runs, renewed while it lasts).
 import { randomBytes } from 'node:crypto';
 import { seriesBusy } from '../http/errors.ts';
-import type { SharedRedis } from '../shared-redis.ts';
+import { RELEASE_LOCK, type SharedRedis } from '../shared-redis.ts';
 
 /** How long a turn holds its Redis key without renewal: a process that died frees the series this long after. */
 export const SERIES_LEASE_MS = 20_000;
@@ -13,7 +13,6 @@ export const SERIES_WAIT_MS = 15_000;
 /** How often a waiting instance asks whether the key is free. */
 const POLL_MS = 25;
 
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 
 export class SeriesLocks {
@@ -66,7 +65,7 @@ export class SeriesLocks {
       return await write();
     } finally {
       clearInterval(renew);
-      await r.cmd.eval(RELEASE, 1, key, token).catch(() => {});
+      await r.cmd.eval(RELEASE_LOCK, 1, key, token).catch(() => {});
     }
   }
 }
