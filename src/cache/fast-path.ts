@@ -10,7 +10,7 @@ import type { ResponseCache } from './response-cache.ts';
 
 const anyOrigin: OriginRule = () => true;
 /** An anonymous read's answer that no cache may keep, as src/http/adapter.ts sends it. */
-const UNSHARED: Readonly<Record<string, string>> = Object.freeze(unsharedHeaders(true, false));
+const UNSHARED: Readonly<Record<string, string>> = Object.freeze(unsharedHeaders('GET', false));
 
 /**
  * Answers from L1 and returns true, or returns false to let express handle the request. Requests carrying any

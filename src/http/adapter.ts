@@ -63,9 +63,7 @@ function send(x: Exchange): void {
   // site's analytics cookie comes this way on every read).
   // An unshared answer from the cache is a stored entry: a write's previous answer while its refill runs.
   const stored = x.source === 'memory' || x.source === 'redis';
-  const extra = x.shared
-    ? SHARED_EXTRA
-    : unsharedHeaders(x.method === 'GET' || x.method === 'HEAD', isOwn(x));
+  const extra = x.shared ? SHARED_EXTRA : unsharedHeaders(x.method, isOwn(x));
   sendAnswer(x.req, x.res, x.answer, { shared: x.shared, extra, stored });
 }
 
@@ -166,9 +164,7 @@ export function apiRouter(bindings: Binding[], opts: ApiRootOptions): express.Ro
     const answer =
       jsonpRefusal(globals, jsonp) ?? (shape ? shaped(errorAnswer(err), shape) : errorAnswer(err));
     // Never shared: a CDN must not keep an error for its own default time either.
-    sendAnswer(req, res, answer, {
-      extra: unsharedHeaders(req.method === 'GET' || req.method === 'HEAD', own),
-    });
+    sendAnswer(req, res, answer, { extra: unsharedHeaders(req.method, own) });
   };
   return router;
 }

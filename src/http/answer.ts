@@ -109,7 +109,8 @@ export const VARY = 'Authorization, Cookie, Accept-Encoding, Origin';
  * and is `private` when it is the caller's own (signed in, or unlocked by a post password), else `no-store` (an error,
  * or an answer that raced a write: without it a CDN would keep it for its own default time, and no purge names it).
  */
-export function unsharedHeaders(read: boolean, own: boolean): Record<string, string> {
+export function unsharedHeaders(method: string, own: boolean): Record<string, string> {
+  const read = method === 'GET' || method === 'HEAD';
   const extra: Record<string, string> = {};
   if (read) extra.vary = VARY;
   if (own) extra['cache-control'] = PRIVATE_CACHE_CONTROL;
