@@ -2,7 +2,7 @@
 // live rows into new columns while the old ones answer.
 
 import type { EventColumns } from './columns/index.ts';
-import { IdTable } from './id-table.ts';
+import { type IdTable, idSet } from './id-table.ts';
 import type { IndexLogger } from './progress.ts';
 
 /** Replaced rows tolerated before a compaction (and at least a quarter as many as live ones). */
@@ -57,7 +57,7 @@ export class Compactions {
     if (!this.#current) {
       // Not sized for every event: at 1M, 24 MB allocated in the task of the change that started it. It grows a
       // slice at a time as ids are noted (src/index/id-table.ts).
-      const touched: Touched = { seen: new IdTable(0, Int32Array), ids: [], at: 0 };
+      const touched: Touched = { seen: idSet(), ids: [], at: 0 };
       const done = this.#run(touched).finally(() => {
         this.#current = null;
       });

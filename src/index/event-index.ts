@@ -17,7 +17,7 @@ import {
 import { type CrawlState, crawlPages, UpstreamEvents } from './crawl.ts';
 import type { EventIndexOptions, IndexSnapshot, ReconcileResult, Restoring } from './event-index-types.ts';
 import { type EventFacets, facetsOf } from './facets.ts';
-import { IdTable } from './id-table.ts';
+import { IdTable, idSet } from './id-table.ts';
 import { sameRepeat } from './occurrences/repeat.ts';
 import { OccurrenceStore } from './occurrences/store.ts';
 import { type BuildProgress, buildProgress, type IndexLogger, stderrLogger } from './progress.ts';
@@ -296,13 +296,7 @@ export class EventIndex {
    */
   async #build(progress: BuildProgress): Promise<void> {
     const t0 = performance.now();
-    const state = this.#resume ?? {
-      page: 1,
-      seen: new IdTable(0, Int32Array),
-      seq0: this.#seq,
-      newest: '',
-      ms: 0,
-    };
+    const state = this.#resume ?? { page: 1, seen: idSet(), seq0: this.#seq, newest: '', ms: 0 };
     const tick = this.#reads.begin();
     this.#resume = state;
     progress.start();

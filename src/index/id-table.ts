@@ -221,6 +221,9 @@ export class IdTable {
   }
 }
 
+/** A set of post ids (each set to 1): 32-bit values. */
+export const idSet = (): IdTable => new IdTable(0, Int32Array);
+
 /** Table bits for `count` entries at a load of at most one half (at least 16 slots). */
 function bitsFor(count: number): number {
   let bits = 4;
