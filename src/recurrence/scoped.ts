@@ -32,6 +32,7 @@ function seriesIdOf(deps: Deps, id: number, post?: WpPost): number | undefined {
 /**
  * Runs `write` on what `id` addresses, in its series' turn (src/recurrence/series-lock.ts) and read again in it: a
  * series written by another request meanwhile is written from its new state. A one-off is written at once.
+ * `unread`: what a failure to read the target answers instead (thrown when absent).
  */
 async function inTurn<T>(
   deps: Deps,
@@ -39,10 +40,21 @@ async function inTurn<T>(
   id: number,
   post: WpPost | undefined,
   write: (t: Target) => Promise<T>,
+  unread?: (err: unknown) => T,
 ): Promise<T> {
+  const run = async (known?: WpPost): Promise<T> => {
+    let t: Target;
+    try {
+      t = await targetOf(deps, ctx, id, known);
+    } catch (err) {
+      if (unread) return unread(err);
+      throw err;
+    }
+    return write(t);
+  };
   const seriesId = seriesIdOf(deps, id, post);
-  if (seriesId === undefined) return write(await targetOf(deps, ctx, id, post));
-  return turns(deps).hold(seriesId, async () => write(await targetOf(deps, ctx, id)));
+  if (seriesId === undefined) return run(post);
+  return turns(deps).hold(seriesId, () => run());
 }
 
 /**
@@ -99,14 +111,13 @@ export async function deleteInScope(
   };
   const post = isOccurrenceId(id) ? undefined : await readForWrite(deps, ctx, id, id).catch(plain);
   if (!isOccurrenceId(id) && !post) return undefined;
-  const seriesId = seriesIdOf(deps, id, post);
-  if (seriesId === undefined) {
-    if (isOccurrenceId(id)) throw eventNotFound(id);
-    return undefined;
-  }
-  return turns(deps).hold(seriesId, async () => {
-    const t = await targetOf(deps, ctx, id).catch(plain);
-    if (!t || t.kind === 'one-off') return undefined;
-    return deleteScoped(kit, deps, ctx, site, t, scopeOf(t, scope));
-  });
+  return inTurn(
+    deps,
+    ctx,
+    id,
+    post,
+    async (t) =>
+      t.kind === 'one-off' ? undefined : deleteScoped(kit, deps, ctx, site, t, scopeOf(t, scope)),
+    plain,
+  );
 }
