@@ -51,11 +51,16 @@ async function serveOnFreePort(
     const port = await freePort();
     const child = start(argsFor(port));
     const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const kill = killer(() => child);
     await until(
       `redis-server on ${port}`,
       async () => exited() || (await info(port, 'ping')).includes('PONG'),
-    );
-    if (!exited()) return { port, url: `redis://127.0.0.1:${port}`, kill: killer(() => child) };
+    ).catch(async (err: unknown) => {
+      // One that never answered is not left running.
+      await kill();
+      throw err;
+    });
+    if (!exited()) return { port, url: `redis://127.0.0.1:${port}`, kill };
   }
   throw new Error(`no redis-server started on a free port in ${PORT_TRIES} tries`);
 }
