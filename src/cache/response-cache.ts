@@ -159,15 +159,14 @@ export class ResponseCache {
     const servable = this.#soft.size === 0 ? 'no' : this.#soft.servableAsIs(key, this.#now());
     const old = servable === 'no' ? undefined : this.#l1.get(key, { allowStale: true });
     if (!old || this.#now() - old.storedAt > this.#revalidateMs) return undefined;
-    return this.#servedSoft(old, servable === 'late').entry;
+    return this.#servedSoft(key, old, servable === 'late').entry;
   }
 
   /**
    * The entry for `key`: fresh from L1, else (one load per key at a time) from Redis, else from `load`. A stale
    * entry inside the stale-while-revalidate window is returned at once while a refresh runs; if the upstream fails,
    * a stale entry inside the stale-if-error window is returned instead of the error. A softly invalidated entry is
-   * returned at once, unshared (no shared cache may keep it), for `softStaleMs` after its invalidation while one
-   * refill runs; later callers wait for that refill.
+   * returned at once, unshared, while one refill runs, as `SoftMarks.servable` says (src/cache/soft-marks.ts).
    */
   async get(
     key: string,
@@ -182,12 +181,12 @@ export class ResponseCache {
     const old = this.#l1.get(key, { allowStale: true });
     let allowStale = false;
     const soft = old && this.#soft.get(key);
+    const servable = soft ? this.#soft.servable(key, this.#now()) : 'no';
     if (old) {
       const age = this.#now() - old.storedAt;
       if (age > this.#lifeMs) this.#l1.delete(key);
-      // Softly invalidated and no refill runs: inside the soft window, the previous answer while this call refills.
-      else
-        allowStale = age <= this.#revalidateMs && (!soft || this.#soft.servable(key, this.#now()) !== 'no');
+      // Softly invalidated and no refill runs: the previous answer while this call refills, when servable.
+      else allowStale = age <= this.#revalidateMs && (!soft || servable !== 'no');
     }
     const context: FetchContext = { load, seq: this.#races.seq, at: this.#now() };
     const mark = this.#failureCount;
@@ -205,7 +204,7 @@ export class ResponseCache {
         this.stats.l2++;
         return { entry, source: 'l2', shared: true };
       }
-      if (soft) return this.#servedSoft(entry);
+      if (soft) return this.#servedSoft(key, entry, servable === 'late');
       this.stats.stale++;
       return { entry, source: 'l1', shared: true };
     }
@@ -217,7 +216,12 @@ export class ResponseCache {
   }
 
   /** The previous answer of a write's drop: a CDN or browser must not keep it past the refill. */
-  #servedSoft(entry: CacheEntry, late = false): { entry: CacheEntry; source: CacheSource; shared: boolean } {
+  #servedSoft(
+    key: string,
+    entry: CacheEntry,
+    late: boolean,
+  ): { entry: CacheEntry; source: CacheSource; shared: boolean } {
+    this.#soft.read(key);
     this.stats.stale++;
     this.stats.soft++;
     if (late) this.stats.softLate++;
@@ -286,7 +290,7 @@ export class ResponseCache {
       // one it replaces, never fresh nor shared nor in Redis; its age counts from the load's start.
       context.unstored = true;
       this.#tags.add(key, loaded.entry.tags);
-      this.#soft.replace(key, { since: context.at, seq: this.#races.seq });
+      this.#soft.replace(key, { since: context.at, seq: this.#races.seq, read: true });
       return loaded.entry;
     }
     this.#tags.add(key, loaded.entry.tags);

@@ -109,6 +109,46 @@ describe('soft invalidation', () => {
     expect(text(cache.peek('k')!)).toBe('new');
   });
 
+  it('keeps serving a key whose refill raced a later write and ended past the window, while the next refill runs', async () => {
+    const { clock, cache, loader, loads } = setup();
+    await cache.get('k', loader('old'));
+    await cache.invalidate(['event:1'], { soft: true });
+    const first = cache.get('k', loader('before the second write', undefined, 30));
+    await new Promise((r) => setTimeout(r, 5));
+    await cache.invalidate(['list:event'], { soft: true });
+    // The refill is slower than the window: it ends 1.5 s after it started, and no refill runs when the next reader comes.
+    clock.t += 1500;
+    expect(text((await first).entry)).toBe('old');
+    await settle();
+    const next = await cache.get('k', loader('after', undefined, 30));
+    expect(text(next.entry)).toBe('before the second write');
+    expect(next.shared).toBe(false);
+    expect(cache.stats.softLate).toBe(1);
+    await settle();
+    await settle();
+    expect(text(cache.peek('k')!)).toBe('after');
+    expect(loads()).toBe(3);
+  });
+
+  it('keeps serving a key that waited for a refill slot until past the window; the next reader starts its refill', async () => {
+    const { clock, cache, loader } = setup();
+    const keys = ['a', 'b', 'c'];
+    for (const k of keys) await cache.get(k, loader(`old ${k}`));
+    await cache.invalidate(['list:event'], { soft: true });
+    const running = keys.slice(0, SOFT_REFILLS).map((k) => cache.get(k, loader(`new ${k}`, undefined, 40)));
+    expect(text((await cache.get('c', loader('unused'))).entry)).toBe('old c');
+    clock.t += 1500;
+    await Promise.all(running);
+    await new Promise((r) => setTimeout(r, 60));
+    // A slot is free now, past the window: the reader gets the previous answer and the refill runs meanwhile.
+    const next = await cache.get('c', loader('new c', undefined, 20));
+    expect(text(next.entry)).toBe('old c');
+    expect(cache.stats.softLate).toBe(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(text(cache.peek('c')!)).toBe('new c');
+    // A key nobody read during its window still makes its first reader wait (the test above of that name).
+  });
+
   it('makes readers wait for the running refill once the bound (10 s) has passed', async () => {
     const { clock, cache, loader } = setup();
     await cache.get('k', loader('old'));

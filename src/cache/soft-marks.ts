@@ -1,11 +1,17 @@
 // Which in-process answers a write softly invalidated (src/cache/soft.ts), and when their previous answer may still be
 // served: inside the soft window (CACHE_SOFT_STALE_MS) while one refill runs, and past it, up to a bound, while that
-// refill is still running or waits its turn, so readers never wait on a busy WordPress (issue 33).
+// refill is still running or waits its turn, and for a key readers have been served softly (its refill ended too late,
+// or raced another write, or waited for a slot), so readers never wait on a busy WordPress (issue 33).
 
-/** A key whose L1 entry was softly invalidated: since when, and the invalidation's sequence number. */
+/**
+ * A key whose L1 entry was softly invalidated: since when, the invalidation's sequence number, and whether its
+ * previous answer has been served since (a key readers want: past the window, the next reader starts its refill and
+ * keeps the previous answer rather than waiting for it).
+ */
 export interface SoftMark {
   since: number;
   seq: number;
+  read?: boolean;
 }
 
 /** How long past a soft invalidation a previous answer may still be served while its refill is slow. */
@@ -46,7 +52,14 @@ export class SoftMarks {
 
   /** Marks `key`; the first mark's time stays (a second write inside the window does not stretch it). */
   mark(key: string, seq: number, now: number): void {
-    this.#marks.set(key, { since: this.#marks.get(key)?.since ?? now, seq });
+    const m = this.#marks.get(key);
+    this.#marks.set(key, { since: m?.since ?? now, seq, read: m?.read });
+  }
+
+  /** The key's previous answer was served. */
+  read(key: string): void {
+    const m = this.#marks.get(key);
+    if (m) m.read = true;
   }
 
   /** The key holds a refill that reflects every change before `since`, and not those after `seq`. */
@@ -69,14 +82,17 @@ export class SoftMarks {
 
   /**
    * Whether the previous answer of a marked key may be served now: `fresh` inside the soft window; `late` past it,
-   * within the bound, while its refill runs or the refills are all taken; `no`: the reader waits for a refill.
+   * within the bound, while its refill runs or the refills are all taken, or (the reader then starts the refill) when
+   * it has been served since its mark; `no`: the reader waits for a refill. So only a key nobody read during its
+   * window, or one past the bound, makes a reader wait: not one whose refill ended after the window having raced a
+   * later write, nor one that waited for a refill slot until after it.
    */
   servable(key: string, now: number): 'fresh' | 'late' | 'no' {
     const m = this.#marks.get(key);
     if (!m) return 'no';
     const age = now - m.since;
     if (age < this.#windowMs) return 'fresh';
-    if (age < this.#boundMs && (this.#refilling.has(key) || this.full)) return 'late';
+    if (age < this.#boundMs && (m.read || this.#refilling.has(key) || this.full)) return 'late';
     return 'no';
   }
 
