@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
-import { GC_KINDS, type GcPause, type Late } from './busy/stalls.ts';
+import { GC_KINDS, type GcPause, type Late, type SlowRead } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
@@ -57,6 +57,9 @@ interface Round {
   /** The gateway's loop lag max (a 1 ms timer's longest lateness) over the reads without writes, and with them. */
   quietLagMs: number;
   lagMs: number;
+  /** The same less each late firing's wait for a core (the run delay in its gap): the loop's own blocks. */
+  quietOwnLagMs: number;
+  ownLagMs: number;
   /** Reads of the write phase answered by the fast path, and with a previous answer while a write's drop refilled. */
   how: { fast: number; soft: number };
   creates: number;
@@ -167,6 +170,8 @@ async function round(g: Server, auth: string): Promise<Round> {
     busy,
     quietLagMs: 0,
     lagMs: 0,
+    quietOwnLagMs: 0,
+    ownLagMs: 0,
     how,
     creates: created.length - before,
     quietFrom,
@@ -179,11 +184,15 @@ async function round(g: Server, auth: string): Promise<Round> {
 /** Each round's loop lag max, without and with writes: the stall meter's longest lateness inside each phase. */
 function lagsOf(file: string, rounds: Round[]): void {
   const { late } = JSON.parse(readFileSync(file, 'utf8')) as { late: Late[] };
-  const within = (from: number, to: number) =>
-    late.filter((l) => l.at >= from && l.at <= to).reduce((a, l) => Math.max(a, l.lateMs), 0);
+  const within = (from: number, to: number, of: (l: Late) => number) =>
+    late.filter((l) => l.at >= from && l.at <= to).reduce((a, l) => Math.max(a, of(l)), 0);
+  const all = (l: Late) => l.lateMs;
+  const own = (l: Late) => Math.max(0, l.lateMs - (Number.isNaN(l.waitMs) ? 0 : l.waitMs));
   for (const r of rounds) {
-    r.quietLagMs = within(r.quietFrom, r.quietTo);
-    r.lagMs = within(r.from, r.to);
+    r.quietLagMs = within(r.quietFrom, r.quietTo, all);
+    r.lagMs = within(r.from, r.to, all);
+    r.quietOwnLagMs = within(r.quietFrom, r.quietTo, own);
+    r.ownLagMs = within(r.from, r.to, own);
   }
 }
 
@@ -194,7 +203,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     const q = r.quiet.times;
     const b = r.busy.times;
     console.log(
-      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms`,
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms)`,
     );
   }
   const m = (f: (r: Round) => number) => median(rounds.map(f));
@@ -206,7 +215,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     `  medians: p50 ${m((r) => pct(r.quiet.times, 50)).toFixed(2)} → ${m((r) => pct(r.busy.times, 50)).toFixed(2)} ms, p99 ${m((r) => pct(r.quiet.times, 99)).toFixed(2)} → ${m((r) => pct(r.busy.times, 99)).toFixed(2)} ms, ratio ${median(ratios).toFixed(2)}× (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
   );
   console.log(
-    `  with writes: max ${max(rounds.map((r) => max(r.busy.times))).toFixed(0)} ms, over 50 ms ${slow} and over 100 ms ${over100} of ${busyReads}, held ${busyReads} of ${asked * rounds.length} asked, loop lag max ${max(rounds.map((r) => r.lagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietLagMs)).toFixed(1)} ms)`,
+    `  with writes: max ${max(rounds.map((r) => max(r.busy.times))).toFixed(0)} ms, over 50 ms ${slow} and over 100 ms ${over100} of ${busyReads}, held ${busyReads} of ${asked * rounds.length} asked, loop lag max ${max(rounds.map((r) => r.lagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietLagMs)).toFixed(1)} ms), less waits for a core ${max(rounds.map((r) => r.ownLagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietOwnLagMs)).toFixed(1)} ms)`,
   );
 }
 
@@ -274,7 +283,11 @@ function reportStalls(
     console.log('  (none written)');
     return;
   }
-  const { late, gc } = JSON.parse(readFileSync(file, 'utf8')) as { late: Late[]; gc: GcPause[] };
+  const { late, gc, slow } = JSON.parse(readFileSync(file, 'utf8')) as {
+    late: Late[];
+    gc: GcPause[];
+    slow: SlowRead[];
+  };
   const inside = (at: number) => windows.some((w) => at >= w.from && at <= w.to);
   const gcDuring = gc.filter((g) => inside(g.at));
   const kinds = (gs: GcPause[]) =>
@@ -298,11 +311,21 @@ function reportStalls(
       `  ${m}: late firings over 5 ms ${of.length}, the most main-thread CPU in one late gap ${own.toFixed(1)} ms (its step plus its lateness)`,
     );
   }
+  // Reads the gateway itself took over 50 ms (its request's start to its response's finish), against the load
+  // generator's count: the difference waited outside the gateway's handling (in the socket or the load generator).
+  for (const m of names) {
+    const of = slow.filter((x) => inside(x.at) && modeOf(x.at) === m).sort((a, b) => b.ms - a.ms);
+    const read = of.filter((x) => x.method === 'GET');
+    console.log(
+      `  ${m}: requests the gateway took over 50 ms to answer: reads ${read.length}, writes ${of.length - read.length}${of.length ? ` (longest ${of[0]!.ms.toFixed(1)} ms)` : ''}`,
+    );
+    for (const x of read.slice(0, 6)) console.log(`    ${x.ms.toFixed(1)} ms, ${x.status} ${x.url}`);
+  }
   for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
     const pauses = gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
     const mode = modeOf(l.at);
     console.log(
-      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`,
+      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, waiting for a core ${l.waitMs.toFixed(1)} ms of it, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`,
     );
     // With a profile: where the gap's samples were.
     if (prof) {

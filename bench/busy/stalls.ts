@@ -3,8 +3,13 @@
 // main thread's CPU time over that gap; a PerformanceObserver notes every GC pause over 1 ms. On exit both go to
 // BUSY_STALLS_FILE as JSON, their starts in µs of the monotonic clock (the CPU profile's). A block of the loop of T ms
 // makes the timer late by T less up to one step. A late firing whose gap holds little CPU and no GC pause is the thread
-// waiting for a core (the machine's), not the gateway's own work.
-import { writeFileSync } from 'node:fs';
+// waiting for a core (the machine's), not the gateway's own work: each late firing also notes how long the thread was
+// ready but waiting for a core in its gap (Linux's run delay, /proc/thread-self/schedstat), so the lateness splits into
+// the machine's part and the loop's own. Requests the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from the
+// start of their handling to their response's finish (node:diagnostics_channel), are noted with their URL.
+import { subscribe } from 'node:diagnostics_channel';
+import { openSync, readSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const file = process.env.BUSY_STALLS_FILE;
@@ -16,6 +21,11 @@ export interface Late {
   lateMs: number;
   /** The main thread's CPU time during the gap (ms). */
   cpuMs: number;
+  /**
+   * How long the main thread was ready to run but waited for a core during the gap (ms; Linux's schedstat run delay):
+   * the machine's part of the lateness. NaN where /proc/thread-self/schedstat cannot be read.
+   */
+  waitMs: number;
 }
 /** The GC kinds perf_hooks names (`constants.NODE_PERFORMANCE_GC_*`), as printed. */
 export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
@@ -24,6 +34,15 @@ export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
   [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental marking'],
   [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
 ];
+
+/** A request the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from its start to its response's finish. */
+export interface SlowRead {
+  at: number;
+  ms: number;
+  method: string;
+  url: string;
+  status: number;
+}
 
 export interface GcPause {
   at: number;
@@ -42,15 +61,53 @@ if (file) {
   const offset = us() - performance.now() * 1000;
   const late: Late[] = [];
   const gc: GcPause[] = [];
+  const slow: SlowRead[] = [];
+  const slowMs = Number(process.env.BUSY_STALLS_SLOW_MS ?? 50);
+  const began = new WeakMap<IncomingMessage, number>();
+  subscribe('http.server.request.start', (m) => {
+    began.set((m as { request: IncomingMessage }).request, performance.now());
+  });
+  subscribe('http.server.response.finish', (m) => {
+    const { request, response } = m as { request: IncomingMessage; response: ServerResponse };
+    const from = began.get(request);
+    if (from === undefined) return;
+    const ms = performance.now() - from;
+    if (ms > slowMs)
+      slow.push({
+        at: Math.round(offset + from * 1000),
+        ms,
+        method: request.method ?? '',
+        url: request.url ?? '',
+        status: response.statusCode,
+      });
+  });
+  // The main thread's run delay so far (ms): the second field of its schedstat, in ns. The file is read again in place.
+  const sched = (() => {
+    try {
+      return openSync('/proc/thread-self/schedstat', 'r');
+    } catch {
+      return undefined;
+    }
+  })();
+  const buf = Buffer.alloc(96);
+  const waited = () => {
+    if (sched === undefined) return Number.NaN;
+    const n = readSync(sched, buf, 0, buf.length, 0);
+    return Number(buf.toString('latin1', 0, n).split(' ')[1]) / 1e6;
+  };
   let last = performance.now();
   let lastCpu = cpu();
+  let lastWait = waited();
   setInterval(() => {
     const now = performance.now();
     const c = cpu();
+    const w = waited();
     const lateMs = now - last - step;
-    if (lateMs > over) late.push({ at: Math.round(offset + last * 1000), lateMs, cpuMs: c - lastCpu });
+    if (lateMs > over)
+      late.push({ at: Math.round(offset + last * 1000), lateMs, cpuMs: c - lastCpu, waitMs: w - lastWait });
     last = now;
     lastCpu = c;
+    lastWait = w;
   }, step).unref();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
@@ -59,5 +116,5 @@ if (file) {
       gc.push({ at: Math.round(offset + e.startTime * 1000), ms: e.duration, kind });
     }
   }).observe({ entryTypes: ['gc'] });
-  process.on('exit', () => writeFileSync(file, JSON.stringify({ late, gc })));
+  process.on('exit', () => writeFileSync(file, JSON.stringify({ late, gc, slow })));
 }
