@@ -16,6 +16,7 @@ import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { benchIndex, fmt, heapNow, tecMapping as mapping, noClient, partsOf, silent } from './index-kit.ts';
 import { type CpuProfile, turnOf } from './index-profile.ts';
+import { runDelayMeter } from './run-delay.ts';
 import { syntheticPosts } from './synthetic.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -25,6 +26,8 @@ export interface Job {
   stall: number;
   gc: number;
   cpu: number;
+  /** The longest stall less the main thread's wait for a core during it (bench/run-delay.ts): the loop's own block. */
+  own: number;
 }
 
 /** Garbage-collection pauses (start and duration, ms), as perf_hooks reports them. */
@@ -43,19 +46,26 @@ export const threadCpu = (): number => {
  * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms; the longest garbage-collection pause that
  * began meanwhile; and the longest task in the main thread's CPU time (the CPU it used between two turns of a 1 ms
  * timer): what the stall would be on an idle machine, since a loaded one stretches every stall by the time the
- * process waits for a core.
+ * process waits for a core; and the longest gap between two turns of that timer less the main thread's wait for a
+ * core in it (Linux's run delay): the loop's own block, whoever took the core (another process or this one's GC
+ * helper threads, which on two cores compete with the main thread).
  */
 export async function stall(job: () => Promise<unknown>, label = 'job'): Promise<Job> {
   if (PROFILE) await profiling(true, label);
   const h = monitorEventLoopDelay({ resolution: 5 });
   let cpu = 0;
+  let own = 0;
   let last = threadCpu();
   let lastAt = hrMicros();
+  let lastWait = waited();
   const turns: Turn[] = [];
   const turn = setInterval(() => {
     const now = threadCpu();
     const at = hrMicros();
+    const w = waited();
     cpu = Math.max(cpu, now - last);
+    own = Math.max(own, (at - lastAt) / 1000 - 1 - (Number.isNaN(w) ? 0 : w - lastWait));
+    lastWait = w;
     if (PROFILE && now - last > PROFILE_MS) turns.push({ from: lastAt, to: at, cpu: now - last });
     last = now;
     lastAt = at;
@@ -71,9 +81,10 @@ export async function stall(job: () => Promise<unknown>, label = 'job'): Promise
   const gc = pauses.filter((p) => p.start >= t0 && p.start <= t1).reduce((a, p) => Math.max(a, p.ms), 0);
   pauses.length = 0;
   if (PROFILE) await profiling(false, label, turns);
-  return { stall: h.max / 1e6, gc, cpu };
+  return { stall: h.max / 1e6, gc, cpu, own };
 }
 
+const waited = runDelayMeter();
 const PROFILE = process.env.BENCH_INDEX_PROFILE === '1';
 const PROFILE_MS = Number(process.env.BENCH_INDEX_PROFILE_MS ?? 10);
 let session: Session | null = null;
@@ -274,10 +285,10 @@ export async function snapshotRun(index: EventIndex): Promise<SnapshotRun> {
   return { save, load, words, saveMs, loadMs, wordsMs, bytes, copy };
 }
 
-/** Each run's figures of a job, as `cpu / stall / gc` lists (ms). */
+/** Each run's figures of a job, as `cpu / stall / gc / own` lists (ms). */
 export function runsOf(js: Job[]): string {
   const of = (k: keyof Job) => js.map((j) => fmt(j[k])).join(', ');
-  return `${of('cpu')} / ${of('stall')} / ${of('gc')}`;
+  return `${of('cpu')} / ${of('stall')} / ${of('gc')} / ${of('own')}`;
 }
 
 async function alone(): Promise<void> {
@@ -285,7 +296,7 @@ async function alone(): Promise<void> {
   const runs = Number(process.env.BENCH_INDEX_JOB_RUNS ?? 3);
   const want = new Set((process.env.BENCH_INDEX_JOBS ?? 'save,load,postings,crawl,poll,bulk').split(','));
   const out: string[] = [
-    '| size | job | runs: longest task in main-thread CPU / longest stall / longest GC pause (ms) |',
+    '| size | job | runs: longest task in main-thread CPU / longest stall / longest GC pause / longest stall less waits for a core (ms) |',
     '|---|---|---|',
   ];
   const load0 = loadavg()[0].toFixed(1);

@@ -247,7 +247,9 @@ async function measure(n: number): Promise<Record<string, string>> {
     ['poll of all', bulk],
   ];
   for (const [name, js] of each)
-    row[`${name}, runs 1–${js.length}: longest task in CPU / stall / GC pause (ms)`] = runsOf(js);
+    row[
+      `${name}, runs 1–${js.length}: longest task in CPU / stall / GC pause / stall less waits for a core (ms)`
+    ] = runsOf(js);
   row['distinct phrase searches of common words, p50 / p90 (ms) / p90 in main-thread CPU (ms)'] =
     `${pair([phrases[0], phrases[1]])} / ${fmt(phrases[2])}`;
   row['index heap by part after the build (MB)'] = parts;

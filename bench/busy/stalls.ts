@@ -8,9 +8,10 @@
 // the machine's part and the loop's own. Requests the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from the
 // start of their handling to their response's finish (node:diagnostics_channel), are noted with their URL.
 import { subscribe } from 'node:diagnostics_channel';
-import { openSync, readSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
+import { runDelayMeter } from '../run-delay.ts';
 
 const file = process.env.BUSY_STALLS_FILE;
 const over = Number(process.env.BUSY_STALLS_OVER_MS ?? 5);
@@ -81,20 +82,7 @@ if (file) {
         status: response.statusCode,
       });
   });
-  // The main thread's run delay so far (ms): the second field of its schedstat, in ns. The file is read again in place.
-  const sched = (() => {
-    try {
-      return openSync('/proc/thread-self/schedstat', 'r');
-    } catch {
-      return undefined;
-    }
-  })();
-  const buf = Buffer.alloc(96);
-  const waited = () => {
-    if (sched === undefined) return Number.NaN;
-    const n = readSync(sched, buf, 0, buf.length, 0);
-    return Number(buf.toString('latin1', 0, n).split(' ')[1]) / 1e6;
-  };
+  const waited = runDelayMeter();
   let last = performance.now();
   let lastCpu = cpu();
   let lastWait = waited();

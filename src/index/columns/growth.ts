@@ -37,7 +37,22 @@ export const growthDue = (used: number, cap: number, atOnce = AT_ONCE): boolean 
  */
 export const ALLOCATE_AT_ONCE = 1 << 17;
 
-type ColumnOf = new (n: number) => Column;
+type ColumnOf = {
+  new (buffer: ArrayBuffer, offset: number, length: number): Column;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+/**
+ * A column of `n` entries on memory that is not zeroed (`Buffer.allocUnsafeSlow`: malloc, not calloc). Zeroing a
+ * 16 MB column at once was the longest step of a growth at 1M rows: up to 7 ms where malloc hands back memory it had
+ * freed, and 32–63 ms on a virtual machine that gives freed pages back to its host, each one faulted in again inside
+ * the zeroing. Not zeroed, the pages are faulted in as the copy's slices write them. Nothing reads an entry before it
+ * is written: the copy writes every entry the old columns hold, and a new row writes every column (rows.ts `add`,
+ * `copy`, `addBytes`); entries past the rows in use are never read (tests fill this memory with junk to show it).
+ */
+export function unzeroed(Kind: ColumnOf, n: number): Column {
+  return new Kind(Buffer.allocUnsafeSlow(n * Kind.BYTES_PER_ELEMENT).buffer as ArrayBuffer, 0, n);
+}
 
 export class Growth {
   readonly cap: number;
@@ -53,7 +68,7 @@ export class Growth {
   constructor(from: readonly Column[], cap: number, slice = SLICE, allocateAtOnce = ALLOCATE_AT_ONCE) {
     this.cap = cap;
     this.#slice = slice;
-    this.#kinds = from.map((a) => a.constructor as ColumnOf);
+    this.#kinds = from.map((a) => a.constructor as unknown as ColumnOf);
     if (cap <= allocateAtOnce) this.allocate(this.#kinds.length);
   }
 
@@ -64,7 +79,8 @@ export class Growth {
 
   /** Allocates up to `n` more of the new columns; whether all are allocated. */
   allocate(n = 1): boolean {
-    for (let i = 0; i < n && !this.allocated; i++) this.to.push(new this.#kinds[this.to.length](this.cap));
+    for (let i = 0; i < n && !this.allocated; i++)
+      this.to.push(unzeroed(this.#kinds[this.to.length], this.cap));
     return this.allocated;
   }
 
