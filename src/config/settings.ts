@@ -78,7 +78,7 @@ export const settings: Record<keyof Config, SettingDoc> = {
     env: 'CACHE_SOFT_STALE_MS',
     flag: 'cache-soft-stale-ms',
     meaning:
-      'after a write, how long anonymous readers may still get the previous answer while one refill runs; past it, up to 10 s while that refill is slow or waits its turn (0: they wait for it)',
+      'after a write, how long anonymous readers may still get the previous answer while one refill runs; past it, up to 10 s while that refill is slow, waits its turn or must run again (0: they wait for it)',
   },
   cacheMaxMb: { env: 'CACHE_MAX_MB', flag: 'cache-max-mb', meaning: 'bytes the in-process tier may hold' },
   feedMaxEvents: {
