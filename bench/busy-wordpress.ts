@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
-import { GC_KINDS, type GcPause, type Late, type SlowRead } from './busy/stalls.ts';
+import { GC_KINDS, type GcPause, type Late, type SlowRequest } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
@@ -286,7 +286,7 @@ function reportStalls(
   const { late, gc, slow } = JSON.parse(readFileSync(file, 'utf8')) as {
     late: Late[];
     gc: GcPause[];
-    slow: SlowRead[];
+    slow: SlowRequest[];
   };
   const inside = (at: number) => windows.some((w) => at >= w.from && at <= w.to);
   const gcDuring = gc.filter((g) => inside(g.at));

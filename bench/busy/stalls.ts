@@ -37,7 +37,7 @@ export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
 ];
 
 /** A request the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from its start to its response's finish. */
-export interface SlowRead {
+export interface SlowRequest {
   at: number;
   ms: number;
   method: string;
@@ -62,7 +62,7 @@ if (file) {
   const offset = us() - performance.now() * 1000;
   const late: Late[] = [];
   const gc: GcPause[] = [];
-  const slow: SlowRead[] = [];
+  const slow: SlowRequest[] = [];
   const slowMs = Number(process.env.BUSY_STALLS_SLOW_MS ?? 50);
   const began = new WeakMap<IncomingMessage, number>();
   subscribe('http.server.request.start', (m) => {

@@ -50,7 +50,7 @@ type ColumnOf = {
  * is written: the copy writes every entry the old columns hold, and a new row writes every column (rows.ts `add`,
  * `copy`, `addBytes`); entries past the rows in use are never read (tests fill this memory with junk to show it).
  */
-export function unzeroed(Kind: ColumnOf, n: number): Column {
+function unzeroed(Kind: ColumnOf, n: number): Column {
   return new Kind(Buffer.allocUnsafeSlow(n * Kind.BYTES_PER_ELEMENT).buffer as ArrayBuffer, 0, n);
 }
 
