@@ -16,7 +16,10 @@ import { decodeSnapshot, encodeSnapshot } from '../src/index/snapshot-codec.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { benchIndex, fmt, heapNow, tecMapping as mapping, noClient, partsOf, silent } from './index-kit.ts';
 import { type CpuProfile, turnOf } from './index-profile.ts';
-import { runDelayMeter } from './run-delay.ts';
+import { runDelayMeter, threadCpu } from './run-delay.ts';
+
+export { threadCpu };
+
 import { syntheticPosts } from './synthetic.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -35,12 +38,6 @@ const pauses: { start: number; ms: number }[] = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration });
 }).observe({ entryTypes: ['gc'] });
-
-/** The main thread's CPU time (ms): what it ran, whatever else the machine ran meanwhile. */
-export const threadCpu = (): number => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /**
  * The longest event-loop stall (ms) while `job` runs, sampled every 5 ms; the longest garbage-collection pause that

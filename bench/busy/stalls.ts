@@ -11,7 +11,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { constants, PerformanceObserver, performance } from 'node:perf_hooks';
-import { runDelayMeter } from '../run-delay.ts';
+import { runDelayMeter, threadCpu } from '../run-delay.ts';
 
 const file = process.env.BUSY_STALLS_FILE;
 const over = Number(process.env.BUSY_STALLS_OVER_MS ?? 5);
@@ -54,10 +54,7 @@ export interface GcPause {
 
 if (file) {
   const us = () => Number(process.hrtime.bigint() / 1000n);
-  const cpu = () => {
-    const u = process.threadCpuUsage();
-    return (u.user + u.system) / 1000;
-  };
+  const cpu = threadCpu;
   // performance.now() ms → the monotonic µs clock.
   const offset = us() - performance.now() * 1000;
   const late: Late[] = [];

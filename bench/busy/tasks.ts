@@ -7,6 +7,7 @@
 // Bench-only: async_hooks make every promise dearer, so CPU times read here are upper bounds.
 import { createHook, executionAsyncResource } from 'node:async_hooks';
 import { writeFileSync } from 'node:fs';
+import { threadCpu } from '../run-delay.ts';
 
 const file = process.env.BUSY_TASKS_FILE;
 const over = Number(process.env.BUSY_TASKS_OVER_MS ?? 1) * 1000;
@@ -20,10 +21,8 @@ export interface MeasuredTask {
 }
 
 if (file) {
-  const cpu = () => {
-    const u = process.threadCpuUsage();
-    return u.user + u.system;
-  };
+  /** µs, as the bounds below. */
+  const cpu = () => threadCpu() * 1000;
   const us = () => Number(process.hrtime.bigint() / 1000n);
   const kept: MeasuredTask[] = [];
   /** Counts of every task by CPU: ≤1, ≤2, ≤5, ≤10, ≤20, >20 ms. */

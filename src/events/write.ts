@@ -377,11 +377,24 @@ export async function updateEvent(
   scope?: unknown,
 ) {
   const caller = await requireCaller(deps, ctx);
-  // A series or one of its occurrences: written with its scope, or as the post it names (src/recurrence/).
-  const scoped = await inScope(KIT, deps, ctx, site, caller, id, a, body, scope);
-  if ('answer' in scoped) return scoped.answer;
-  const current = scoped.current;
-  id = current.id;
+  // A series or one of its occurrences: written with its scope, or as the post it names, in the series' turn
+  // (src/recurrence/).
+  return inScope(KIT, deps, ctx, site, caller, id, a, body, scope, (current) =>
+    updatePost(deps, ctx, site, caller, current, a, body),
+  );
+}
+
+/** The update of one post, `current` as read for it. */
+async function updatePost(
+  deps: Deps,
+  ctx: RequestContext,
+  site: SiteInfo,
+  caller: Caller,
+  current: WpPost,
+  a: WriteArgs,
+  body: Record<string, unknown>,
+) {
+  const id = current.id;
   const undo = newUndo(deps);
   // Whatever the event links to when the update's answer is lost stays (WordPress may have saved it).
   undo.target = { restBase: deps.mapping.event.restBase, id };

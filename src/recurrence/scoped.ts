@@ -59,10 +59,12 @@ async function inTurn<T>(
 
 /**
  * An update: answered here when its scope writes more than one post or makes one (an override, a split); otherwise
- * the post the plain update writes (the event itself, an occurrence's override, a series without overrides).
- * `scope` is ignored on an event that does not repeat.
+ * `plain` writes the post it names (the event itself, an occurrence's override, a series without overrides), in the
+ * series' turn as well: written after the turn, it could land between another write's read of the series and that
+ * write's own, which would then put back what it had read (a rule changed by `plain` lost to an EXDATE added from the
+ * rule before it). `scope` is ignored on an event that does not repeat.
  */
-export async function inScope(
+export async function inScope<R>(
   kit: Kit,
   deps: Deps,
   ctx: RequestContext,
@@ -72,7 +74,8 @@ export async function inScope(
   a: Record<string, unknown>,
   body: Record<string, unknown>,
   scope: unknown,
-): Promise<{ answer: Answer } | { current: WpPost }> {
+  plain: (current: WpPost) => Promise<R>,
+): Promise<Answer | R> {
   const current = isOccurrenceId(id)
     ? undefined
     : await readEventPost(deps, ctx, id, { context: 'edit' }).catch((err: unknown) => {
@@ -80,14 +83,13 @@ export async function inScope(
         throw err;
       });
   if (!mapsRecurrence(deps)) {
-    if (current) return { current };
+    if (current) return plain(current);
     throw eventNotFound(id);
   }
-  return inTurn(deps, ctx, id, current, async (t) => {
-    if (t.kind === 'one-off') return { current: t.post };
+  return inTurn(deps, ctx, id, current, async (t): Promise<Answer | R> => {
+    if (t.kind === 'one-off') return plain(t.post);
     const scoped = await updateScoped(kit, deps, ctx, site, caller, t, scopeOf(t, scope), a, body);
-    if (scoped.answer) return { answer: scoped.answer };
-    return { current: scoped.post! };
+    return scoped.answer ?? plain(scoped.post!);
   });
 }
 

@@ -332,6 +332,33 @@ describe('concurrent writes to one series', () => {
     );
   });
 
+  it('writes a plain update of a series in its turn: a delete of an occurrence after it adds to the new rule', async () => {
+    const s = await fx.event(weekly('Turned'));
+    const locks = t.gateway.deps.seriesLocks!;
+    const hold = locks.hold;
+    // The delete is sent the moment the update's turn ends, and the update goes on only once the delete is answered:
+    // an update that wrote its post after its turn would write the rule it read over the delete's EXDATE.
+    let deleted: Promise<{ status: number; body: unknown }> | undefined;
+    locks.hold = async function held<T>(this: typeof locks, id: number, write: () => Promise<T>): Promise<T> {
+      const out = await hold.call(this, id, write);
+      if (id === s.id && !deleted) {
+        deleted = send('DELETE', `/events/${occ(s.id, '2036-10-28 23:00:00')}`);
+        await deleted;
+      }
+      return out;
+    } as typeof hold;
+    try {
+      const changed = await send('POST', `/events/${s.id}`, {
+        recurrence: { rrule: 'FREQ=WEEKLY;COUNT=10' },
+      });
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      expect((await deleted!).status).toBe(200);
+    } finally {
+      locks.hold = hold;
+    }
+    expect((await stored(s.id)).v.recurrence).toBe('RRULE:FREQ=WEEKLY;COUNT=10\nEXDATE:20361028T190000');
+  });
+
   it('makes one override of an occurrence updated twice at once', async () => {
     const s = await fx.event(weekly('Twice'));
     const third = occ(s.id, '2036-10-21 23:00:00');
