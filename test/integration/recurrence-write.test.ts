@@ -340,7 +340,7 @@ describe('concurrent writes to one series', () => {
     // an update that wrote its post after its turn would write the rule it read over the delete's EXDATE.
     let deleted: Promise<{ status: number; body: unknown }> | undefined;
     locks.hold = async function held<T>(this: typeof locks, id: number, write: () => Promise<T>): Promise<T> {
-      const out = await hold.call(this, id, write);
+      const out = (await hold.call(this, id, write)) as T;
       if (id === s.id && !deleted) {
         deleted = send('DELETE', `/events/${occ(s.id, '2036-10-28 23:00:00')}`);
         await deleted;
