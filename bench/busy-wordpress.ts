@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
-import { GC_KINDS, type GcPause, type Late, type SlowRequest } from './busy/stalls.ts';
+import { GC_KINDS, type GcPause, type Late, lateLine, type SlowRequest } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
 
@@ -322,11 +322,7 @@ function reportStalls(
     for (const x of read.slice(0, 6)) console.log(`    ${x.ms.toFixed(1)} ms, ${x.status} ${x.url}`);
   }
   for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
-    const pauses = gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
-    const mode = modeOf(l.at);
-    console.log(
-      `  ${mode}: late ${l.lateMs.toFixed(1)} ms, waiting for a core ${l.waitMs.toFixed(1)} ms of it, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`,
-    );
+    console.log(`  ${modeOf(l.at)}: ${lateLine(l, gc)}`);
     // With a profile: where the gap's samples were.
     if (prof) {
       const w = windowOf(prof, l.at, l.at + (l.lateMs + 5) * 1000);

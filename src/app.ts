@@ -84,7 +84,9 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     express.json({ limit: '1mb', strict: false }),
     express.urlencoded({ extended: true, limit: '1mb' }),
   ];
-  warmBodyDecoders();
+  // In a turn of its own: 7–9 ms of CPU, which in the app's own turn made it one of 40 ms while the gateway started
+  // (`BUSY_STALLS_FILE=… node --import ./bench/busy/stalls.ts bench/feed.ts`, issue 33).
+  setImmediate(warmBodyDecoders);
 
   const waits = new Waits(opts.changesWaitsPerClient ?? 4);
   // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).

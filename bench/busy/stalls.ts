@@ -27,6 +27,12 @@ export interface Late {
    * the machine's part of the lateness. NaN where /proc/thread-self/schedstat cannot be read.
    */
   waitMs: number;
+  /**
+   * Page faults the process took during the gap that needed no disk (getrusage's minor faults): each maps a page the
+   * process touches for the first time, which on a virtual machine whose free memory goes back to its host costs the
+   * host's fault as well (about 10 µs a 4 KB page on the Firecracker VMs here, docs/benchmarks.md).
+   */
+  faults: number;
 }
 /** The GC kinds perf_hooks names (`constants.NODE_PERFORMANCE_GC_*`), as printed. */
 export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
@@ -50,6 +56,16 @@ export interface GcPause {
   ms: number;
   /** perf_hooks' constants: 1 minor (scavenge), 4 major (mark-compact), 8 incremental marking, 16 weak callbacks. */
   kind: number;
+}
+
+/** The GC pauses that overlap late firing `l`'s gap. */
+export const pausesIn = (l: Late, gc: readonly GcPause[], step = 5): GcPause[] =>
+  gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + step) * 1000);
+
+/** A late firing in words: how late, how much of it was a wait for a core, the CPU, the page faults and the GC in it. */
+export function lateLine(l: Late, gc: readonly GcPause[]): string {
+  const pauses = pausesIn(l, gc);
+  return `late ${l.lateMs.toFixed(1)} ms, waiting for a core ${l.waitMs.toFixed(1)} ms of it, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, page faults ${l.faults} (${((l.faults * 4) / 1024).toFixed(1)} MB), GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`;
 }
 
 if (file) {
@@ -83,16 +99,26 @@ if (file) {
   let last = performance.now();
   let lastCpu = cpu();
   let lastWait = waited();
+  const faulted = () => process.resourceUsage().minorPageFault;
+  let lastFaults = faulted();
   setInterval(() => {
     const now = performance.now();
     const c = cpu();
     const w = waited();
+    const f = faulted();
     const lateMs = now - last - step;
     if (lateMs > over)
-      late.push({ at: Math.round(offset + last * 1000), lateMs, cpuMs: c - lastCpu, waitMs: w - lastWait });
+      late.push({
+        at: Math.round(offset + last * 1000),
+        lateMs,
+        cpuMs: c - lastCpu,
+        waitMs: w - lastWait,
+        faults: f - lastFaults,
+      });
     last = now;
     lastCpu = c;
     lastWait = w;
+    lastFaults = f;
   }, step).unref();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {

@@ -31,7 +31,12 @@ export const PENDING_TTL_MS = 20_000;
 
 /** Where keys live: Redis when configured and up (shared by every instance), else this process's memory. */
 export class IdempotencyStore {
-  readonly #memory = new LRUCache<string, Record_>({ max: 50_000, ttl: IDEMPOTENCY_TTL_MS });
+  /** 50 000 keys, bounded by `maxSize` so that none of their room is allocated before it is used (src/throttle/counters.ts). */
+  readonly #memory = new LRUCache<string, Record_>({
+    maxSize: 50_000,
+    sizeCalculation: () => 1,
+    ttl: IDEMPOTENCY_TTL_MS,
+  });
   readonly #redis?: SharedRedis;
 
   constructor(redis?: SharedRedis) {
