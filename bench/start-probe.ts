@@ -1,4 +1,4 @@
-// `node bench/start-probe.ts [other checkout…]`: how long /live (…/health) and /ready take to answer while a gateway
+// `npm run bench:start [-- other checkout…]`: how long /live (…/health) and /ready take to answer while a gateway
 // starts. A mock WordPress of BENCH_START_EVENTS (100000) events runs in a child process (bench/feed.ts's, over
 // loopback HTTP: in demo mode the mock's own work in the gateway's process would be measured too); each checkout's
 // gateway is started on it and probed over one keep-alive connection, one request after another, from the
