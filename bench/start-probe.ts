@@ -4,9 +4,11 @@
 // gateway is started on it and probed over one keep-alive connection, one request after another, from the
 // moment its port answers until BENCH_START_AFTER_MS (5000) after it is ready; the slowest answers before and after
 // ready are printed. A start holds its port's answers for as long as its longest task (issue 33: within 20 ms).
-// Env: BENCH_START_RUNS (3, alternating the checkouts). Loopback only.
+// Env: BENCH_START_RUNS (3, alternating the checkouts); BENCH_START_STALLS (a directory: each gateway runs with the
+// stall meter, bench/busy/stalls.ts, writing `<run>-<checkout>.json` there for `node bench/stalls-report.ts`).
+// Loopback only.
 import { Agent, get } from 'node:http';
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { gatewayEnv, median, startChild } from './lib.ts';
 
 const EVENTS = process.env.BENCH_START_EVENTS ?? '100000';
@@ -32,7 +34,7 @@ function timed(agent: Agent, url: string): Promise<{ status: number; ms: number 
   });
 }
 
-async function probe(tree: string, upstream: string): Promise<Probe> {
+async function probe(tree: string, upstream: string, stalls?: string): Promise<Probe> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const base = `http://127.0.0.1:${port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -40,6 +42,9 @@ async function probe(tree: string, upstream: string): Promise<Probe> {
   // Not awaited: startChild resolves once the gateway is ready, and the probing starts as soon as its port answers.
   const started = startChild([`${tree}/src/main.ts`], {
     ...gatewayEnv({ UPSTREAM_URL: upstream, UPSTREAM_AUTH: 'admin:bench-feed-password' }),
+    ...(stalls
+      ? { NODE_OPTIONS: `--import ${resolve('bench/busy/stalls.ts')}`, BUSY_STALLS_FILE: stalls }
+      : {}),
     PORT: String(port),
   });
   const before: number[] = [];
@@ -68,7 +73,8 @@ const wp = await startChild(['bench/feed.ts', '--upstream', EVENTS]);
 const results = new Map<string, Probe[]>(trees.map((t) => [t, []]));
 for (let r = 0; r < RUNS; r++)
   for (const tree of r % 2 ? [...trees].reverse() : trees) {
-    const p = await probe(tree, `${wp.url}/wp-json`);
+    const dir = process.env.BENCH_START_STALLS;
+    const p = await probe(tree, `${wp.url}/wp-json`, dir && join(dir, `${r + 1}-${basename(tree)}.json`));
     results.get(tree)!.push(p);
     const f = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
     console.log(

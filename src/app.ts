@@ -24,7 +24,6 @@ import { trustProxySetting } from './http/forwarded.ts';
 import { parseQueryStringOrEmpty } from './http/query.ts';
 import { publicBase, sendError, toApiError } from './http/respond.ts';
 import { refuseUnsafeRestPaths } from './http/rest-path.ts';
-import { warmBodyDecoders } from './http/warm-bodies.ts';
 import { requestLog } from './observe/request-log.ts';
 import { siteProxy } from './proxy.ts';
 import { allBindings } from './routes.ts';
@@ -84,9 +83,6 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
     express.json({ limit: '1mb', strict: false }),
     express.urlencoded({ extended: true, limit: '1mb' }),
   ];
-  // In a turn of its own: 7–9 ms of CPU, which in the app's own turn made it one of 40 ms while the gateway started
-  // (`BUSY_STALLS_FILE=… node --import ./bench/busy/stalls.ts bench/feed.ts`, issue 33).
-  setImmediate(warmBodyDecoders);
 
   const waits = new Waits(opts.changesWaitsPerClient ?? 4);
   // The changes feed needs the change log (every gateway has one; Deps built by hand in tests may not).

@@ -20,9 +20,6 @@ import { ChangeRecorder } from './changes/recorder.ts';
 import { createChangeLog } from './changes/setup.ts';
 import type { Config } from './config.ts';
 import { ConfigError } from './config.ts';
-import { warmParser } from './dates/parse.ts';
-import { PATTERNS, warmPatterns } from './dates/php-rules.ts';
-import { warmZone } from './dates/zones.ts';
 import type { Deps } from './deps.ts';
 import { originRule } from './http/cors.ts';
 import { ApiError, upstreamFailed } from './http/errors.ts';
@@ -36,10 +33,10 @@ import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
 import { SeriesLocks } from './recurrence/series-lock.ts';
-import { warmRenderer } from './render/ical.ts';
 import type { SharedRedis } from './shared-redis.ts';
 import { refreshSite } from './site/refresh.ts';
 import { IdempotencyStore } from './stages/idempotency.ts';
+import { warmBeforeListening, warmForSite } from './warm-ups.ts';
 import { registerWebhookMetrics } from './webhooks/metrics.ts';
 import { Webhooks } from './webhooks/service.ts';
 import { CallerResolver } from './wp/caller.ts';
@@ -118,9 +115,6 @@ const authThrottle = (config: Config, shared: SharedRedis | undefined): AuthThro
 /** How often each instance looks for undo steps left to retry. */
 const UNDO_SWEEP_MS = 5_000;
 
-/** The next turn of the event loop, after its timers and the requests waiting to be read. */
-const turn = () => new Promise((r) => setTimeout(r, 0));
-
 export async function startGateway(
   config: Config & { upstreamUrl: string },
   opts: StartOptions = {},
@@ -130,6 +124,7 @@ export async function startGateway(
   // What the port answers until WordPress is reached and the index built: why the gateway is not ready yet.
   const starting: Starting = { reasons: [...STARTING_REASONS] };
   let handler: RequestListener = (req, res) => startingHandler(starting, req, res);
+  await warmBeforeListening(log);
   const { server, closeServer } = await listen(config, (req, res) => {
     handler(req, res);
   });
@@ -313,22 +308,7 @@ async function prepare(
     queue: config.upstreamQueue,
   });
   const site = await probeUpstream(wp, mapping);
-  // Each warm-up in a turn of its own (8–26 ms each, cold): run back to back with the parts made below, they were one
-  // task of 140 ms, and the port's /live and /ready waited behind it. A timer, not an immediate: an immediate asked
-  // for from an answer's callback runs in the same turn of the loop, before any other request is read.
-  warmZone(site.timezone, new Date());
-  await turn();
-  for (let i = 0; i < PATTERNS; i += 8) {
-    warmPatterns(i, i + 8);
-    await turn();
-  }
-  warmParser(site.timezone, new Date());
-  await turn();
-  // A warm-up never stops a start: a feed's own request says what is wrong.
-  await warmRenderer(site.timezone).catch((err: Error) =>
-    log.warn(`Feed renderer warm-up failed: ${err.message}`),
-  );
-  await turn();
+  await warmForSite(site.timezone, log);
   if (!site.mediaSourceMeta) {
     log.info(
       `Attachments do not expose ${SOURCE_URL_META} in REST (the companion plugin registers it): an image URL sent again is uploaded again.`,

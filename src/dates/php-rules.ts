@@ -209,20 +209,6 @@ const RULES: ReadonlyArray<readonly [Rule, string]> = [
 
 const COMPILED = RULES.map(([rule, pattern]) => [rule, new RegExp(pattern, 'y')] as const);
 
-/** How many token patterns there are (for {@link warmPatterns}). */
-export const PATTERNS = COMPILED.length;
-
-/**
- * Runs the token patterns `[from, to)` once, on nothing: V8 compiles a pattern at its first run, and compiling all of
- * them in the first `nextToken` took 20 ms of one task. A start warms them a few at a time, a turn of the loop apart.
- */
-export function warmPatterns(from: number, to: number): void {
-  for (const [, re] of COMPILED.slice(from, to)) {
-    re.lastIndex = 0;
-    re.exec('');
-  }
-}
-
 /**
  * The token at `at`: the longest match of any rule, the earlier rule on a tie, as re2c's scanner takes it.
  * Each rule's alternatives are ordered longest first, since a regular expression stops at the first that fits.
