@@ -11,7 +11,7 @@ import { warmRenderer } from './render/ical.ts';
 const ANY_ZONE = 'Europe/Paris';
 
 /** The next turn of the event loop, after its timers and the requests waiting to be read. */
-export const turn = () => new Promise((r) => setTimeout(r, 0));
+const turn = () => new Promise((r) => setTimeout(r, 0));
 
 /**
  * The warm-ups that need nothing of the site, before the port opens, when nobody can be waiting: the body decoders,

@@ -186,18 +186,11 @@ function abbrAsked(dt: DateTime): string {
 }
 
 /**
- * Asks Intl at start-up what the first writes would ask it: the abbreviation and offsets of `tz` this year and next,
- * in both halves of the year. Each new zone, locale and year costs Intl milliseconds of main-thread time the first
- * time (18 ms of CPU inside a create, measured by `BENCH_BUSY_TASKS=1 npm run bench:busy`), while reads wait.
- */
-export function warmZone(tz: string, now: Date): void {
-  for (const step of zoneWarmUps(tz, now)) step();
-}
-
-/**
- * {@link warmZone} as steps, for a start that runs each in a turn of its own (together they were one task of 16–26 ms
- * while the port's /live and /ready waited). A zone Intl does not know only means nothing to warm: the write that
- * names it answers the error.
+ * What the first writes would ask Intl, asked at start-up: the abbreviation and offsets of `tz` this year and next, in
+ * both halves of the year. Each new zone, locale and year costs Intl milliseconds of main-thread time the first time
+ * (18 ms of CPU inside a create, measured by `BENCH_BUSY_TASKS=1 npm run bench:busy`), while reads wait. As steps, for
+ * a start that runs each in a turn of its own (together one task of 16–26 ms). A zone Intl does not know only means
+ * nothing to warm: the write that names it answers the error.
  */
 export function zoneWarmUps(tz: string, now: Date): Array<() => void> {
   const y = now.getUTCFullYear();
