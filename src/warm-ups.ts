@@ -25,9 +25,9 @@ export async function warmBeforeListening(log: Logger): Promise<void> {
 }
 
 /**
- * The same for the site's zone once WordPress has named it, each step in a turn of its own: a timer apart, not an
- * immediate, since an immediate asked for from an answer's callback runs in the same turn of the loop, before any
- * waiting request is read.
+ * The same for the site's zone once WordPress has named it (cheap now: the code is compiled and Intl's data loaded),
+ * each step in a turn of its own: a timer apart, not an immediate, since an immediate asked for from an answer's
+ * callback runs in the same turn of the loop, before any waiting request is read.
  */
 export async function warmForSite(zone: string, log: Logger): Promise<void> {
   for (const step of zoneWarmUps(zone, new Date())) {
@@ -36,10 +36,10 @@ export async function warmForSite(zone: string, log: Logger): Promise<void> {
   }
   warmParser(zone, new Date());
   await turn();
-  await warmForFeeds(zone, log, turn);
+  await warmForFeeds(zone, log);
   await turn();
 }
 
 /** A warm-up never stops a start: a feed's own request says what is wrong. */
-const warmForFeeds = (zone: string, log: Logger, between?: () => Promise<unknown>) =>
-  warmRenderer(zone, between).catch((err: Error) => log.warn(`Feed renderer warm-up failed: ${err.message}`));
+const warmForFeeds = (zone: string, log: Logger) =>
+  warmRenderer(zone).catch((err: Error) => log.warn(`Feed renderer warm-up failed: ${err.message}`));

@@ -233,13 +233,9 @@ export async function renderCalendarBytes(
 /**
  * Renders one made-up event of every part (an HTML description, a venue, an organizer, categories, the site's zone) and
  * drops it: called at start-up, before the instance is ready, so that a feed's first slice does not pay for compiling
- * ical-generator's, luxon's and html-to-text's code (a process's first cold feed ran a 16–18 ms slice). `between` runs
- * between its two parts.
+ * ical-generator's, luxon's and html-to-text's code (a process's first cold feed ran a 16–18 ms slice).
  */
-export async function warmRenderer(
-  zone: string,
-  between: () => Promise<unknown> = async () => {},
-): Promise<void> {
+export async function warmRenderer(zone: string): Promise<void> {
   const event = {
     id: 1,
     title: 'Warm-up &#8211; café',
@@ -256,8 +252,5 @@ export async function warmRenderer(
     organizer: [{ id: 3, organizer: 'Ana', email: 'ana@example.com' }],
     categories: [{ name: 'Music' }],
   };
-  // html-to-text's first conversion (9 ms cold) in a turn apart from the render's (`between`: a start's next turn).
-  displayText(event.description);
-  await between();
   await renderCalendarBytes([event], { name: 'warm-up', host: 'example.com', refreshSeconds: 0 });
 }
