@@ -17,9 +17,6 @@ import type { WpPost } from '../src/wp/types.ts';
 import { benchIndex, fmt, heapNow, tecMapping as mapping, noClient, partsOf, silent } from './index-kit.ts';
 import { type CpuProfile, turnOf } from './index-profile.ts';
 import { runDelayMeter, threadCpu } from './run-delay.ts';
-
-export { threadCpu };
-
 import { syntheticPosts } from './synthetic.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));

@@ -17,18 +17,11 @@ import { type EventFacets, facetsOf } from '../src/index/facets.ts';
 import { byStart, type IndexQuery, querySorted } from '../src/index/query.ts';
 import type { WpPost } from '../src/wp/types.ts';
 import { geoRows } from './geo-index.ts';
-import {
-  builtIndex,
-  crawlAndPolls,
-  type Job,
-  runsOf,
-  snapshotRun,
-  threadCpu,
-  upstreamPages,
-} from './index-jobs.ts';
+import { builtIndex, crawlAndPolls, type Job, runsOf, snapshotRun, upstreamPages } from './index-jobs.ts';
 import { fmt, heapNow, tecMapping as mapping, partsOf, percentile, time } from './index-kit.ts';
 import { seriesTable } from './index-series.ts';
 import { median } from './lib.ts';
+import { threadCpu } from './run-delay.ts';
 import { COMMON, calendarDay, syntheticPosts } from './synthetic.ts';
 
 const sizes = (process.env.BENCH_INDEX_SIZES ?? '10000,100000,1000000').split(',').map(Number);

@@ -71,9 +71,9 @@ async function probe(tree: string, upstream: string, stalls?: string): Promise<P
 const trees = [resolve('.'), ...process.argv.slice(2).map((p) => resolve(p))];
 const wp = await startChild(['bench/feed.ts', '--upstream', EVENTS]);
 const results = new Map<string, Probe[]>(trees.map((t) => [t, []]));
+const dir = process.env.BENCH_START_STALLS;
 for (let r = 0; r < RUNS; r++)
   for (const tree of r % 2 ? [...trees].reverse() : trees) {
-    const dir = process.env.BENCH_START_STALLS;
     const p = await probe(tree, `${wp.url}/wp-json`, dir && join(dir, `${r + 1}-${basename(tree)}.json`));
     results.get(tree)!.push(p);
     const f = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');

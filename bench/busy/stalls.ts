@@ -58,9 +58,9 @@ export interface GcPause {
   kind: number;
 }
 
-/** The GC pauses that overlap late firing `l`'s gap. */
-export const pausesIn = (l: Late, gc: readonly GcPause[], step = 5): GcPause[] =>
-  gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + step) * 1000);
+/** The GC pauses that overlap late firing `l`'s gap (of the default 5 ms step). */
+const pausesIn = (l: Late, gc: readonly GcPause[]): GcPause[] =>
+  gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
 
 /** A late firing in words: how late, how much of it was a wait for a core, the CPU, the page faults and the GC in it. */
 export function lateLine(l: Late, gc: readonly GcPause[]): string {
@@ -70,7 +70,6 @@ export function lateLine(l: Late, gc: readonly GcPause[]): string {
 
 if (file) {
   const us = () => Number(process.hrtime.bigint() / 1000n);
-  const cpu = threadCpu;
   // performance.now() ms → the monotonic µs clock.
   const offset = us() - performance.now() * 1000;
   const late: Late[] = [];
@@ -97,13 +96,13 @@ if (file) {
   });
   const waited = runDelayMeter();
   let last = performance.now();
-  let lastCpu = cpu();
+  let lastCpu = threadCpu();
   let lastWait = waited();
   const faulted = () => process.resourceUsage().minorPageFault;
   let lastFaults = faulted();
   setInterval(() => {
     const now = performance.now();
-    const c = cpu();
+    const c = threadCpu();
     const w = waited();
     const f = faulted();
     const lateMs = now - last - step;
