@@ -17,7 +17,7 @@ import {
   invalidParams,
   linkedRemoved,
 } from '../http/errors.ts';
-import { type FieldValue, readField, readRecord, writeRecord } from '../mapping/codec.ts';
+import { type FieldValue, readRecord, writeRecord } from '../mapping/codec.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import { resolveImage } from '../media/sideload.ts';
 import { deleteInScope, inScope } from '../recurrence/scoped.ts';
@@ -34,6 +34,7 @@ import { scaleStatus } from '../write/status.ts';
 import { createPost, newUndo, type Undo, type UndoStep, undoing, withStamp } from '../write/undo.ts';
 import { holdWritten } from './held.ts';
 import { resolveLinked } from './linked.ts';
+import { keepOrganizerOrder } from './organizer-order.ts';
 import { readEventPost } from './read-post.ts';
 import { relatedOf } from './related.ts';
 
@@ -423,41 +424,6 @@ async function updatePost(
       map: (err) => refusal(err, true),
     },
   );
-}
-
-/**
- * wp/v2 keeps the organizer rows that stay in place and appends new ones after them, so `[25]` rewritten as
- * `[24, 25]` would read back `[25, 24]`. When the order sent differs from that, the rows are cleared first.
- * Returns how to put the old list back if the update then fails.
- */
-async function keepOrganizerOrder(
-  deps: Deps,
-  ctx: RequestContext,
-  id: number,
-  current: WpPost,
-  payload: Record<string, unknown>,
-): Promise<(() => Promise<void>) | undefined> {
-  const src = deps.mapping.event.fields.organizer;
-  const meta = payload.meta as Record<string, unknown> | undefined;
-  if (!src || !('meta' in src) || src.format !== 'int-list' || !Array.isArray(meta?.[src.meta]))
-    return undefined;
-  const wanted = (meta[src.meta] as number[]).map(Number);
-  const old = readField(current, src) as number[];
-  const kept = old.filter((v) => wanted.includes(v));
-  const predicted = [...kept, ...wanted.filter((v) => !old.includes(v))];
-  if (predicted.join(',') === wanted.join(',') || kept.length === 0) return undefined;
-  const write = (value: number[]) =>
-    deps.wp.request({
-      path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
-      method: 'POST',
-      body: { meta: { [src.meta]: value } },
-      as: { credentials: ctx.credentials },
-      signal: ctx.signal,
-    });
-  await write([]);
-  return async () => {
-    await write(old);
-  };
 }
 
 export async function deleteEvent(
