@@ -11,6 +11,7 @@ import { type Gateway, loadMapping, startGateway } from '../src/gateway.ts';
 import type { Mapping } from '../src/mapping/schema.ts';
 import type { WpRequest } from '../src/wp/client.ts';
 import './setup/wordpress.ts';
+import { upstreamDeadlineMs } from './slack.ts';
 
 export type Role = 'admin' | 'editor' | 'author' | 'contributor' | 'subscriber';
 
@@ -121,6 +122,7 @@ export async function openTarget(
     upstreamAuth: `admin:${password}`,
     mapping: target.mapping,
     pollIntervalMs: overrides.pollIntervalMs ?? 0,
+    upstreamTimeoutMs: upstreamDeadlineMs,
     trustProxy: overrides.trustProxy,
     updateSemantics: overrides.updateSemantics,
     jsonpEnabled: overrides.jsonpEnabled,

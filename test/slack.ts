@@ -10,3 +10,11 @@ const SLACK = Number(process.env.TEST_TIME_SLACK ?? 1);
  * may hold the run, not how fast the code is, so it grows with the load. Claims of speed are benchmarks (docs/benchmarks.md).
  */
 export const guard = (ms: number): number => ms * SLACK;
+
+/**
+ * The WordPress deadline (`UPSTREAM_TIMEOUT_MS`, 10 s by default) of a gateway a test starts, × the lanes' slack. A
+ * request's WordPress calls share it, queue included; in the lanes, where one site's PHP call takes ~0.5 s alone and
+ * 16× that at load 12–18, a matrix cell's call queued behind six callers' answered 504 past 10 s (CI of 2026-12-01).
+ * Tests of the deadline itself set their own.
+ */
+export const upstreamDeadlineMs = guard(10_000);

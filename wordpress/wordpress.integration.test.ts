@@ -1,11 +1,11 @@
 // Against a real WordPress (Debian packages): wp.sh start/stop, the companion plugin, users, and the seeder.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedPost, SeedSite } from '../mocks/seed-types.ts';
 import { mappingSchema } from '../src/mapping/schema.ts';
+import { ownSitePort } from '../test/setup/sites.ts';
 import { guard } from '../test/slack.ts';
 import { seedSite } from './seeder.ts';
 import { ensureWordPress, stopWordPress, type WordPressUpstream } from './upstream.ts';
@@ -14,14 +14,6 @@ const installed = existsSync('/usr/share/wordpress') && existsSync('/usr/sbin/ma
 const tec = mappingSchema.parse(
   JSON.parse(readFileSync(new URL('../mappings/tec.json', import.meta.url), 'utf8')),
 );
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as { port: number };
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
 
 /** A tiny site: a category tree, a venue, two organizers, a published event linking them and a draft. */
 const tiny: SeedSite = {
@@ -101,7 +93,7 @@ describe.skipIf(!installed)('the local WordPress', { timeout: 120_000 }, () => {
     wp = await ensureWordPress({
       mapping: 'mappings/tec.json',
       stateDir,
-      port: await freePort(),
+      port: await ownSitePort(stateDir, 5),
       seed: false,
     });
   }, 180_000);

@@ -10,7 +10,7 @@ import { type Gateway, loadMapping, startGateway } from '../../src/gateway.ts';
 import type { Mapping, ResourceKind } from '../../src/mapping/schema.ts';
 import { newContext } from '../browser.ts';
 import type { AdminSite } from '../setup/admin.ts';
-import { guard } from '../slack.ts';
+import { guard, upstreamDeadlineMs } from '../slack.ts';
 
 const SITE_PHP = fileURLToPath(new URL('./site.php', import.meta.url));
 const php = (site: AdminSite, ...args: string[]) =>
@@ -47,6 +47,7 @@ export async function openAdmin(site: AdminSite): Promise<Admin> {
     mapping: site.mapping,
     // No polling: what the gateway shows fresh is the webhook's doing.
     pollIntervalMs: 0,
+    upstreamTimeoutMs: upstreamDeadlineMs,
     webhookSecret: secret,
     logLevel: 'silent',
   });

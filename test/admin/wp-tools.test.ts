@@ -3,14 +3,13 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../bench/lib.ts';
 import {
   ensureWordPress,
   parseStartOutput,
   stopWordPress,
   type WordPressUpstream,
 } from '../../wordpress/upstream.ts';
-import { adminStateDir } from '../setup/sites.ts';
+import { adminStateDir, ownSitePort } from '../setup/sites.ts';
 import { guard } from '../slack.ts';
 import { AdminBrowser, basic, gatewayOn, root, run, site } from './wp-kit.ts';
 
@@ -125,7 +124,7 @@ describe('npm run companion:zip', () => {
     wp = await ensureWordPress({
       mapping: 'mappings/tec.json',
       stateDir,
-      port: await freePort(),
+      port: await ownSitePort(stateDir, 305),
       seed: false,
     });
     const siteDir = join(stateDir, 'site');

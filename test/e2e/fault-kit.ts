@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, inject } from 'vitest';
 import { type Server, startChild } from '../../bench/lib.ts';
+import { upstreamDeadlineMs } from '../slack.ts';
 
 export const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 export const NS = '/wp-json/calendar/events/v1';
@@ -41,6 +42,7 @@ export const startGateway = (env: Record<string, string> = {}): Promise<Server> 
     REDIS_PREFIX: `cgfault${process.pid}:`,
     LOG_LEVEL: process.env.FAULT_DEBUG ?? 'silent',
     POLL_INTERVAL_MS: '1000',
+    UPSTREAM_TIMEOUT_MS: String(upstreamDeadlineMs),
     ...env,
   });
 

@@ -6,7 +6,7 @@ import { sign } from '../../src/cache/notify.ts';
 import { configSchema } from '../../src/config.ts';
 import { type Gateway, startGateway } from '../../src/gateway.ts';
 import type { Target } from '../harness.ts';
-import { guard } from '../slack.ts';
+import { guard, upstreamDeadlineMs } from '../slack.ts';
 
 export const NS = '/wp-json/calendar/events/v1';
 
@@ -46,6 +46,7 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     upstreamAuth: adminAuth(t),
     mapping: inject('target').mapping,
     pollIntervalMs: o.pollIntervalMs ?? 0,
+    upstreamTimeoutMs: upstreamDeadlineMs,
     redisUrl: o.redisUrl,
     redisPrefix: o.redisPrefix,
     redisMode: o.redisMode,

@@ -7,6 +7,7 @@ import { buildSeed } from '../../mocks/seed-data.ts';
 import { startMockWordPress } from '../../mocks/wordpress/index.ts';
 import { configSchema } from '../../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../../src/gateway.ts';
+import { upstreamDeadlineMs } from '../slack.ts';
 import { token } from './fixtures.ts';
 
 const target = inject('target');
@@ -50,6 +51,7 @@ beforeAll(async () => {
     upstreamAuth: `admin:${password}`,
     mapping: target.mapping,
     pollIntervalMs: 0,
+    upstreamTimeoutMs: upstreamDeadlineMs,
     logLevel: 'silent',
   });
   gateway = await startGateway({ ...config, upstreamUrl: operatorSite }, { quiet: true });

@@ -39,6 +39,15 @@ export const stateDirOf = (name: string): string =>
 
 const wpPort = Number(process.env.WP_TEST_PORT ?? 8080);
 
+/**
+ * The port of a site a test file starts for itself (`ensureWordPress` in a `beforeAll`): `WP_TEST_PORT` + `offset`,
+ * or the next free one ten by ten. Never an ephemeral port (`listen(0)`): the site binds it only after its install
+ * (tens of seconds), and meanwhile any outgoing connection of the machine may take an ephemeral port (CI of
+ * 2026-11-30: "php -S exited (port 33703 in use?)"). Offsets in use: 5 (wordpress.integration), 305 (wp-tools).
+ */
+export const ownSitePort = (stateDir: string, offset: number): Promise<number> =>
+  portFor(stateDir, wpPort + offset);
+
 /** The list table's and settings screen's seeded sites (test/admin/list-settings.test.ts, wp-tools.test.ts), one per mapping. */
 export const adminSites = [
   { name: 'tec', mapping: 'mappings/tec.json', port: wpPort + 8 },
