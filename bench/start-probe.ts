@@ -5,7 +5,9 @@
 // moment its port answers until BENCH_START_AFTER_MS (5000) after it is ready; the slowest answers before and after
 // ready are printed. A start holds its port's answers for as long as its longest task (issue 33: within 20 ms).
 // Env: BENCH_START_RUNS (3, alternating the checkouts); BENCH_START_STALLS (a directory: each gateway runs with the
-// stall meter, bench/busy/stalls.ts, writing `<run>-<checkout>.json` there for `node bench/stalls-report.ts`).
+// stall meter, bench/busy/stalls.ts, writing `<run>-<checkout>.json` there for `node bench/stalls-report.ts`);
+// BENCH_START_NODE_OPTIONS (given to the gateways only: `--cpu-prof --cpu-prof-dir=…`, or the task meter's
+// `--import ./bench/busy/tasks.ts` with BUSY_TASKS_FILE, for `node bench/start-tasks.ts`).
 // Loopback only.
 import { Agent, get } from 'node:http';
 import { basename, join, resolve } from 'node:path';
@@ -42,9 +44,13 @@ async function probe(tree: string, upstream: string, stalls?: string): Promise<P
   // Not awaited: startChild resolves once the gateway is ready, and the probing starts as soon as its port answers.
   const started = startChild([`${tree}/src/main.ts`], {
     ...gatewayEnv({ UPSTREAM_URL: upstream, UPSTREAM_AUTH: 'admin:bench-feed-password' }),
-    ...(stalls
-      ? { NODE_OPTIONS: `--import ${resolve('bench/busy/stalls.ts')}`, BUSY_STALLS_FILE: stalls }
-      : {}),
+    NODE_OPTIONS: [
+      stalls && `--import ${resolve('bench/busy/stalls.ts')}`,
+      process.env.BENCH_START_NODE_OPTIONS,
+    ]
+      .filter(Boolean)
+      .join(' '),
+    ...(stalls ? { BUSY_STALLS_FILE: stalls } : {}),
     PORT: String(port),
   });
   const before: number[] = [];
