@@ -117,7 +117,8 @@ export class ReplayGuard {
 
   constructor(windowSeconds: number, redis?: SharedRedis) {
     this.#ttlMs = 2 * windowSeconds * 1000;
-    this.#memory = new LRUCache({ max: 10_000, ttl: this.#ttlMs });
+    // 10 000 signatures, counted as a size: a `max` makes lru-cache allocate all its slots at once, at start.
+    this.#memory = new LRUCache({ maxSize: 10_000, sizeCalculation: () => 1, ttl: this.#ttlMs });
     this.#redis = redis;
   }
 

@@ -24,8 +24,10 @@ export class CallerResolver {
   constructor(wp: WpClient, ttlMs = 60_000, throttle?: AuthThrottle) {
     this.wp = wp;
     this.throttle = throttle;
+    // 5000 callers, counted as a size: a `max` makes lru-cache allocate all its slots at once, in the start's task.
     this.cache = new LRUCache<string, Caller>({
-      max: 5000,
+      maxSize: 5000,
+      sizeCalculation: () => 1,
       ttl: ttlMs,
       fetchMethod: async (_key, _stale, { context }) => this.load(context as RequestContext),
     });
