@@ -8,7 +8,8 @@
 // header list to the gateway's exact request, tells Node's cost of those headers apart from the gateway's own work;
 // the target stays the first row (the same bytes with four headers). Loopback only. Env: BENCH_ROUNDS (10: 5 in each order),
 // BENCH_SECONDS (3), BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk), BENCH_PIN (`1`: every server on core 0 and the
-// load generator on core 1, with taskset, so that neither order has the load generator share the server's core).
+// load generator on core 1, with taskset, so that neither order has the load generator share the server's core),
+// BENCH_CEILING_UPSTREAM (`1`: the gateways read a mock WordPress in a child process instead of demo mode's own).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -118,8 +119,16 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cg-ceiling-'));
   try {
     const gateways: Array<{ name: string; url: string; pid?: number; rounds: Round[] }> = [];
+    // BENCH_CEILING_UPSTREAM=1: the gateways read a mock WordPress in a child process, as a deployment reads its site,
+    // rather than demo mode's in their own process.
+    let upstream: Record<string, string> = {};
+    if (process.env.BENCH_CEILING_UPSTREAM === '1') {
+      const wp = await startChild(['bench/feed.ts', '--upstream', '230']);
+      started.push(wp);
+      upstream = { UPSTREAM_URL: `${wp.url}/wp-json`, UPSTREAM_AUTH: 'admin:bench-feed-password' };
+    }
     for (const tree of trees) {
-      const gw = await startChild([`${tree}/src/main.ts`], gatewayEnv());
+      const gw = await startChild([`${tree}/src/main.ts`], gatewayEnv(upstream));
       started.push(gw);
       gateways.push({ name: basename(tree), url: `${gw.url}${LIST}`, pid: gw.child.pid, rounds: [] });
     }
