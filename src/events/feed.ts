@@ -11,6 +11,7 @@ import { feedPosts } from '../index/occurrences/feed.ts';
 import type { CalendarInfo } from '../render/ical.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
 import { type EventListArgs, eventQueryOf } from './filters.ts';
+import { SERIALIZE_MS } from './occurrences/records.ts';
 import { readEventAnswer } from './read.ts';
 import { readEvents } from './read-events.ts';
 import { relatedOf } from './related.ts';
@@ -20,12 +21,6 @@ export interface FeedBody {
   events: Record<string, unknown>[];
   calendar: CalendarInfo;
 }
-
-/**
- * How long records are serialised between two turns of the event loop (about 80 µs each warm; a process's first ones
- * run cold, several times slower, so a count of 50 a slice was no bound on the time).
- */
-const SERIALIZE_MS = 3;
 
 /** Events a feed holds at most unless FEED_MAX_EVENTS says otherwise. */
 export const FEED_MAX_EVENTS = 1000;

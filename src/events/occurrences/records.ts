@@ -3,6 +3,7 @@
 import type { RequestContext } from '../../context.ts';
 import { utcWallOf } from '../../dates/utc-wall.ts';
 import type { Deps } from '../../deps.ts';
+import { inSlices } from '../../index/compaction.ts';
 import type { EventIndex } from '../../index/event-index.ts';
 import type { ListItem } from '../../index/occurrences/list.ts';
 import { writeRecord } from '../../mapping/codec.ts';
@@ -14,6 +15,13 @@ import { relatedOf } from '../related.ts';
 import type { Visibility } from '../visibility.ts';
 
 type Json = Record<string, unknown>;
+
+/**
+ * How long records are serialised between two turns of the event loop (about 60–80 µs each warm; a process's first
+ * ones run cold, several times slower, so a count a slice was no bound on the time). A list's page of 50 events was
+ * one task: 5.1–5.7 ms of a refill's with writes going on (bench:busy's task meter), past a write's 5 ms (issue 33).
+ */
+export const SERIALIZE_MS = 3;
 
 /** The posts a page of items is read from: each once (a series' occurrences share its post). */
 export const postsOf = (items: readonly ListItem[]): number[] => [...new Set(items.map((i) => i.post))];
@@ -64,21 +72,20 @@ export async function occurrenceRecords(
     }
     return r;
   };
-  const out: Json[] = [];
-  for (const item of items) {
+  const recordOf = (item: ListItem): Json | undefined => {
     const post = byId.get(item.post);
-    if (!post) continue;
+    if (!post) return undefined;
     const o = item.occurrence;
-    if (!o) {
-      out.push(serializeEvent(post, related, options));
-      continue;
-    }
-    if (o.overrideId !== undefined) {
-      out.push(asOccurrence(serializeEvent(post, related, options), item, undefined));
-      continue;
-    }
+    if (!o) return serializeEvent(post, related, options);
+    if (o.overrideId !== undefined)
+      return asOccurrence(serializeEvent(post, related, options), item, undefined);
     const shifted = occurrencePost(deps, post, o.originalStartMs);
-    out.push(asOccurrence(serializeEvent(shifted, related, options), item, seriesRecord(item.post)));
-  }
+    return asOccurrence(serializeEvent(shifted, related, options), item, seriesRecord(item.post));
+  };
+  const out: Json[] = [];
+  await inSlices(items, SERIALIZE_MS, (item) => {
+    const r = recordOf(item);
+    if (r) out.push(r);
+  });
   return out;
 }
