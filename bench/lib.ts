@@ -29,16 +29,28 @@ async function ready(url: string): Promise<void> {
   throw new Error(`${url} did not become ready`);
 }
 
-/** A port nothing listens on now (loopback). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+/** Whether `port` can be bound on loopback now. */
+const bindable = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+
+/**
+ * A port nothing listens on now (loopback), for a process a test or bench starts that binds it itself (a gateway,
+ * redis-server, nginx, varnish). Picked at random from 20000–32767, below the kernel's ephemeral range (Linux
+ * 32768–60999, IANA 49152–65535): a port from `listen(0)`, released and handed on, may meanwhile be taken by any
+ * outgoing connection of the machine (CI of 2026-11-30: "php -S exited (port 33703 in use?)"), while only another
+ * `freePort` can pick one from here.
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await bindable(port)) return port;
+  }
+  throw new Error('freePort: no free port in 20000-32767 after 100 tries');
+}
 
 /**
  * Characters of a child's output kept from its start and from its end, per stream. A gateway logging every request

@@ -110,7 +110,7 @@ for (const [name, rs] of Object.entries(results)) {
 if (process.env.BENCH_CLUSTER === '1') {
   const { localCluster } = await import('../test/cache/redis-ha-helper.ts');
   const { Cluster, Redis } = await import('ioredis');
-  const { freePort } = await import('../test/cache/redis-helper.ts');
+  const { freePort } = await import('./lib.ts');
   const { spawn } = await import('node:child_process');
   const c = await localCluster();
   const cluster = { mode: 'cluster', url: c.url };

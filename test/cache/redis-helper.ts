@@ -1,10 +1,10 @@
 // Real Redis for the cache tests: the shared server on 6379 (started if stopped) and private killable servers.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort } from '../../bench/lib.ts';
 import { hashedKey } from '../../src/cache/key.ts';
 import { guard } from '../slack.ts';
 
@@ -49,17 +49,6 @@ export function testPrefix(): { prefix: string; cleanup: () => Promise<void> } {
       r.disconnect();
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.once('error', reject);
-  });
 }
 
 export interface PrivateRedis {

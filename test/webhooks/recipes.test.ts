@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/lib.ts';
 import { newSecret, signedHeaders } from '../../src/webhooks/signing.ts';
-import { freePort } from '../cache/redis-helper.ts';
 import { guard } from '../slack.ts';
 import { receiver, until } from './support.ts';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../bench/lib.ts';
 import { WebhookAdmin } from '../../src/webhooks/manage.ts';
-import { freePort } from '../cache/redis-helper.ts';
 import { guard } from '../slack.ts';
 import { appendToStream, change, instance, receiver, until } from './support.ts';
 
