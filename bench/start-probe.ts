@@ -7,11 +7,12 @@
 // Env: BENCH_START_RUNS (3, alternating the checkouts); BENCH_START_STALLS (a directory: each gateway runs with the
 // stall meter, bench/busy/stalls.ts, writing `<run>-<checkout>.json` there for `node bench/stalls-report.ts`);
 // BENCH_START_NODE_OPTIONS (given to the gateways only: `--cpu-prof --cpu-prof-dir=…`, or the task meter's
-// `--import ./bench/busy/tasks.ts` with BUSY_TASKS_FILE, for `node bench/start-tasks.ts`).
+// `--import ./bench/busy/tasks.ts` with BUSY_TASKS_FILE, for `node bench/start-tasks.ts`); BENCH_START_NODE_ARGS (node's
+// own arguments for the gateways, for the V8 flags NODE_OPTIONS refuses: `--initial-old-space-size=128`).
 // Loopback only.
 import { Agent, get } from 'node:http';
 import { basename, join, resolve } from 'node:path';
-import { gatewayEnv, median, startChild } from './lib.ts';
+import { freePort, gatewayEnv, median, startChild } from './lib.ts';
 
 const EVENTS = process.env.BENCH_START_EVENTS ?? '100000';
 const AFTER_MS = Number(process.env.BENCH_START_AFTER_MS ?? 5000);
@@ -37,12 +38,13 @@ function timed(agent: Agent, url: string): Promise<{ status: number; ms: number 
 }
 
 async function probe(tree: string, upstream: string, stalls?: string): Promise<Probe> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const t0 = performance.now();
   // Not awaited: startChild resolves once the gateway is ready, and the probing starts as soon as its port answers.
-  const started = startChild([`${tree}/src/main.ts`], {
+  const nodeArgs = process.env.BENCH_START_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const started = startChild([...nodeArgs, `${tree}/src/main.ts`], {
     ...gatewayEnv({ UPSTREAM_URL: upstream, UPSTREAM_AUTH: 'admin:bench-feed-password' }),
     NODE_OPTIONS: [
       stalls && `--import ${resolve('bench/busy/stalls.ts')}`,
