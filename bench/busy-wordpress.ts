@@ -7,6 +7,9 @@
 //   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes: the longest
 //   lateness of a 1 ms timer in the gateway (bench/busy/stalls.ts, always preloaded), so a block of the loop reads
 //   within 1 ms of its length (the gateway's own lag metric samples every 10 ms: it reads a block up to 10 ms long).
+// - Before each mode's rounds, BENCH_BUSY_WARMUP_ROUNDS (1; 0: none) rounds of the same work, not counted: a gateway
+//   just started is still compiling its read and write paths and running its start's jobs, and the load generator is
+//   compiling its own, all on the pinned core; the warm-up rounds' figures are printed beside the counted ones.
 // - BENCH_BUSY_MODES (`pinned,unpinned`): pinned puts WordPress and MariaDB on core 1 and the gateway, Redis and this
 //   process (the load generator) on core 0 (taskset); unpinned lets every process use both.
 // - The gateway runs under `--cpu-prof` (BENCH_BUSY_PROFILE=0: not): its main thread's tasks over 5 ms during the
@@ -35,6 +38,7 @@ const env = (k: string, d: string) => process.env[k] ?? d;
 const RATE = Number(env('BENCH_BUSY_RATE', '2000'));
 const SECONDS = Number(env('BENCH_BUSY_SECONDS', '10'));
 const ROUNDS = Number(env('BENCH_BUSY_ROUNDS', '3'));
+const WARMUP_ROUNDS = Number(env('BENCH_BUSY_WARMUP_ROUNDS', '1'));
 const WRITES = Number(env('BENCH_BUSY_WRITES', '2'));
 const MODES = env('BENCH_BUSY_MODES', 'pinned,unpinned').split(',');
 const PROFILE = env('BENCH_BUSY_PROFILE', '1') !== '0';
@@ -366,11 +370,21 @@ async function main(): Promise<void> {
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
     const modeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
     const byMode: Array<{ mode: string; results: Round[][] }> = [];
+    const warmUps: string[] = [];
     for (const mode of MODES) {
       const pinned = mode === 'pinned';
       pin(site.pids(), pinned ? '1' : '0-1');
       pin([process.pid, redis.pid!, ...gateways.map((x) => x.g.child.pid!)], pinned ? '0' : '0-1');
       const results = gateways.map(() => [] as Round[]);
+      for (let r = 0; r < WARMUP_ROUNDS; r++)
+        for (const x of gateways) {
+          const { quiet, busy } = await round(x.g, site.auth);
+          const of = (t: number[]) =>
+            `max ${max(t).toFixed(0)} ms, over 50 ms ${t.filter((v) => v > 50).length}, over 100 ms ${t.filter((v) => v > 100).length}`;
+          warmUps.push(
+            `warm-up round ${r + 1} of ${x.dir}, ${mode}, not counted: without writes ${of(quiet.times)}; with writes ${of(busy.times)}`,
+          );
+        }
       for (let r = 0; r < ROUNDS; r++) {
         for (const [i, x] of gateways.entries()) {
           process.stderr.write(`  ${mode}: round ${r + 1}/${ROUNDS}, gateway ${i + 1}/${gateways.length}\n`);
@@ -384,6 +398,7 @@ async function main(): Promise<void> {
     }
     pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
+    for (const line of warmUps) console.log(line);
     for (const { mode, results } of byMode)
       for (const [i, x] of gateways.entries()) {
         lagsOf(x.stallsFile, results[i]!);
