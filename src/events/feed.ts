@@ -55,7 +55,7 @@ export async function eventsFeed(
   const options = { mapping: deps.mapping, site, context: 'list' as const, password: args.password };
   // Serialised a slice at a time: thousands of records in one go would hold the event loop for a long while.
   const events: Record<string, unknown>[] = [];
-  await inSlices(posts, SERIALIZE_MS, (p) => events.push(serializeEvent(p, related, options)));
+  await inSlices(posts, SERIALIZE_MS, (p) => events.push(serializeEvent(p, related, options)), true);
   const body: FeedBody = { events, calendar: calendarOf(deps, site, narrowing(args)) };
   // The total says how many matched when the cap cut the feed short.
   return { body, headers: { 'X-TEC-Total': String(result.total) } };
