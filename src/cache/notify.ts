@@ -3,6 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/schema.ts';
 import type { SharedRedis } from '../shared-redis.ts';
+import { countBound } from './count-bound.ts';
 import { tag } from './tags.ts';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>`. */
@@ -117,8 +118,7 @@ export class ReplayGuard {
 
   constructor(windowSeconds: number, redis?: SharedRedis) {
     this.#ttlMs = 2 * windowSeconds * 1000;
-    // 10 000 signatures, counted as a size: a `max` makes lru-cache allocate all its slots at once, at start.
-    this.#memory = new LRUCache({ maxSize: 10_000, sizeCalculation: () => 1, ttl: this.#ttlMs });
+    this.#memory = new LRUCache({ ...countBound(10_000), ttl: this.#ttlMs });
     this.#redis = redis;
   }
 

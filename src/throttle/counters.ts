@@ -1,5 +1,6 @@
 // Fixed-window counters shared by every instance through Redis (this process's memory while Redis is away).
 import { LRUCache } from 'lru-cache';
+import { countBound } from '../cache/count-bound.ts';
 import type { SharedRedis } from '../shared-redis.ts';
 
 /**
@@ -34,10 +35,8 @@ export class WindowCounters {
   constructor(space: string, redis?: SharedRedis, memoryKeys = 100_000) {
     this.#space = space;
     this.#redis = redis;
-    // Bounded by count through `maxSize`, not `max`: lru-cache allocates the arrays of `max` entries up front, which
-    // for 100 000 keys took 19 ms of the start's longest turn (two of these, in the turn that made the gateway's
-    // parts: 140 ms before ready, when /live and /ready should answer; issue 33).
-    this.#memory = new LRUCache<string, Count>({ maxSize: memoryKeys, sizeCalculation: () => 1 });
+    // Two of these, 100 000 keys each, made in the start's task: countBound allocates none of their room up front.
+    this.#memory = new LRUCache<string, Count>(countBound(memoryKeys));
   }
 
   #key = (k: string) => `${this.#redis?.prefix ?? ''}${this.#space}${k}`;

@@ -1,6 +1,7 @@
 // Who the caller is upstream (id, roles, capabilities), resolved with their own credentials and cached briefly.
 import { LRUCache } from 'lru-cache';
 import { type AuthThrottle, claimedUser } from '../auth/throttle.ts';
+import { countBound } from '../cache/count-bound.ts';
 import type { RequestContext } from '../context.ts';
 import { ApiError, credentialsRejected } from '../http/errors.ts';
 import type { WpClient } from './client.ts';
@@ -24,10 +25,8 @@ export class CallerResolver {
   constructor(wp: WpClient, ttlMs = 60_000, throttle?: AuthThrottle) {
     this.wp = wp;
     this.throttle = throttle;
-    // 5000 callers, counted as a size: a `max` makes lru-cache allocate all its slots at once, in the start's task.
     this.cache = new LRUCache<string, Caller>({
-      maxSize: 5000,
-      sizeCalculation: () => 1,
+      ...countBound(5000),
       ttl: ttlMs,
       fetchMethod: async (_key, _stale, { context }) => this.load(context as RequestContext),
     });
