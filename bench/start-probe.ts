@@ -7,7 +7,7 @@
 // Env: BENCH_START_RUNS (3, alternating the checkouts); BENCH_START_STALLS (a directory: each gateway runs with the
 // stall meter, bench/busy/stalls.ts, writing `<run>-<checkout>.json` there for `node bench/stalls-report.ts`);
 // BENCH_START_NODE_OPTIONS (given to the gateways only: `--cpu-prof --cpu-prof-dir=…`, or the task meter's
-// `--import ./bench/busy/tasks.ts` with BUSY_TASKS_FILE, for `node bench/start-tasks.ts`); BENCH_START_NODE_ARGS (node's
+// `--import ./bench/busy/tasks.ts` with BUSY_TASKS_FILE, for `node bench/start-tasks.ts`); BENCH_START_NODE_FLAGS (node's
 // own arguments for the gateways, for the V8 flags NODE_OPTIONS refuses: `--initial-old-space-size=128`).
 // Loopback only.
 import { Agent, get } from 'node:http';
@@ -43,8 +43,8 @@ async function probe(tree: string, upstream: string, stalls?: string): Promise<P
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const t0 = performance.now();
   // Not awaited: startChild resolves once the gateway is ready, and the probing starts as soon as its port answers.
-  const nodeArgs = process.env.BENCH_START_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const started = startChild([...nodeArgs, `${tree}/src/main.ts`], {
+  const nodeFlags = process.env.BENCH_START_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const started = startChild([...nodeFlags, `${tree}/src/main.ts`], {
     ...gatewayEnv({ UPSTREAM_URL: upstream, UPSTREAM_AUTH: 'admin:bench-feed-password' }),
     NODE_OPTIONS: [
       stalls && `--import ${resolve('bench/busy/stalls.ts')}`,
