@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { configSchema } from '../../src/config.ts';
 import { type Gateway, loadMapping, startGateway } from '../../src/gateway.ts';
 import type { Mapping, ResourceKind } from '../../src/mapping/schema.ts';
@@ -114,6 +114,13 @@ const PANEL_TITLES: Record<ResourceKind, string> = {
   organizer: 'Organizer details',
 };
 
+/** Whether `locator` is attached within `ms`. */
+const shows = (locator: Locator, ms: number): Promise<boolean> =>
+  locator.waitFor({ timeout: ms }).then(
+    () => true,
+    () => false,
+  );
+
 /** Opens the block editor on a new post of `kind` (or post `id`) and unfolds the companion's panel. */
 export async function openEditor(page: Page, a: Admin, kind: ResourceKind, id?: number): Promise<void> {
   const url =
@@ -121,9 +128,17 @@ export async function openEditor(page: Page, a: Admin, kind: ResourceKind, id?: 
       ? `${a.site.origin}/wp-admin/post-new.php?post_type=${a.mapping[kind].postType}`
       : `${a.site.origin}/wp-admin/post.php?post=${id}&action=edit`;
   await page.goto(url);
-  const toggle = page.getByRole('button', { name: PANEL_TITLES[kind], exact: true });
+  const name = PANEL_TITLES[kind];
+  const toggle = page.getByRole('button', { name, exact: true });
+  const opened = page.getByRole('button', { name, exact: true, expanded: true });
   await toggle.waitFor();
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  // Clicked until it shows open: a full run's lanes (2026-12-01, load ~15) had the venue's editor load (200) and its
+  // toggle found, then no field of the panel for 90 s; a click on a toggle the editor re-renders as it settles is lost.
+  for (let tries = 0; tries < 3; tries++) {
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    if (await shows(opened, guard(5000))) return;
+  }
+  throw new Error(`the ${name} panel did not open (post ${id ?? 'new'})`);
 }
 
 /** The id of the post the editor has open. */
