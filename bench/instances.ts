@@ -7,14 +7,14 @@
 //   from the create's answer to the last instance's first fresh answer: p50 and max over the writes, and the same
 //   for the first instance to answer fresh (the added latency of reaching every instance is the difference).
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of .wordpress/instances (started here). Redis: REDIS_URL
-// (default the local server) under a prefix of its own. nginx: Debian's nginx-light, installed like the tests do.
+// (default the local server) under a prefix of its own. nginx (Debian's nginx-light) and wrk are installed like the
+// tests install what they need.
 // Extra gateway settings: INSTANCES_ENV (`KEY=value,KEY=value`). Loopback only; every process is stopped at the end.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureWordPress } from '../wordpress/upstream.ts';
-import { freePort, median, runLoad, type Server, spawnNginx, startChild } from './lib.ts';
+import { freePort, localWordPress, median, runLoad, type Server, spawnNginx, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const root = new URL('../', import.meta.url).pathname;
@@ -38,12 +38,7 @@ async function upstream(): Promise<{ url: string; auth: string }> {
   if (process.env.BENCH_WP_URL && process.env.BENCH_WP_AUTH) {
     return { url: process.env.BENCH_WP_URL, auth: process.env.BENCH_WP_AUTH };
   }
-  console.error('starting the local WordPress of .wordpress/instances …');
-  return ensureWordPress({
-    mapping: join(root, 'mappings/tec.json'),
-    stateDir: join(root, '.wordpress/instances'),
-    port: await freePort(),
-  });
+  return localWordPress(join(root, '.wordpress/instances'));
 }
 
 /** nginx with deploy/nginx.conf's site, its upstream block listing `ports`, listening on `front`. */
@@ -176,6 +171,7 @@ async function measure(n: number, wp: { url: string; auth: string }, basic: stri
 
 async function main(): Promise<void> {
   setup('apt-install.sh', 'nginx', 'nginx-light');
+  setup('apt-install.sh', 'wrk', 'wrk');
   if (!process.env.REDIS_URL) setup('ensure-redis.sh');
   const wp = await upstream();
   const basic = `Basic ${Buffer.from(wp.auth).toString('base64')}`;

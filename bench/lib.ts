@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { ensureWordPress } from '../wordpress/upstream.ts';
 
 export interface Server {
   url: string;
@@ -50,6 +51,21 @@ export async function freePort(): Promise<number> {
     if (await bindable(port)) return port;
   }
   throw new Error('freePort: no free port in 20000-32767 after 100 tries');
+}
+
+/**
+ * The local WordPress of `stateDir` (wordpress/wp.sh), started on a free port unless it already runs: a running site
+ * keeps its port, since wp.sh refuses to start it on another (a bench stopped midway leaves its site up for the next).
+ */
+export async function localWordPress(stateDir: string): Promise<{ url: string; auth: string }> {
+  const running = existsSync(join(stateDir, 'php.pid')) && existsSync(join(stateDir, 'port'));
+  const port = running ? Number(readFileSync(join(stateDir, 'port'), 'utf8')) : await freePort();
+  console.error(`starting the local WordPress of ${stateDir} …`);
+  return ensureWordPress({
+    mapping: new URL('../mappings/tec.json', import.meta.url).pathname,
+    stateDir,
+    port,
+  });
 }
 
 /**

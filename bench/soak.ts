@@ -12,11 +12,10 @@
 // SOAK_ROOT_A / SOAK_ROOT_B: the checkout each instance runs from (default this one), to run two builds side by
 // side in one soak; SOAK_ROOT_C (or SOAK_ENV_C) adds a third instance. SOAK_ENV_A / _B / _C: extra environment of
 // one instance (`KEY=value,KEY=value`), e.g. MALLOC_ARENA_MAX=2 or LD_PRELOAD=libjemalloc.so.2.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureWordPress } from '../wordpress/upstream.ts';
-import { freePort, median, type Server, startChild } from './lib.ts';
+import { localWordPress, median, type Server, startChild } from './lib.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
@@ -49,12 +48,7 @@ async function upstream(): Promise<{ url: string; auth: string }> {
   if (process.env.BENCH_WP_URL && process.env.BENCH_WP_AUTH) {
     return { url: process.env.BENCH_WP_URL, auth: process.env.BENCH_WP_AUTH };
   }
-  const stateDir = resolve(process.env.SOAK_WP_DIR ?? join(root, '.wordpress/soak'));
-  console.error(`starting the local WordPress of ${stateDir} …`);
-  // A site already running keeps its port (wp.sh refuses another).
-  const running = existsSync(join(stateDir, 'php.pid')) && existsSync(join(stateDir, 'port'));
-  const port = running ? Number(readFileSync(join(stateDir, 'port'), 'utf8')) : await freePort();
-  return ensureWordPress({ mapping: join(root, 'mappings/tec.json'), stateDir, port });
+  return localWordPress(resolve(process.env.SOAK_WP_DIR ?? join(root, '.wordpress/soak')));
 }
 
 interface Memory {
