@@ -24,6 +24,7 @@
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
@@ -54,6 +55,8 @@ const PATHS = [...CACHED_LISTS, '/events?featured=true', '/events?start_date=202
 interface Phase {
   times: number[];
   non2xx: number;
+  /** This process's own loop lag max over the phase: autocannon times each read here, so a block of this loop is in them. */
+  genLagMs: number;
 }
 interface Round {
   quiet: Phase;
@@ -85,6 +88,12 @@ const usNow = () => Number(process.hrtime.bigint() / 1000n);
 function reads(g: Server): Promise<Phase> {
   const times: number[] = [];
   let non2xx = 0;
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  lag.enable();
+  const done = (): Phase => {
+    lag.disable();
+    return { times, non2xx, genLagMs: lag.max / 1e6 };
+  };
   return new Promise((resolve, reject) => {
     const inst = autocannon(
       {
@@ -94,7 +103,7 @@ function reads(g: Server): Promise<Phase> {
         duration: SECONDS,
         requests: PATHS.map((path) => ({ path })),
       },
-      (err) => (err ? reject(err) : resolve({ times, non2xx })),
+      (err) => (err ? reject(err) : resolve(done())),
     );
     inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       times.push(ms);
@@ -207,7 +216,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     const q = r.quiet.times;
     const b = r.busy.times;
     console.log(
-      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms)`,
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms), the load generator's own loop lag max ${r.quiet.genLagMs.toFixed(1)} → ${r.busy.genLagMs.toFixed(1)} ms`,
     );
   }
   const m = (f: (r: Round) => number) => median(rounds.map(f));
