@@ -24,8 +24,8 @@
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { gatewayEnv, hasWrk, median, type Server, startChild } from './lib.ts';
+import { aptInstall, gatewayEnv, median, type Server, startChild } from './lib.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -40,10 +40,10 @@ const hasAb = (): boolean => {
     return false;
   }
 };
-const tool = process.env.BENCH_TOOL ?? (hasAb() ? 'ab' : hasWrk() ? 'wrk' : undefined);
-if (tool !== 'ab' && tool !== 'wrk') {
-  throw new Error('bench:ceiling needs ApacheBench or wrk (Debian: apt-get install apache2-utils wrk)');
-}
+// A C load generator: ApacheBench when the machine has it, else wrk, installed when missing.
+if (!process.env.BENCH_TOOL && !hasAb()) aptInstall('wrk', 'wrk');
+const tool = process.env.BENCH_TOOL ?? (hasAb() ? 'ab' : 'wrk');
+if (tool !== 'ab' && tool !== 'wrk') throw new Error(`BENCH_TOOL is ab or wrk, not ${tool}`);
 
 /** CPU time (ms) a process has used so far, all threads, from /proc (Linux); NaN elsewhere. */
 function cpuMs(pid: number | undefined): number {

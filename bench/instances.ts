@@ -14,7 +14,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, localWordPress, median, runLoad, type Server, spawnNginx, startChild } from './lib.ts';
+import {
+  aptInstall,
+  freePort,
+  localWordPress,
+  median,
+  runLoad,
+  type Server,
+  spawnNginx,
+  startChild,
+} from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const root = new URL('../', import.meta.url).pathname;
@@ -170,8 +179,8 @@ async function measure(n: number, wp: { url: string; auth: string }, basic: stri
 }
 
 async function main(): Promise<void> {
-  setup('apt-install.sh', 'nginx', 'nginx-light');
-  setup('apt-install.sh', 'wrk', 'wrk');
+  aptInstall('nginx', 'nginx-light');
+  aptInstall('wrk', 'wrk');
   if (!process.env.REDIS_URL) setup('ensure-redis.sh');
   const wp = await upstream();
   const basic = `Basic ${Buffer.from(wp.auth).toString('base64')}`;

@@ -166,6 +166,20 @@ export async function startChild(
   });
 }
 
+/**
+ * Installs Debian's `packages` when `command` is not on the PATH (test/setup/apt-install.sh: as root, under the lock
+ * the WordPress installs take), so that a bench needing a tool runs on a fresh machine as the tests do.
+ */
+export function aptInstall(command: string, ...packages: string[]): void {
+  execFileSync(
+    'bash',
+    [new URL('../test/setup/apt-install.sh', import.meta.url).pathname, command, ...packages],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+}
+
 export const hasWrk = (): boolean => {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
