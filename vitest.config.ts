@@ -46,6 +46,7 @@ export default defineConfig({
             'mocks/**/*.test.ts',
             'wordpress/**/*.test.ts',
             'packages/elements/src/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           // A project's own `exclude` replaces the command line's: TEST_EXCLUDE (globs, comma-separated) adds to it,
           // as test/run.ts's lanes need (its timing-bound files run alone after them).

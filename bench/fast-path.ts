@@ -34,6 +34,8 @@ function request(): IncomingMessage {
   req.method = 'GET';
   req.url = URL_PATH;
   req.headers = { ...HEADERS };
+  // The header lines as a socket's parser gives them: the fast path reads these (src/http/raw-headers.ts).
+  req.rawHeaders = Object.entries(HEADERS).flat();
   return req;
 }
 

@@ -1,0 +1,62 @@
+// The benchmarks that need nothing but Node run here at toy sizes, so that a change to what they drive cannot break
+// them unseen: bench:fast-path printed "the fast path wrote no headers" for weeks after the fast path began reading
+// the raw header lines, which its made-up requests did not carry. The figures are not checked (machines are noisy and
+// toy sizes say nothing): each run must end well and print its table.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { guard } from '../test/slack.ts';
+
+const run = promisify(execFile);
+const root = new URL('../', import.meta.url).pathname;
+
+async function bench(script: string, env: Record<string, string>): Promise<string> {
+  const { stdout, stderr } = await run(process.execPath, [`bench/${script}`], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    timeout: guard(60_000),
+    maxBuffer: 8 * 1024 * 1024,
+  });
+  return stdout + stderr;
+}
+
+describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
+  it('bench:fast-path answers from the fast path and prints each case', async () => {
+    const out = await bench('fast-path.ts', { BENCH_ROUNDS: '1', BENCH_HITS: '200' });
+    expect(out).toMatch(/raw node:http calls\s+[\d.]+ µs wall/);
+    expect(out).toMatch(/raw, gateway's headers\s+[\d.]+ µs wall/);
+    // This tree's row, named after its directory.
+    expect(out.match(/ µs wall /g)?.length).toBe(3);
+  });
+
+  it('bench:serialize prints a time for every kind of record', async () => {
+    const out = await bench('serialize.ts', { BENCH_ROUNDS: '1', BENCH_RECORDS: '50' });
+    for (const kind of ['venue', 'organizer']) expect(out).toMatch(new RegExp(`^${kind} \\| [\\d.]+$`, 'm'));
+  });
+
+  it('bench:feed builds, holds and caches a feed', async () => {
+    const out = await bench('feed.ts', {
+      BENCH_FEED_EVENTS: '1500',
+      BENCH_FEED_SIZE: '100',
+      BENCH_FEED_ROUNDS: '1',
+    });
+    for (const row of ['first cold feed', 'new window, held', 'cached'])
+      expect(out).toMatch(new RegExp(`^${row}\\s+\\d+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+100 `, 'm'));
+  });
+
+  it('bench:start probes a start until after ready', async () => {
+    const out = await bench('start-probe.ts', {
+      BENCH_START_EVENTS: '1000',
+      BENCH_START_RUNS: '1',
+      BENCH_START_AFTER_MS: '200',
+    });
+    expect(out).toMatch(/slowest answer before ready, median of 1 runs [\d.]+ ms; after ready [\d.]+ ms/);
+  });
+
+  it('bench:anonymous sends every crafted request and answers none with a 5xx', async () => {
+    const out = await bench('anonymous-cost.ts', {});
+    const rows = [...out.matchAll(/^\| [^|]+ \| (\d{3}), [\d.]+ \|$/gm)].map((m) => Number(m[1]));
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.filter((s) => s >= 500)).toEqual([]);
+  });
+});
