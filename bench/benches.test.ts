@@ -1,5 +1,5 @@
 // The benchmarks that need nothing but Node run here at toy sizes, so that a change to what they drive cannot break
-// them unseen: bench:fast-path printed "the fast path wrote no headers" for weeks after the fast path began reading
+// them unseen: bench:fast-path printed "the fast path wrote no headers" for two days after the fast path began reading
 // the raw header lines, which its made-up requests did not carry. The figures are not checked (machines are noisy and
 // toy sizes say nothing): each run must end well and print its table.
 import { execFile } from 'node:child_process';
