@@ -1,25 +1,34 @@
 // `npm run bench:feed-wordpress`: what a cold feed of 1000 events costs a real WordPress, beside the reads those events
 // need. BENCH_WP_SITE (a local site's folder, e.g. `.wordpress/tec/site`), BENCH_WP_URL and BENCH_WP_AUTH (what
-// `npm run wordpress -- start` prints) name the site; 1000 events are inserted for the run and deleted after it.
+// `npm run wordpress -- start` prints) name the site; without them the local WordPress of .wordpress/feed-bench is
+// started (and left running for the next run). 1000 events are inserted for the run and deleted after it.
 // The gateway runs here; every upstream call it makes is timed, and so are the same events read straight from wp/v2
 // (`include=` pages of 100, as anonymous) with the venues, organizers and terms they link to.
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
-import { median } from './lib.ts';
+import { localWordPress, median } from './lib.ts';
 
 const run = promisify(execFile);
 const COUNT = Number(process.env.BENCH_FEED_COUNT ?? 1000);
 const ROUNDS = Number(process.env.BENCH_FEED_ROUNDS ?? 3);
 const TAG = `feedbench${process.pid}`;
+const root = new URL('../', import.meta.url).pathname;
+
+/** The site named by the environment, else the local one of .wordpress/feed-bench (started here, left running). */
+async function upstream(): Promise<{ site: string; url: string; auth: string }> {
+  const { BENCH_WP_SITE: site, BENCH_WP_URL: url, BENCH_WP_AUTH: auth } = process.env;
+  if (site && url && auth) return { site, url, auth };
+  if (site || url || auth)
+    throw new Error('set all of BENCH_WP_SITE, BENCH_WP_URL and BENCH_WP_AUTH, or none');
+  const stateDir = join(root, '.wordpress/feed-bench');
+  return { site: join(stateDir, 'site'), ...(await localWordPress(stateDir)) };
+}
 
 async function main(): Promise<void> {
-  const site = process.env.BENCH_WP_SITE;
-  const url = process.env.BENCH_WP_URL;
-  const auth = process.env.BENCH_WP_AUTH;
-  if (!site || !url || !auth)
-    throw new Error('set BENCH_WP_SITE, BENCH_WP_URL and BENCH_WP_AUTH (see the header)');
+  const { site, url, auth } = await upstream();
   const php = (...args: string[]) =>
     run('php', ['wordpress/php/bulk-events.php', site, ...args], { maxBuffer: 64 << 20, timeout: 600_000 });
   const ids = JSON.parse((await php('insert', String(COUNT), TAG)).stdout) as number[];
