@@ -1,6 +1,7 @@
 // `npm run bench:busy`: cached anonymous reads while the site is busy, over a real local WordPress (issue 33).
-// - WordPress (wordpress/wp.sh, BENCH_BUSY_WP_PORT, default 9602; its state in .wordpress/busy-bench) and a Redis of
-//   its own (BENCH_BUSY_REDIS_PORT, 9605) are started; the gateway runs as `npm start` would, against both.
+// - WordPress (wordpress/wp.sh, BENCH_BUSY_WP_PORT, default 9602, or the port it already runs on; its state in
+//   BENCH_BUSY_WP_STATE, default .wordpress/busy-bench) and a Redis of its own (BENCH_BUSY_REDIS_PORT, 9605) are
+//   started; the gateway runs as `npm start` would, against both.
 // - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs (autocannon) for
 //   BENCH_BUSY_SECONDS (10), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
 //   gateway; BENCH_BUSY_ROUNDS (3) rounds. Printed: p50/p99 without → with, their ratio per round, the max, reads over
@@ -24,7 +25,7 @@
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
@@ -48,6 +49,7 @@ const STALLS = env('BENCH_BUSY_STALLS', '0') === '1';
 const WP_PORT = Number(env('BENCH_BUSY_WP_PORT', '9602'));
 const REDIS_PORT = Number(env('BENCH_BUSY_REDIS_PORT', '9605'));
 const here = new URL('../', import.meta.url).pathname;
+const WP_STATE = resolve(here, env('BENCH_BUSY_WP_STATE', '.wordpress/busy-bench'));
 const dirs = [here, ...(process.env.BENCH_COMPARE_DIR ? [process.env.BENCH_COMPARE_DIR] : [])];
 
 const PATHS = [...CACHED_LISTS, '/events?featured=true', '/events?start_date=2020-01-01'].map((p) => NS + p);
@@ -345,9 +347,11 @@ function reportStalls(
 }
 
 async function main(): Promise<void> {
-  const state = join(here, '.wordpress/busy-bench');
-  process.stderr.write(`Starting WordPress on ${WP_PORT} (state ${state})…\n`);
-  const site = startSite(here, state, WP_PORT);
+  // A site that runs keeps its port: wp.sh refuses to start it on another (a run stopped midway leaves it up).
+  const running = existsSync(join(WP_STATE, 'php.pid')) && existsSync(join(WP_STATE, 'port'));
+  const port = running ? Number(readFileSync(join(WP_STATE, 'port'), 'utf8')) : WP_PORT;
+  process.stderr.write(`Starting WordPress on ${port} (state ${WP_STATE})…\n`);
+  const site = startSite(here, WP_STATE, port);
   const redis = startRedis(REDIS_PORT);
   const gateways: Array<{ g: Server; dir: string; prof?: string; tasksFile?: string; stallsFile: string }> =
     [];
@@ -405,7 +409,6 @@ async function main(): Promise<void> {
       }
       byMode.push({ mode, results });
     }
-    pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
     for (const line of warmUps) console.log(line);
     for (const { mode, results } of byMode)
@@ -423,6 +426,8 @@ async function main(): Promise<void> {
       if (x.tasksFile) reportCpuTasks(x.tasksFile, x.prof, windows[i]!);
     }
   } finally {
+    // Every core again, also when a round failed: the site may be one that other work uses next.
+    pin([process.pid, ...site.pids()], '0-1');
     await Promise.all(gateways.map((x) => x.g.stop()));
     redis.kill();
     await deleteEvents(site, 'tribe_events', created).catch(() => {});

@@ -1,0 +1,93 @@
+// `npm run bench:busy` (issue 33's benchmark over a real WordPress) at toy size, on this project's site: a change to
+// what it drives (the gateway's start, its metrics, the stall and task meters, wp.sh) must not break it unseen, as
+// bench:fast-path and bench:instances broke for days. Its figures are not checked (toy sizes on a shared machine say
+// nothing); the run must end well, report every part in both modes, delete what it created and give the site back
+// cores 0 and 1.
+import { execFile, execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, inject, it } from 'vitest';
+import { pidsNaming } from '../../bench/busy/site.ts';
+import { freePort } from '../../bench/lib.ts';
+import { guard } from '../slack.ts';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+
+/** The cores a process may run on, as taskset lists them (`0,1`, `0-1`), normalised to a sorted list. */
+function coresOf(pid: number): string {
+  const out = execFileSync('taskset', ['-cp', String(pid)], { encoding: 'utf8' });
+  const list = out.split(':').pop()?.trim() ?? '';
+  const cores = list.split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return Array.from({ length: b! - a! + 1 }, (_, i) => a! + i);
+  });
+  return cores.sort((x, y) => x - y).join(',');
+}
+
+describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
+  it('measures both modes over the real WordPress, deletes its events and unpins the site', async () => {
+    const up = inject('upstream');
+    const state = dirname(up.siteDir);
+    const auth = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
+    const busyEvents = async () =>
+      (await (
+        await fetch(`${up.url}/wp/v2/tribe_events?search=Busy%20bench&status=any&per_page=100`, {
+          headers: auth,
+        })
+      ).json()) as unknown[];
+    const before = (await busyEvents()).length;
+
+    const { stdout, stderr } = await run(process.execPath, ['bench/busy-wordpress.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        BENCH_BUSY_WP_STATE: state,
+        BENCH_BUSY_WP_PORT: new URL(up.url).port,
+        BENCH_BUSY_REDIS_PORT: String(await freePort()),
+        BENCH_BUSY_RATE: '100',
+        BENCH_BUSY_SECONDS: '2',
+        BENCH_BUSY_ROUNDS: '1',
+        BENCH_BUSY_WARMUP_ROUNDS: '1',
+        BENCH_BUSY_WRITES: '2',
+        BENCH_BUSY_TASKS: '1',
+        BENCH_BUSY_STALLS: '1',
+      },
+      timeout: guard(200_000),
+      maxBuffer: 16 * 1024 * 1024,
+    });
+
+    for (const mode of ['pinned', 'unpinned']) {
+      expect(stdout).toMatch(
+        new RegExp(`^warm-up round 1 of .+, ${mode}, not counted: without writes max`, 'm'),
+      );
+      const part = stdout.slice(stdout.indexOf(`\n${mode}, gateway `));
+      // One counted round: every read answered 2xx, creates made while they ran, the reads held.
+      const roundLine =
+        /^ {2}round 1: p50 .+, non-2xx (\d+), creates (\d+), with writes (\d+) fast-path hits/m.exec(part);
+      expect(roundLine, `${mode} round line in:\n${stdout}`).not.toBeNull();
+      expect(Number(roundLine![1])).toBe(0);
+      expect(Number(roundLine![2])).toBeGreaterThan(0);
+      expect(Number(roundLine![3])).toBeGreaterThan(0);
+      expect(part).toMatch(/^ {2}medians: p50 [\d.]+ → [\d.]+ ms, p99 [\d.]+ → [\d.]+ ms, ratio [\d.]+×/m);
+      expect(part).toMatch(
+        /^ {2}with writes: max \d+ ms, .+, held \d+ of \d+ asked, loop lag max [\d.]+ ms/m,
+      );
+    }
+    // The stall meter's and the profile's parts.
+    expect(stdout).toMatch(/^ {2}GC pauses over 1 ms during the writes: \d+/m);
+    expect(stdout).toMatch(/^profile of gateway .+ \(every mode's write phases\):/m);
+
+    const deleted = /Deleted (\d+) created events/.exec(stderr);
+    expect(deleted, stderr).not.toBeNull();
+    const creates = [...stdout.matchAll(/creates (\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
+    // Warm-up rounds create events too, not counted in the rounds' lines.
+    expect(Number(deleted![1])).toBeGreaterThanOrEqual(creates);
+    expect((await busyEvents()).length).toBe(before);
+    // The pinned mode moved the site's processes to core 1; the run gives them back cores 0 and 1 (its unpinned).
+    const pids = pidsNaming(state);
+    expect(pids.length).toBeGreaterThan(0);
+    if (availableParallelism() >= 2) expect(new Set(pids.map(coresOf))).toEqual(new Set(['0,1']));
+  });
+});
