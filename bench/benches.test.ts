@@ -53,6 +53,34 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
     expect(out).toMatch(/slowest answer before ready, median of 1 runs [\d.]+ ms; after ready [\d.]+ ms/);
   });
 
+  it('bench:index-jobs runs every background job, also below the compaction threshold', async () => {
+    // 2000 events: the poll of all starts no compaction (under COMPACT_MIN_DEAD dead rows); the bench waited for one.
+    const out = await bench('index-jobs.ts', { BENCH_INDEX_SIZES: '2000', BENCH_INDEX_JOB_RUNS: '1' });
+    const jobs = ['snapshot save', 'snapshot load \\(before ready\\)', 'search postings', 'crawl'];
+    for (const job of [...jobs, 'poll of 2000 changes', 'poll of all'])
+      expect(out).toMatch(
+        new RegExp(`^\\| 2000 \\| ${job} \\| [\\d.]+ / [\\d.]+ / [\\d.]+ / [\\d.]+ \\|$`, 'm'),
+      );
+  });
+
+  it('bench:index prints its query rows, the phrase searches and near me', async () => {
+    const env = { BENCH_INDEX_SIZES: '2000', BENCH_INDEX_RUNS: '1', BENCH_GEO_EVENTS: '2000' };
+    const phrases = await bench('index.ts', { ...env, BENCH_INDEX_ONLY: 'phrases' });
+    expect(phrases).toMatch(/^\| default list p50 \/ p99 \(ms\) \| [\d.]+ \/ [\d.]+ \|$/m);
+    expect(phrases).toMatch(
+      /^\| distinct phrase searches of common words, p50 \/ p90 \(ms\).* \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \|$/m,
+    );
+    const geo = await bench('index.ts', { ...env, BENCH_INDEX_ONLY: 'geo' });
+    expect(geo).toMatch(
+      /^\| near me \(2k events, .+\): within 25 km, p50 \/ p99 \(ms\).* \| [\d.]+ \/ [\d.]+ \/ [\d.]+ \|$/m,
+    );
+  });
+
+  it('bench:index-series compares an index without and with series', async () => {
+    const out = await bench('index-series.ts', { BENCH_SERIES_SIZE: '2000', BENCH_INDEX_RUNS: '1' });
+    expect(out).toMatch(/^\| series \/ occurrences kept \| 0 \/ 0 \| \d+ \/ \d+ \|$/m);
+  });
+
   it('bench:anonymous sends every crafted request and answers none with a 5xx', async () => {
     const out = await bench('anonymous-cost.ts', {});
     const rows = [...out.matchAll(/^\| [^|]+ \| (\d{3}), [\d.]+ \|$/gm)].map((m) => Number(m[1]));
