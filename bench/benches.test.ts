@@ -81,6 +81,14 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
     expect(out).toMatch(/^\| series \/ occurrences kept \| 0 \/ 0 \| \d+ \/ \d+ \|$/m);
   });
 
+  it('bench:invalidation counts what a create drops, reads under writes, and when readers see a create', async () => {
+    const out = await bench('invalidation.ts', { INVALIDATION_ROUNDS: '1', INVALIDATION_SECONDS: '1' });
+    expect(out).toMatch(/^ {4}without a venue: \d+\/\d+ \(\d+ %\)$/m);
+    expect(out).toMatch(/^ {4}2 creates\/s\s+\d+ reads\s+p50 [\d.]+ ms/m);
+    expect(out).toMatch(/p99 ratio per pair: [\d.]+; median [\d.]+×/);
+    expect(out).toMatch(/a create seen by anonymous readers after its answer: [1-9]\d* creates/);
+  });
+
   it('bench:anonymous sends every crafted request and answers none with a 5xx', async () => {
     const out = await bench('anonymous-cost.ts', {});
     const rows = [...out.matchAll(/^\| [^|]+ \| (\d{3}), [\d.]+ \|$/gm)].map((m) => Number(m[1]));
