@@ -1,8 +1,8 @@
-// `npm run bench:busy` (issue 33's benchmark over a real WordPress) at toy size, on this project's site: a change to
-// what it drives (the gateway's start, its metrics, the stall and task meters, wp.sh) must not break it unseen, as
-// bench:fast-path and bench:instances broke for days. Its figures are not checked (toy sizes on a shared machine say
-// nothing); the run must end well, report every part in both modes, delete what it created and give the site back
-// cores 0 and 1.
+// The benchmarks over a real WordPress at toy sizes, on this project's site: a change to what they drive (the
+// gateway's start, its metrics, the stall and task meters, wp.sh) must not break them unseen, as bench:fast-path and
+// bench:instances broke for days. Their figures are not checked (toy sizes on a shared machine say nothing); a run
+// must end well, report every part and leave the site as it found it: no event of its own left, bench:busy's pinning
+// undone (the site's processes on cores 0 and 1).
 import { execFile, execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
@@ -89,5 +89,37 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
     const pids = pidsNaming(state);
     expect(pids.length).toBeGreaterThan(0);
     if (availableParallelism() >= 2) expect(new Set(pids.map(coresOf))).toEqual(new Set(['0,1']));
+  });
+});
+
+describe('bench:feed-wordpress at toy size', { timeout: guard(180_000) }, () => {
+  it('times a cold feed and the same events read straight from wp/v2, then deletes its events', async () => {
+    const up = inject('upstream');
+    const auth = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
+    const total = async () =>
+      Number(
+        (await fetch(`${up.url}/wp/v2/tribe_events?status=any&per_page=1`, { headers: auth })).headers.get(
+          'x-wp-total',
+        ),
+      );
+    const before = await total();
+    const { stdout, stderr } = await run(process.execPath, ['bench/feed-wordpress.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        BENCH_WP_SITE: up.siteDir,
+        BENCH_WP_URL: up.url,
+        BENCH_WP_AUTH: up.auth,
+        BENCH_FEED_COUNT: '40',
+        BENCH_FEED_ROUNDS: '1',
+      },
+      timeout: guard(150_000),
+      maxBuffer: 8 * 1024 * 1024,
+    });
+    const out = stdout + stderr;
+    expect(out).toMatch(/^Inserted 40 events$/m);
+    expect(out).toMatch(/^gateway: answered in \d+ ms; \d+ upstream calls, \d+ ms of upstream time in all$/m);
+    expect(out).toMatch(/^upstream time \/ the reads' time = [\d.]+$/m);
+    expect(await total()).toBe(before);
   });
 });
