@@ -5,8 +5,8 @@
 // metrics), p50/p99 of the reads of cached URLs in that window (refills after a write's invalidation included), the
 // 5xx count and the machine's load; at the end, a table per SOAK_TABLE_SECONDS (300) window and the RSS slope
 // (least squares, MB/min) over the last 40 minutes (or everything after the first window, if shorter).
-// Heap snapshots of both instances at SOAK_SNAPSHOT_SECONDS (600; 0: none) and at the end, written with node's
-// `--heapsnapshot-signal`; they, the probe files and samples.json go to .soak/<run>/ (git-ignored).
+// Heap snapshots of both instances at SOAK_SNAPSHOT_SECONDS (600; 0: none) and at the end (SOAK_END_SNAPSHOT=0: not),
+// written with node's `--heapsnapshot-signal`; they, the probe files and samples.json go to .soak/<run>/ (git-ignored).
 // WordPress: BENCH_WP_URL/BENCH_WP_AUTH, else the local one of SOAK_WP_DIR (.wordpress/soak; started here unless it
 // runs, left running; `npm run wordpress -- stop` with WP_STATE_DIR stops it). Redis: REDIS_URL (default the local server) under a prefix of its own.
 // SOAK_ROOT_A / SOAK_ROOT_B: the checkout each instance runs from (default this one), to run two builds side by
@@ -25,6 +25,7 @@ const TOKEN = `soak${process.pid}`;
 const root = new URL('../', import.meta.url).pathname;
 const snapshotAt = Number(process.env.SOAK_SNAPSHOT_SECONDS ?? 600);
 const tableSeconds = Number(process.env.SOAK_TABLE_SECONDS ?? 300);
+const endSnapshot = process.env.SOAK_END_SNAPSHOT !== '0';
 // Instances a and b, and c when SOAK_ROOT_C or SOAK_ENV_C is set.
 const names = process.env.SOAK_ROOT_C || process.env.SOAK_ENV_C ? 'abc' : 'ab';
 const roots = [...names].map((n) => resolve(process.env[`SOAK_ROOT_${n.toUpperCase()}`] ?? root));
@@ -292,7 +293,7 @@ async function main(): Promise<void> {
       }
     })();
     await Promise.all([...Array.from({ length: workers }, (_, w) => worker(w)), editor, sampler]);
-    await snapshot(gateways, 'end');
+    if (endSnapshot) await snapshot(gateways, 'end');
     report(samples);
   } finally {
     for (const id of created) {

@@ -26,18 +26,21 @@ function coresOf(pid: number): string {
   return cores.sort((x, y) => x - y).join(',');
 }
 
+/** The events of this project's site in any status, as its editor counts them (those matching `search`, if given). */
+async function eventsOnSite(search?: string): Promise<number> {
+  const up = inject('upstream');
+  const q = new URLSearchParams({ status: 'any', per_page: '1', ...(search ? { search } : {}) });
+  const res = await fetch(`${up.url}/wp/v2/tribe_events?${q}`, {
+    headers: { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` },
+  });
+  return Number(res.headers.get('x-wp-total'));
+}
+
 describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
   it('measures both modes over the real WordPress, deletes its events and unpins the site', async () => {
     const up = inject('upstream');
     const state = dirname(up.siteDir);
-    const auth = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
-    const busyEvents = async () =>
-      (await (
-        await fetch(`${up.url}/wp/v2/tribe_events?search=Busy%20bench&status=any&per_page=100`, {
-          headers: auth,
-        })
-      ).json()) as unknown[];
-    const before = (await busyEvents()).length;
+    const before = await eventsOnSite('Busy bench');
 
     const { stdout, stderr } = await run(process.execPath, ['bench/busy-wordpress.ts'], {
       cwd: root,
@@ -84,7 +87,7 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
     const creates = [...stdout.matchAll(/creates (\d+)/g)].reduce((a, m) => a + Number(m[1]), 0);
     // Warm-up rounds create events too, not counted in the rounds' lines.
     expect(Number(deleted![1])).toBeGreaterThanOrEqual(creates);
-    expect((await busyEvents()).length).toBe(before);
+    expect(await eventsOnSite('Busy bench')).toBe(before);
     // The pinned mode moved the site's processes to core 1; the run gives them back cores 0 and 1 (its unpinned).
     const pids = pidsNaming(state);
     expect(pids.length).toBeGreaterThan(0);
@@ -95,14 +98,7 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
 describe('bench:feed-wordpress at toy size', { timeout: guard(180_000) }, () => {
   it('times a cold feed and the same events read straight from wp/v2, then deletes its events', async () => {
     const up = inject('upstream');
-    const auth = { Authorization: `Basic ${Buffer.from(up.auth).toString('base64')}` };
-    const total = async () =>
-      Number(
-        (await fetch(`${up.url}/wp/v2/tribe_events?status=any&per_page=1`, { headers: auth })).headers.get(
-          'x-wp-total',
-        ),
-      );
-    const before = await total();
+    const before = await eventsOnSite();
     const { stdout, stderr } = await run(process.execPath, ['bench/feed-wordpress.ts'], {
       cwd: root,
       env: {
@@ -120,6 +116,38 @@ describe('bench:feed-wordpress at toy size', { timeout: guard(180_000) }, () => 
     expect(out).toMatch(/^Inserted 40 events$/m);
     expect(out).toMatch(/^gateway: answered in \d+ ms; \d+ upstream calls, \d+ ms of upstream time in all$/m);
     expect(out).toMatch(/^upstream time \/ the reads' time = [\d.]+$/m);
-    expect(await total()).toBe(before);
+    expect(await eventsOnSite()).toBe(before);
+  });
+});
+
+describe('bench:soak at toy size', { timeout: guard(180_000) }, () => {
+  it('runs two gateways under mixed load, prints its windows and slope, and deletes its events', async () => {
+    const up = inject('upstream');
+    const before = await eventsOnSite();
+    const { stdout, stderr } = await run(process.execPath, ['bench/soak.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        BENCH_WP_URL: up.url,
+        BENCH_WP_AUTH: up.auth,
+        SOAK_SECONDS: '12',
+        SOAK_SAMPLE_SECONDS: '4',
+        SOAK_TABLE_SECONDS: '8',
+        SOAK_SNAPSHOT_SECONDS: '0',
+        SOAK_END_SNAPSHOT: '0',
+        SOAK_CONNECTIONS: '4',
+      },
+      timeout: guard(150_000),
+      maxBuffer: 8 * 1024 * 1024,
+    });
+    const out = stdout + stderr;
+    // A window line a sample: t, RSS of both instances, … 5xx, failed, load.
+    const windows = [...out.matchAll(/^ +(\d+) \| \d+ \/ \d+ \| .+ \| (\d+) \| (\d+) \| [\d.]+$/gm)];
+    expect(windows.length, out).toBeGreaterThanOrEqual(2);
+    for (const w of windows) expect([w[2], w[3]]).toEqual(['0', '0']);
+    expect(out).toMatch(/^instance a: from [\d.]+ to [\d.]+ min RSS slope -?[\d.]+ MB\/min/m);
+    expect(out).toMatch(/cached reads p99 per window after warm-up: median [\d.]+ ms; \d+ reads, 0 5xx/);
+    expect(out).not.toMatch(/heap snapshots/);
+    expect(await eventsOnSite()).toBe(before);
   });
 });
