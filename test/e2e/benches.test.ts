@@ -26,6 +26,15 @@ function coresOf(pid: number): string {
   return cores.sort((x, y) => x - y).join(',');
 }
 
+/** Runs a bench script of this checkout with `env` added, for at most `ms` (× the lanes' slack). */
+const bench = (script: string, ms: number, env: Record<string, string>) =>
+  run(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    timeout: guard(ms),
+    maxBuffer: 16 * 1024 * 1024,
+  });
+
 /** The events of this project's site in any status, as its editor counts them (those matching `search`, if given). */
 async function eventsOnSite(search?: string): Promise<number> {
   const up = inject('upstream');
@@ -42,23 +51,17 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
     const state = dirname(up.siteDir);
     const before = await eventsOnSite('Busy bench');
 
-    const { stdout, stderr } = await run(process.execPath, ['bench/busy-wordpress.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        BENCH_BUSY_WP_STATE: state,
-        BENCH_BUSY_WP_PORT: new URL(up.url).port,
-        BENCH_BUSY_REDIS_PORT: String(await freePort()),
-        BENCH_BUSY_RATE: '100',
-        BENCH_BUSY_SECONDS: '2',
-        BENCH_BUSY_ROUNDS: '1',
-        BENCH_BUSY_WARMUP_ROUNDS: '1',
-        BENCH_BUSY_WRITES: '2',
-        BENCH_BUSY_TASKS: '1',
-        BENCH_BUSY_STALLS: '1',
-      },
-      timeout: guard(200_000),
-      maxBuffer: 16 * 1024 * 1024,
+    const { stdout, stderr } = await bench('bench/busy-wordpress.ts', 200_000, {
+      BENCH_BUSY_WP_STATE: state,
+      BENCH_BUSY_WP_PORT: new URL(up.url).port,
+      BENCH_BUSY_REDIS_PORT: String(await freePort()),
+      BENCH_BUSY_RATE: '100',
+      BENCH_BUSY_SECONDS: '2',
+      BENCH_BUSY_ROUNDS: '1',
+      BENCH_BUSY_WARMUP_ROUNDS: '1',
+      BENCH_BUSY_WRITES: '2',
+      BENCH_BUSY_TASKS: '1',
+      BENCH_BUSY_STALLS: '1',
     });
 
     for (const mode of ['pinned', 'unpinned']) {
@@ -99,18 +102,12 @@ describe('bench:feed-wordpress at toy size', { timeout: guard(180_000) }, () => 
   it('times a cold feed and the same events read straight from wp/v2, then deletes its events', async () => {
     const up = inject('upstream');
     const before = await eventsOnSite();
-    const { stdout, stderr } = await run(process.execPath, ['bench/feed-wordpress.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        BENCH_WP_SITE: up.siteDir,
-        BENCH_WP_URL: up.url,
-        BENCH_WP_AUTH: up.auth,
-        BENCH_FEED_COUNT: '40',
-        BENCH_FEED_ROUNDS: '1',
-      },
-      timeout: guard(150_000),
-      maxBuffer: 8 * 1024 * 1024,
+    const { stdout, stderr } = await bench('bench/feed-wordpress.ts', 150_000, {
+      BENCH_WP_SITE: up.siteDir,
+      BENCH_WP_URL: up.url,
+      BENCH_WP_AUTH: up.auth,
+      BENCH_FEED_COUNT: '40',
+      BENCH_FEED_ROUNDS: '1',
     });
     const out = stdout + stderr;
     expect(out).toMatch(/^Inserted 40 events$/m);
@@ -124,21 +121,15 @@ describe('bench:soak at toy size', { timeout: guard(180_000) }, () => {
   it('runs two gateways under mixed load, prints its windows and slope, and deletes its events', async () => {
     const up = inject('upstream');
     const before = await eventsOnSite();
-    const { stdout, stderr } = await run(process.execPath, ['bench/soak.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        BENCH_WP_URL: up.url,
-        BENCH_WP_AUTH: up.auth,
-        SOAK_SECONDS: '12',
-        SOAK_SAMPLE_SECONDS: '4',
-        SOAK_TABLE_SECONDS: '8',
-        SOAK_SNAPSHOT_SECONDS: '0',
-        SOAK_END_SNAPSHOT: '0',
-        SOAK_CONNECTIONS: '4',
-      },
-      timeout: guard(150_000),
-      maxBuffer: 8 * 1024 * 1024,
+    const { stdout, stderr } = await bench('bench/soak.ts', 150_000, {
+      BENCH_WP_URL: up.url,
+      BENCH_WP_AUTH: up.auth,
+      SOAK_SECONDS: '12',
+      SOAK_SAMPLE_SECONDS: '4',
+      SOAK_TABLE_SECONDS: '8',
+      SOAK_SNAPSHOT_SECONDS: '0',
+      SOAK_END_SNAPSHOT: '0',
+      SOAK_CONNECTIONS: '4',
     });
     const out = stdout + stderr;
     // A window line a sample: t, RSS of both instances, … 5xx, failed, load.
