@@ -12,12 +12,15 @@ describe('inSlices', () => {
   it('with ownTurns, leaves the turn before its first item and after a long last slice', async () => {
     const order: string[] = [];
     setImmediate(() => order.push('turn before'));
+    // The last item alone takes a third of the slice: a wait for a core after item 1 (a loaded machine) may end a
+    // slice there, and the last slice must still count as long (with 0.6 ms each it then read 0.6 ms: the suite of
+    // 2026-12-02 at load 15 saw 'caller' before 'turn after').
     const done = inSlices(
       [1, 2],
       3,
       (i) => {
         order.push(`item ${i}`);
-        busy(0.6);
+        busy(i === 2 ? 1.1 : 0.6);
         if (i === 2) setImmediate(() => order.push('turn after'));
       },
       true,
@@ -37,9 +40,10 @@ describe('inSlices', () => {
 
   it('with ownTurns, hands back without another turn after a short last slice', async () => {
     const order: string[] = [];
+    // A slice far longer than any wait for a core, so the one item's slice stays short.
     await inSlices(
       [1],
-      300,
+      3000,
       (i) => {
         order.push(`item ${i}`);
         setImmediate(() => order.push('turn after'));
