@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
 import { pidsNaming } from '../../bench/busy/site.ts';
 import { freePort } from '../../bench/lib.ts';
-import { guard } from '../slack.ts';
+import { guard, upstreamDeadlineMs } from '../slack.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -26,11 +26,15 @@ function coresOf(pid: number): string {
   return cores.sort((x, y) => x - y).join(',');
 }
 
-/** Runs a bench script of this checkout with `env` added, for at most `ms` (× the lanes' slack). */
+/**
+ * Runs a bench script of this checkout with `env` added, for at most `ms` (× the lanes' slack). The gateways it starts
+ * get the lanes' WordPress deadline, as every gateway a test starts does (test/slack.ts): at `npm test`'s load one
+ * PHP call can take seconds, and a write of several calls would pass the production 10 s and answer 504.
+ */
 const bench = (script: string, ms: number, env: Record<string, string>) =>
   run(process.execPath, [script], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, UPSTREAM_TIMEOUT_MS: String(upstreamDeadlineMs), ...env },
     timeout: guard(ms),
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -137,7 +141,11 @@ describe('bench:soak at toy size', { timeout: guard(180_000) }, () => {
     expect(windows.length, out).toBeGreaterThanOrEqual(2);
     for (const w of windows) expect([w[2], w[3]]).toEqual(['0', '0']);
     expect(out).toMatch(/^instance a: from [\d.]+ to [\d.]+ min RSS slope -?[\d.]+ MB\/min/m);
-    expect(out).toMatch(/cached reads p99 per window after warm-up: median [\d.]+ ms; \d+ reads, 0 5xx/);
+    // At `npm test`'s load one PHP call can take seconds, and a window whose four connections were all held by writes
+    // and misses has no cached read: the line names such windows instead of a NaN median (CI, 2026-12-02: 'median NaN').
+    expect(out).toMatch(
+      /cached reads p99 per window after warm-up: median (?:[\d.]+|-) ms(?: \(\d+ windows without a cached read\))?; \d+ reads, 0 5xx/,
+    );
     expect(out).not.toMatch(/heap snapshots/);
     expect(await eventsOnSite()).toBe(before);
   });
