@@ -32,7 +32,7 @@ import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import { GC_KINDS, type GcPause, type Late, lateLine, type SlowRequest } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
-import { CACHED_LISTS, median, type Server, startChild } from './lib.ts';
+import { CACHED_LISTS, median, pct, type Server, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const METRICS = 'bench-busy-metrics-token';
@@ -79,10 +79,6 @@ interface Round {
   to: number;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
-};
 const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const usNow = () => Number(process.hrtime.bigint() / 1000n);
 

@@ -19,6 +19,7 @@ import {
   freePort,
   localWordPress,
   median,
+  pct,
   runLoad,
   type Server,
   spawnNginx,
@@ -70,11 +71,6 @@ async function until(ok: () => Promise<boolean>, ms: number): Promise<void> {
   }
   throw new Error('timed out');
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
-};
 
 /** Reads `url` until its events include `id`: ms after `t0`. */
 async function seen(url: string, id: number, t0: number): Promise<number> {

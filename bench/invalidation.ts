@@ -11,7 +11,7 @@
 // BENCH_GATEWAY_DIR runs the gateway of another checkout; BENCH_COMPARE_DIR adds a second gateway (e.g. a worktree
 // of main), started beside the first and probed in alternating rounds, so before and after share one run.
 import { join } from 'node:path';
-import { CACHED_LISTS, type Server, startChild } from './lib.ts';
+import { CACHED_LISTS, pct, type Server, startChild } from './lib.ts';
 
 const NS = '/wp-json/calendar/events/v1';
 const PASSWORD = 'bench-invalidation-password';
@@ -109,10 +109,6 @@ async function dropShare(
   return { before, dropped: before - (await entries(g)) };
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
-};
 const median = (xs: number[]) => pct(xs, 50);
 
 interface Round {

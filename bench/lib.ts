@@ -254,6 +254,12 @@ async function cannon(l: Load): Promise<Result> {
 export const runLoad = (l: Load): Promise<Result> =>
   l.tool === 'wrk' && !l.unique ? Promise.resolve(wrk(l)) : cannon(l);
 
+/** The value at percentile `p` (0–100) of `xs`, in any order; NaN when there is none. */
+export const pct = (xs: readonly number[], p: number): number => {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
+};
+
 export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

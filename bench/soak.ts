@@ -15,7 +15,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { localWordPress, median, type Server, startChild } from './lib.ts';
+import { localWordPress, median, pct, type Server, startChild } from './lib.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
@@ -116,11 +116,6 @@ const slope = (pts: Array<[number, number]>): number => {
   const sxy = pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0);
   const sxx = pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
   return sxy / sxx;
-};
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))] ?? Number.NaN;
 };
 
 async function main(): Promise<void> {

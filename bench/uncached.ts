@@ -8,7 +8,17 @@
 // Bounded and loopback only. Env: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_ONLY.
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { hasWrk, type Load, median, missUrl, type Result, runLoad, type Server, startChild } from './lib.ts';
+import {
+  hasWrk,
+  type Load,
+  median,
+  missUrl,
+  pct,
+  type Result,
+  runLoad,
+  type Server,
+  startChild,
+} from './lib.ts';
 
 /** CPU time (ms) a process's main thread has used so far, from /proc (Linux); undefined elsewhere. */
 function mainThreadCpuMs(pid: number | undefined): number | undefined {
@@ -54,11 +64,14 @@ async function misses(
     }),
   );
   const cpu1 = mainThreadCpuMs(pid);
-  const sorted = latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
   const cpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : (cpu1 - cpu0) / latencies.length;
-  return { rps: latencies.length / secs, p50ms: pct(50), p99ms: pct(99), non2xx, cpuMs };
+  return {
+    rps: latencies.length / secs,
+    p50ms: pct(latencies, 50),
+    p99ms: pct(latencies, 99),
+    non2xx,
+    cpuMs,
+  };
 }
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -12,7 +12,7 @@ import type { Change, ChangeLog, LoggedChange } from '../src/changes/types.ts';
 import { createLogger } from '../src/log.ts';
 import { WebhookAdmin } from '../src/webhooks/manage.ts';
 import { Webhooks } from '../src/webhooks/service.ts';
-import { startChild } from './lib.ts';
+import { pct, startChild } from './lib.ts';
 
 const REDIS = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const SINGLE = Number(process.env.BENCH_WEBHOOK_SINGLE ?? 200);
@@ -22,10 +22,6 @@ const ENDPOINTS = 10;
 /** Deliveries in flight per instance (WEBHOOK_CONCURRENCY's default). */
 const CONCURRENCY = Number(process.env.WEBHOOK_CONCURRENCY ?? 32);
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
-};
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /** The stream `<prefix>changes` as the Redis change log writes it; `follow` wakes the fan-out on each append. */
@@ -192,9 +188,7 @@ const writes = await afterWrites(WRITES);
 console.log(
   `webhook latency after a write through a gateway is acknowledged (demo on Redis), ${WRITES} writes one at a time:`,
 );
-console.log(
-  `  p50 ${ms(quantile(writes, 0.5))}   p99 ${ms(quantile(writes, 0.99))}   max ${ms(Math.max(...writes))}`,
-);
+console.log(`  p50 ${ms(pct(writes, 50))}   p99 ${ms(pct(writes, 99))}   max ${ms(Math.max(...writes))}`);
 
 const single = await run(1, 1, async (log, sent) => {
   for (let i = 1; i <= SINGLE; i++) {
@@ -210,7 +204,7 @@ console.log(
   `webhook latency after the log append is acknowledged, ${SINGLE} changes one at a time, 1 endpoint:`,
 );
 console.log(
-  `  p50 ${ms(quantile(single.latencies, 0.5))}   p99 ${ms(quantile(single.latencies, 0.99))}   max ${ms(Math.max(...single.latencies))}`,
+  `  p50 ${ms(pct(single.latencies, 50))}   p99 ${ms(pct(single.latencies, 99))}   max ${ms(Math.max(...single.latencies))}`,
 );
 
 for (const instances of [1, 2]) {
@@ -225,7 +219,7 @@ for (const instances of [1, 2]) {
   console.log(
     `${CHANGES} changes to ${ENDPOINTS} endpoints (${r.deliveries} deliveries), ${instances} instance${instances > 1 ? 's' : ''}: ` +
       `${(r.deliveries / r.seconds).toFixed(0)} deliveries/s, all in ${r.seconds.toFixed(2)} s; ` +
-      `latency p50 ${ms(quantile(r.latencies, 0.5))}, p99 ${ms(quantile(r.latencies, 0.99))}`,
+      `latency p50 ${ms(pct(r.latencies, 50))}, p99 ${ms(pct(r.latencies, 99))}`,
   );
 }
 process.exit(0);
