@@ -3,7 +3,8 @@
 // that share a WordPress site one file at a time after the others, so one `vitest run` is a queue of single files, many
 // of them waiting on WordPress, Chromium or a sleeping fault while a core stays idle. Each lane is a vitest process of
 // its own, its projects as before. Arguments make one plain vitest run instead.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 interface LaneSpec {
@@ -114,8 +115,36 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.exitCode = 1;
   });
 
+/** Clock ticks a second of /proc's CPU times (100 on Linux unless the kernel says otherwise). */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds of this process's children that have ended (their own children's included, once reaped): /proc/self/stat's
+ * cutime + cstime; undefined off Linux. A lane's share is what this grows by when its vitest ends. The WordPress sites a
+ * lane starts run detached (wordpress/wp.sh) and are not in it: PHP's and MariaDB's CPU is left out.
+ */
+function endedChildrenCpuSeconds(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of proc(5), counted from 1; the slice starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) / TICKS;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSeen = endedChildrenCpuSeconds();
+
 interface Lane {
   code: number;
+  /** CPU minutes its vitest process and their children used (test/run.ts's ended children's, when it ended). */
+  cpuMinutes?: number;
   counts?: number[];
   /** test/summary-reporter.ts's `Failed: …` lines. */
   failures: string[];
@@ -150,10 +179,17 @@ function runVitest(args: string[], label?: string, env = process.env): Promise<L
     child.on('close', (code, signal) => {
       children.delete(child);
       lane.code = code ?? (signal ? 1 : 0);
+      const cpu = endedChildrenCpuSeconds();
+      if (cpu !== undefined && cpuSeen !== undefined) lane.cpuMinutes = (cpu - cpuSeen) / 60;
+      cpuSeen = cpu;
       resolve(lane);
     });
   });
 }
+
+/** `, 12.3 CPU min`, or nothing off Linux. */
+const cpuOf = (lane: Lane) =>
+  lane.cpuMinutes === undefined ? '' : `, ${lane.cpuMinutes.toFixed(1)} CPU min`;
 
 const args = process.argv.slice(2);
 if (args.length) {
@@ -181,8 +217,11 @@ if (args.length) {
   const lanes = await Promise.all(
     runs.map(async ({ args, env, label }) => {
       const lane = await runVitest(args, label, env);
-      // Each lane's own time, as it ends: what to balance when one lane ends long after the others.
-      process.stdout.write(`[${label}] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min\n`);
+      // Each lane's own time, as it ends, and the CPU it used: what to balance when one lane ends long after the others,
+      // and what to cut when they all end late (the lanes share the machine's cores).
+      process.stdout.write(
+        `[${label}] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min${cpuOf(lane)}\n`,
+      );
       return lane;
     }),
   );
@@ -191,15 +230,22 @@ if (args.length) {
   if (!process.env.TEST_LANES && aloneProjects.length) {
     const args = [...aloneProjects.flatMap((p) => ['--project', p]), ...ALONE];
     process.stdout.write(`[alone] npx vitest run ${args.join(' ')}\n`);
-    lanes.push(await runVitest(args, 'alone'));
-    process.stdout.write(`[alone] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min\n`);
+    const alone = await runVitest(args, 'alone');
+    lanes.push(alone);
+    process.stdout.write(
+      `[alone] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min${cpuOf(alone)}\n`,
+    );
   }
   const total = [0, 0, 0];
   for (const lane of lanes) for (const [i, n] of (lane.counts ?? []).entries()) total[i]! += n;
   // A lane that ended without its summary (it crashed) counts as a failure.
   if (lanes.some((l) => !l.counts)) total[1]! += 1;
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
-  process.stdout.write(`\nLanes: ${runs.map((r) => r.label).join(' | ')} in ${minutes} min\n`);
+  const cpu = lanes.reduce((sum, l) => sum + (l.cpuMinutes ?? 0), 0);
+  process.stdout.write(
+    `\nLanes: ${runs.map((r) => r.label).join(' | ')} in ${minutes} min` +
+      `${cpu ? `, ${cpu.toFixed(1)} CPU min (WordPress's PHP and MariaDB not counted)` : ''}\n`,
+  );
   // Every failure again, last: a CI log cut to its tail still names them.
   for (const [i, lane] of lanes.entries()) {
     const label = runs[i]?.label ?? 'alone';
