@@ -1,6 +1,6 @@
 // Redis connections for the cache: one Redis, a Redis Cluster or a Sentinel-managed master (ioredis's own support for
 // each); fail fast while Redis is away, log an outage once, reconnect (ioredis does).
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, Redis, type RedisOptions, ReplyError } from 'ioredis';
 
 /** The part of a logger the cache uses (pino's shape). */
 export interface CacheLogger {
@@ -49,6 +49,26 @@ export function nodeOf(url: string): { host: string; port: number } & RedisOptio
     ...(db ? { db } : {}),
     ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
   };
+}
+
+/** ioredis's words for a server it cannot reach, is still reaching, or stopped waiting for (FAIL_FAST below). */
+const UNREACHED =
+  /^(?:Command timed out|Connection is closed|Stream isn't writeable|Cluster (?:is disconnected|is disconnecting|isn't ready)|None of startup nodes is available|No master node is available|Reached the max retries per request limit|Failed to refresh slots cache|connect ETIMEDOUT)/;
+/** Redis's own refusals that pass by themselves: a long script, a load from disk, memory, a failover. */
+const PASSING = /^(?:BUSY|LOADING|OOM|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY|NOREPLICAS|MISCONF)\b/;
+
+/**
+ * Whether `err` is Redis not answering now (down, reconnecting, a command past its 500 ms, busy, failing over), as
+ * against a command it refused for good (WRONGTYPE, a script's error: a bug, which stays a 500).
+ */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err instanceof ReplyError) return PASSING.test(err.message);
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.name === 'ClusterAllFailedError' ||
+    UNREACHED.test(err.message)
+  );
 }
 
 // A request must never wait for Redis: no offline queue, one retry, short timeouts.

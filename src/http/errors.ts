@@ -202,6 +202,18 @@ export const tooManyAuthAttempts = (retryAfterSeconds: number): ApiError =>
     { retry_after: retryAfterSeconds },
   );
 
+/**
+ * What only the shared store holds (the changes feed, webhook subscriptions and deliveries) could not be read or
+ * written: Redis did not answer in time, or is down or failing over (src/cache/redis.ts `isRedisUnavailable`).
+ */
+export const storeUnavailable = (): ApiError =>
+  new ApiError(
+    'store_unavailable',
+    "The gateway's shared store (Redis) did not answer. Try again in a moment.",
+    503,
+    { retry_after: 1 },
+  );
+
 export const aborted = (): ApiError => new ApiError('request_aborted', 'The request was aborted.', 499);
 
 /** An event write whose venue, organizer, term or image was deleted under it twice (src/events/write.ts). */

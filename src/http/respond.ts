@@ -1,8 +1,9 @@
 // What every answer outside a route's own stages needs: the public base URL, and errors as WordPress's error body.
 import type { Request, Response } from 'express';
+import { isRedisUnavailable } from '../cache/redis.ts';
 import type { Logger } from '../log.ts';
 import { type Answer, answerOf } from './answer.ts';
-import { ApiError, internalError, invalidJson, tooLarge, unreadable } from './errors.ts';
+import { ApiError, internalError, invalidJson, storeUnavailable, tooLarge, unreadable } from './errors.ts';
 import { schemeOf } from './forwarded.ts';
 
 /** A Host header that is a host name or address with an optional port, and nothing else. */
@@ -31,6 +32,11 @@ export function toApiError(err: unknown, log: Logger, requestId: string): ApiErr
   if (e?.type === 'entity.parse.failed') return invalidJson();
   if (e?.type === 'entity.too.large') return tooLarge();
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return unreadable(e.status);
+  // Redis late or down under a route that needs it (not a bug of ours): a refusal that passes, as WordPress's busy is.
+  if (isRedisUnavailable(err)) {
+    log.warn({ err: (err as Error).message, requestId }, 'Redis did not answer a request that needs it');
+    return storeUnavailable();
+  }
   log.error({ err, requestId }, 'unexpected error');
   return internalError(requestId);
 }

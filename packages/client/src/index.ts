@@ -127,7 +127,11 @@ export interface ChangesOptions {
   since?: string;
   /** Items per request (at most 500). */
   limit?: number;
-  /** After catching up, wait for the next changes (long polls of `timeout` seconds) instead of ending. */
+  /**
+   * After catching up, wait for the next changes (long polls of `timeout` seconds) instead of ending. A follower also
+   * rides out a refusal that passes by itself (503 with `Retry-After`: the gateway's Redis or WordPress busy), asking
+   * again with the same cursor after the time it names.
+   */
   follow?: boolean;
   timeout?: number;
   /** Ends the iteration (a long poll in flight is aborted). */
@@ -176,6 +180,24 @@ export interface CalendarClient {
    */
   changes(opts?: ChangesOptions): AsyncGenerator<ChangeAt>;
 }
+
+/** Seconds to wait before asking again after a 503 that names them (`Retry-After`); undefined for any other error. */
+function retryAfter(err: unknown): number | undefined {
+  if (!(err instanceof CalendarApiError) || err.status !== 503) return undefined;
+  const s = Number(err.headers.get('retry-after'));
+  return Number.isFinite(s) && s > 0 ? Math.min(s, 60) : undefined;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((done) => {
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      done();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 
 const pageOf = (query: unknown): number => Number((query as { page?: number } | undefined)?.page ?? 1);
 
@@ -252,9 +274,17 @@ export function createCalendarClient(opts: CalendarClientOptions): CalendarClien
       while (!o.signal?.aborted) {
         const wait = caughtUp && o.follow ? { feed: 'longpoll' as const, timeout: o.timeout } : {};
         // JSON: the event stream this route also serves is asked for by Accept, which this request does not send.
-        const body = (await unwrap(
-          api.GET('/changes', { params: { query: { since, limit: o.limit, ...wait } }, signal: o.signal }),
-        )) as ChangesBody;
+        let body: ChangesBody;
+        try {
+          body = (await unwrap(
+            api.GET('/changes', { params: { query: { since, limit: o.limit, ...wait } }, signal: o.signal }),
+          )) as ChangesBody;
+        } catch (err) {
+          const seconds = o.follow ? retryAfter(err) : undefined;
+          if (seconds === undefined || o.signal?.aborted) throw err;
+          await pause(seconds * 1000, o.signal);
+          continue;
+        }
         for (const [i, item] of body.items.entries()) {
           yield { ...item, cursor: i === body.items.length - 1 ? body.next : since };
         }
