@@ -187,15 +187,18 @@ function runVitest(args: string[], label?: string, env = process.env): Promise<L
   });
 }
 
-/** `, 12.3 CPU min`, or nothing off Linux. */
-const cpuOf = (lane: Lane) =>
-  lane.cpuMinutes === undefined ? '' : `, ${lane.cpuMinutes.toFixed(1)} CPU min`;
-
 const args = process.argv.slice(2);
 if (args.length) {
   process.exitCode = (await runVitest(args)).code;
 } else {
   const t0 = performance.now();
+  // Each lane's own time, as it ends, and the CPU it used (nothing off Linux): what to balance when one lane ends long
+  // after the others, and what to cut when they all end late (the lanes share the machine's cores).
+  const laneDone = (label: string, lane: Lane) =>
+    process.stdout.write(
+      `[${label}] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min` +
+        `${lane.cpuMinutes === undefined ? '' : `, ${lane.cpuMinutes.toFixed(1)} CPU min`}\n`,
+    );
   // TEST_LANES_ONLY=wordpress,e2e: only those projects, in their lanes (the lanes' other projects left out).
   const only = process.env.TEST_LANES_ONLY?.split(',');
   const runs = LANES.map((lane) =>
@@ -217,11 +220,7 @@ if (args.length) {
   const lanes = await Promise.all(
     runs.map(async ({ args, env, label }) => {
       const lane = await runVitest(args, label, env);
-      // Each lane's own time, as it ends, and the CPU it used: what to balance when one lane ends long after the others,
-      // and what to cut when they all end late (the lanes share the machine's cores).
-      process.stdout.write(
-        `[${label}] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min${cpuOf(lane)}\n`,
-      );
+      laneDone(label, lane);
       return lane;
     }),
   );
@@ -232,9 +231,7 @@ if (args.length) {
     process.stdout.write(`[alone] npx vitest run ${args.join(' ')}\n`);
     const alone = await runVitest(args, 'alone');
     lanes.push(alone);
-    process.stdout.write(
-      `[alone] lane done in ${((performance.now() - t0) / 60_000).toFixed(1)} min${cpuOf(alone)}\n`,
-    );
+    laneDone('alone', alone);
   }
   const total = [0, 0, 0];
   for (const lane of lanes) for (const [i, n] of (lane.counts ?? []).entries()) total[i]! += n;

@@ -34,9 +34,9 @@ afterAll(async () => {
 });
 
 const reads: Record<string, () => Promise<Response>> = {
-  'the changes feed': () => fetch(`${g.url}/wp-json/calendar/events/v1/changes?since=0`),
+  'the changes feed': () => fetch(`${g.url}${NS}/changes?since=0`),
   'the changes feed as events': () =>
-    fetch(`${g.url}/wp-json/calendar/events/v1/changes?since=0`, {
+    fetch(`${g.url}${NS}/changes?since=0`, {
       headers: { Accept: 'text/event-stream' },
       signal: AbortSignal.timeout(guard(5_000)),
     }),

@@ -188,14 +188,15 @@ function retryAfter(err: unknown): number | undefined {
   return Number.isFinite(s) && s > 0 ? Math.min(s, 60) : undefined;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
+/** Resolves after `ms`, or at once when `signal` aborts; leaves no listener on `signal` (a follower pauses often). */
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((done) => {
-    const timer = setTimeout(done, ms);
     const stop = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
       done();
     };
+    const timer = setTimeout(stop, ms);
     signal?.addEventListener('abort', stop, { once: true });
   });
 
