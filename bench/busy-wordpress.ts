@@ -2,12 +2,17 @@
 // - WordPress (wordpress/wp.sh, BENCH_BUSY_WP_PORT, default 9602, or the port it already runs on; its state in
 //   BENCH_BUSY_WP_STATE, default .wordpress/busy-bench) and a Redis of its own (BENCH_BUSY_REDIS_PORT, 9605) are
 //   started; the gateway runs as `npm start` would, against both.
-// - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs (autocannon) for
-//   BENCH_BUSY_SECONDS (10), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
+// - Each round: BENCH_BUSY_RATE (2000) anonymous reads a second over 13 cached list URLs for
+//   BENCH_BUSY_SECONDS (10), paced evenly over 50 connections, each read timed from when it fell due
+//   (bench/busy/paced.ts; BENCH_BUSY_LOAD=autocannon: autocannon's quota a second, which sends each second's reads in
+//   one burst, as this bench did until 2026-12-02; the paced reads' connections stay open across a gateway's phases,
+//   and their code is run for 2 s against a server of this process before any phase), first without writes, then with BENCH_BUSY_WRITES (2) event creates a second through the
 //   gateway; BENCH_BUSY_ROUNDS (3) rounds. Printed: p50/p99 without → with, their ratio per round, the max, reads over
 //   50 ms, reads held of those asked, and the gateway's event-loop lag max without → with the writes: the longest
 //   lateness of a 1 ms timer in the gateway (bench/busy/stalls.ts, always preloaded), so a block of the loop reads
 //   within 1 ms of its length (the gateway's own lag metric samples every 10 ms: it reads a block up to 10 ms long).
+// - Under each round, where the cores' time went in each phase: each core's busy share, and each process's CPU as a
+//   share of one core, its main thread apart from its other threads (bench/busy/cpu.ts).
 // - Before each mode's rounds, BENCH_BUSY_WARMUP_ROUNDS (1; 0: none) rounds of the same work, not counted: a gateway
 //   just started is still compiling its read and write paths and running its start's jobs, and the load generator is
 //   compiling its own, all on the pinned core; the warm-up rounds' figures are printed beside the counted ones.
@@ -28,7 +33,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { longTasks, profileIn, topSelf, windowOf } from './busy/profile.ts';
+import { type CpuMark, cpuLine, cpuMark } from './busy/cpu.ts';
+import type { Pool } from 'undici';
+import { openPool, pacedReads, warmGenerator } from './busy/paced.ts';
+import { longTasks, profileIn, spentBy, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import { GC_KINDS, type GcPause, type Late, lateLine, type SlowRequest } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
@@ -46,6 +54,7 @@ const MODES = env('BENCH_BUSY_MODES', 'pinned,unpinned').split(',');
 const PROFILE = env('BENCH_BUSY_PROFILE', '1') !== '0';
 const TASKS = env('BENCH_BUSY_TASKS', '0') === '1';
 const STALLS = env('BENCH_BUSY_STALLS', '0') === '1';
+const LOAD = env('BENCH_BUSY_LOAD', 'paced');
 const WP_PORT = Number(env('BENCH_BUSY_WP_PORT', '9602'));
 const REDIS_PORT = Number(env('BENCH_BUSY_REDIS_PORT', '9605'));
 const here = new URL('../', import.meta.url).pathname;
@@ -57,8 +66,28 @@ const PATHS = [...CACHED_LISTS, '/events?featured=true', '/events?start_date=202
 interface Phase {
   times: number[];
   non2xx: number;
-  /** This process's own loop lag max over the phase: autocannon times each read here, so a block of this loop is in them. */
+  /** This process's own loop lag max over the phase: the reads are timed here, so a block of this loop is in them. */
   genLagMs: number;
+  /** From the phase's first read to its last read's end (ms): above BENCH_BUSY_SECONDS, the rate was not held. */
+  tookMs: number;
+  /** Paced reads: when each read of `times` was due (ms into the phase). */
+  dueMs?: number[];
+}
+
+/** Where a phase's reads over 50 ms fell due: the 100 ms slices that held most of them, as `from s: count`. */
+function slowAt(p: Phase): string {
+  if (!p.dueMs) return '';
+  const by = new Map<number, number>();
+  p.times.forEach((t, i) => {
+    if (t <= 50) return;
+    const slice = Math.floor(p.dueMs![i]! / 100);
+    by.set(slice, (by.get(slice) ?? 0) + 1);
+  });
+  return [...by.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([s, n]) => `${(s / 10).toFixed(1)} s: ${n}`)
+    .join(', ');
 }
 interface Round {
   quiet: Phase;
@@ -77,20 +106,46 @@ interface Round {
   quietTo: number;
   from: number;
   to: number;
+  /** Each core's busy share and each process's CPU over the phase without writes, and with them (bench/busy/cpu.ts). */
+  quietCpu: string;
+  busyCpu: string;
 }
 
 const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const usNow = () => Number(process.hrtime.bigint() / 1000n);
 
-/** RATE reads a second over PATHS for SECONDS, every answer's time kept. */
-function reads(g: Server): Promise<Phase> {
+/** Each gateway's connections of the paced reads, open from its first phase to its last. */
+const pools = new Map<Server, Pool>();
+
+/** RATE reads a second over PATHS for SECONDS, every answer's time kept: paced (bench/busy/paced.ts) or autocannon's. */
+async function reads(g: Server): Promise<Phase> {
+  if (LOAD === 'paced') {
+    let pool = pools.get(g);
+    if (!pool) {
+      pool = await openPool(g.url, 50, PATHS[0]!);
+      pools.set(g, pool);
+    }
+    const p = await pacedReads(pool, PATHS, RATE, SECONDS);
+    return {
+      times: p.times,
+      non2xx: p.non2xx + p.failed,
+      genLagMs: p.genLagMs,
+      tookMs: p.tookMs,
+      dueMs: p.dueMs,
+    };
+  }
+  return burstReads(g);
+}
+
+/** autocannon's `overallRate`: each second, each of 50 connections sends its share back to back, then idles. */
+function burstReads(g: Server): Promise<Phase> {
   const times: number[] = [];
   let non2xx = 0;
   const lag = monitorEventLoopDelay({ resolution: 1 });
   lag.enable();
   const done = (): Phase => {
     lag.disable();
-    return { times, non2xx, genLagMs: lag.max / 1e6 };
+    return { times, non2xx, genLagMs: lag.max / 1e6, tookMs: SECONDS * 1000 };
   };
   return new Promise((resolve, reject) => {
     const inst = autocannon(
@@ -158,10 +213,16 @@ async function warm(g: Server): Promise<void> {
   for (let i = 0; i < 2; i++) for (const p of PATHS) await (await fetch(g.url + p)).arrayBuffer();
 }
 
+/** The processes whose CPU each phase reports: set once the site, its Redis and the gateways run. */
+let procsOf: (g: Server) => Record<string, number[]> = () => ({});
+
 async function round(g: Server, auth: string): Promise<Round> {
   await warm(g);
+  const mark = (): CpuMark => cpuMark(procsOf(g));
   const quietFrom = usNow();
+  const q0 = mark();
   const quiet = await reads(g);
+  const quietCpu = cpuLine(q0, mark());
   const quietTo = usNow();
   await warm(g);
   const before = created.length;
@@ -169,7 +230,9 @@ async function round(g: Server, auth: string): Promise<Round> {
   const writes: Array<Promise<void>> = [];
   const timer = setInterval(() => writes.push(create(g, auth).catch(() => {})), 1000 / WRITES);
   const from = usNow();
+  const b0 = mark();
   const busy = await reads(g);
+  const busyCpu = cpuLine(b0, mark());
   const to = usNow();
   clearInterval(timer);
   await Promise.all(writes);
@@ -189,6 +252,8 @@ async function round(g: Server, auth: string): Promise<Round> {
     quietTo,
     from,
     to,
+    quietCpu,
+    busyCpu,
   };
 }
 
@@ -214,8 +279,15 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     const q = r.quiet.times;
     const b = r.busy.times;
     console.log(
-      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked}, non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms), the load generator's own loop lag max ${r.quiet.genLagMs.toFixed(1)} → ${r.busy.genLagMs.toFixed(1)} ms`,
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked} (in ${(r.quiet.tookMs / 1000).toFixed(1)} → ${(r.busy.tookMs / 1000).toFixed(1)} s), non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms), the load generator's own loop lag max ${r.quiet.genLagMs.toFixed(1)} → ${r.busy.genLagMs.toFixed(1)} ms`,
     );
+    const where = [slowAt(r.quiet), slowAt(r.busy)];
+    if (where.some(Boolean))
+      console.log(
+        `    reads over 50 ms fell due in the 100 ms slices from (without writes / with): ${where[0] || 'none'} / ${where[1] || 'none'}`,
+      );
+    console.log(`    CPU without writes: ${r.quietCpu}`);
+    console.log(`    CPU with writes:    ${r.busyCpu}`);
   }
   const m = (f: (r: Round) => number) => median(rounds.map(f));
   const ratios = rounds.map((r) => pct(r.busy.times, 99) / pct(r.quiet.times, 99));
@@ -230,11 +302,28 @@ function report(mode: string, dir: string, rounds: Round[]): void {
   );
 }
 
-function reportTasks(profileDir: string, windows: Array<{ from: number; to: number }>): void {
+function reportTasks(
+  profileDir: string,
+  windows: Array<{ from: number; to: number }>,
+  quietWindows: Array<{ from: number; to: number }>,
+): void {
   const file = profileIn(profileDir);
   if (!file) {
     console.log('  (no CPU profile written)');
     return;
+  }
+  // What the main thread's time went to, without writes and with them: the difference is what the writes cost.
+  for (const [name, w] of [
+    ['without writes', quietWindows],
+    ['with writes', windows],
+  ] as const) {
+    const s = spentBy(file, w);
+    console.log(
+      `  main-thread CPU ${name}: ${s.perSecond.toFixed(1)} ms a second; by the project's innermost frame:`,
+    );
+    for (const line of s.inner) console.log(`    ${line}`);
+    console.log('  by its outermost frame:');
+    for (const line of s.outer) console.log(`    ${line}`);
   }
   const tasks = windows.flatMap((w) => longTasks(file, w.from, w.to, 5));
   const ms = tasks.map((t) => t.ms);
@@ -376,7 +465,17 @@ async function main(): Promise<void> {
       });
       gateways.push({ g, dir, prof, tasksFile, stallsFile });
     }
+    procsOf = (g) => ({
+      gateway: [g.child.pid!],
+      'load generator': [process.pid],
+      Redis: [redis.pid!],
+      WordPress: site.pids(),
+    });
+    // The paced reads' own code compiled before any phase is timed: 2 s of reads of a 48 KB answer from a server of
+    // this process, which the gateway never sees.
+    if (LOAD === 'paced') await warmGenerator(RATE, 2, 48_000);
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
+    const quietWindows = gateways.map(() => [] as Array<{ from: number; to: number }>);
     const modeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
     const byMode: Array<{ mode: string; results: Round[][] }> = [];
     const warmUps: string[] = [];
@@ -400,11 +499,13 @@ async function main(): Promise<void> {
           const res = await round(x.g, site.auth);
           results[i]!.push(res);
           windows[i]!.push({ from: res.from, to: res.to });
+          quietWindows[i]!.push({ from: res.quietFrom, to: res.quietTo });
           modeWindows[i]!.push({ from: res.from, to: res.to, mode });
         }
       }
       byMode.push({ mode, results });
     }
+    await Promise.all([...pools.values()].map((p) => p.close()));
     await Promise.all(gateways.map((x) => x.g.stop()));
     for (const line of warmUps) console.log(line);
     for (const { mode, results } of byMode)
@@ -418,7 +519,7 @@ async function main(): Promise<void> {
     for (const [i, x] of gateways.entries()) {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);
-      reportTasks(x.prof, windows[i]!);
+      reportTasks(x.prof, windows[i]!, quietWindows[i]!);
       if (x.tasksFile) reportCpuTasks(x.tasksFile, x.prof, windows[i]!);
     }
   } finally {

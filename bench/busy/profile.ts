@@ -41,6 +41,8 @@ const where = (f: Frame): string => {
 const isOwn = (f: Frame): boolean => f.url.includes('/src/') && !f.url.includes('node_modules');
 
 interface Loaded {
+  /** The project's innermost and outermost frames each sample ran under (or '(outside src/)'). */
+  ownOf: (node: number) => { inner: string; outer: string };
   startTime: number;
   samples: number[];
   timeDeltas: number[];
@@ -76,7 +78,17 @@ function loadProfile(file: string): Loaded {
       own: top(own, 1)[0]?.[0] ?? '',
     };
   };
-  const out = { startTime: p.startTime, samples: p.samples, timeDeltas: p.timeDeltas, idle, describe };
+  const ownOf = (id: number) => {
+    let inner: string | undefined;
+    let outer = '(outside src/)';
+    for (let up = byId.get(id); up; up = up.parent === undefined ? undefined : byId.get(up.parent))
+      if (isOwn(up.callFrame)) {
+        inner ??= where(up.callFrame);
+        outer = where(up.callFrame);
+      }
+    return { inner: inner ?? outer, outer };
+  };
+  const out = { ownOf, startTime: p.startTime, samples: p.samples, timeDeltas: p.timeDeltas, idle, describe };
   loaded.set(file, out);
   return out;
 }
@@ -142,4 +154,40 @@ export function windowOf(file: string, from: number, to: number): { own: string;
 export function profileIn(dir: string): string | undefined {
   const name = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   return name && join(dir, name);
+}
+
+/**
+ * The main thread's CPU over the windows (ms a second of them), by the project's frame it ran under: the innermost (what
+ * did the work) and the outermost (what it was done for), the top `k` of each. Idle samples are left out. A sample's
+ * time is capped at twice the profile's usual interval: a thread that waited for a core is sampled once when it runs
+ * again, with the whole wait as its time, and on a shared core that would count the waits as the gateway's work.
+ */
+export function spentBy(
+  file: string,
+  windows: ReadonlyArray<{ from: number; to: number }>,
+  k = 8,
+): { perSecond: number; inner: string[]; outer: string[] } {
+  const p = loadProfile(file);
+  const inner = new Map<string, number>();
+  const outer = new Map<string, number>();
+  let busy = 0;
+  const deltas = p.timeDeltas.filter((d) => d > 0).sort((a, b) => a - b);
+  const cap = 2 * (deltas[deltas.length >> 1] ?? 1000);
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i] ?? 0;
+    if (p.idle.has(p.samples[i]!) || !windows.some((w) => t >= w.from && t <= w.to)) continue;
+    const us = Math.min(cap, p.timeDeltas[i + 1] ?? 0);
+    const o = p.ownOf(p.samples[i]!);
+    inner.set(o.inner, (inner.get(o.inner) ?? 0) + us);
+    outer.set(o.outer, (outer.get(o.outer) ?? 0) + us);
+    busy += us;
+  }
+  const seconds = windows.reduce((a, w) => a + (w.to - w.from), 0) / 1e6 || 1;
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(([f, us]) => `${(us / 1000 / seconds).toFixed(1).padStart(6)} ms/s  ${f}`);
+  return { perSecond: busy / 1000 / seconds, inner: top(inner), outer: top(outer) };
 }

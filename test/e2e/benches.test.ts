@@ -84,10 +84,25 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
       expect(part).toMatch(
         /^ {2}with writes: max \d+ ms, .+, held \d+ of \d+ asked, loop lag max [\d.]+ ms/m,
       );
+      // Paced reads: every read of the phase was made (100 a second for 2 s).
+      expect(part).toMatch(/^ {2}round 1: .+, held 200 → 200 of 200 \(in [\d.]+ → [\d.]+ s\)/m);
+      // Where the cores' time went in each phase: each core, and the gateway's and the load generator's shares.
+      for (const phase of ['without writes', 'with writes']) {
+        const cpu = new RegExp(
+          `^ {4}CPU ${phase}: +core 0 \\d+ %(?:, core \\d+ \\d+ %)*; of a core: (.*)$`,
+          'm',
+        ).exec(part);
+        expect(cpu, `${mode} ${phase} CPU line in:\n${part}`).not.toBeNull();
+        for (const who of ['gateway', 'load generator', 'Redis', 'WordPress'])
+          expect(cpu![1]).toMatch(new RegExp(`(?:^|, )${who} \\d+ %`));
+      }
     }
     // The stall meter's and the profile's parts.
     expect(stdout).toMatch(/^ {2}GC pauses over 1 ms during the writes: \d+/m);
     expect(stdout).toMatch(/^profile of gateway .+ \(every mode's write phases\):/m);
+    expect(stdout).toMatch(
+      /^ {2}main-thread CPU with writes: [\d.]+ ms a second; by the project's innermost frame:/m,
+    );
 
     const deleted = /Deleted (\d+) created events/.exec(stderr);
     expect(deleted, stderr).not.toBeNull();
