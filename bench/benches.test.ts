@@ -29,6 +29,22 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
     expect(out.match(/ µs wall /g)?.length).toBe(3);
   });
 
+  it('bench:ceiling-paced reads both servers at a steady rate and prints their CPU a read', async () => {
+    const out = await bench('paced-ceiling.ts', {
+      BENCH_RATE: '200',
+      BENCH_SECONDS: '0.5',
+      BENCH_ROUNDS: '2',
+      BENCH_IDLE_SECONDS: '0.2',
+    });
+    for (const name of ['raw', 'gateway'])
+      expect(out).toMatch(new RegExp(`^${name} idle: main [\\d.]+ ms/s`, 'm'));
+    for (const name of ['raw node:http, gateway headers', 'gateway, cached'])
+      expect(out).toMatch(
+        new RegExp(`^${name} +CPU a read [\\d.]+ µs \\([\\d., ]+\\), main thread [\\d.]+ µs, p50`, 'm'),
+      );
+    expect(out).toMatch(/^raw ÷ gateway, CPU a read: \d\.\d{3}$/m);
+  });
+
   it('bench:serialize prints a time for every kind of record', async () => {
     const out = await bench('serialize.ts', { BENCH_ROUNDS: '1', BENCH_RECORDS: '50' });
     for (const kind of ['venue', 'organizer']) expect(out).toMatch(new RegExp(`^${kind} \\| [\\d.]+$`, 'm'));

@@ -22,8 +22,8 @@
 //   write phases are listed with the functions they spent their time in.
 // - BENCH_BUSY_TASKS=1 also measures the gateway's tasks in main-thread CPU time (bench/busy/tasks.ts, preloaded):
 //   those over 5 ms of CPU during the write phases, named from the profile, and how every task of the run spread.
-// - BENCH_BUSY_STALLS=1 also prints what each loop-lag spike of the write phases was: the timer's lateness, the main
-//   thread's CPU over the gap, and the GC pauses in it.
+// - BENCH_BUSY_STALLS=1 also prints what each loop-lag spike of the write phases was, and the longest of the phases
+//   without writes: the timer's lateness, the main thread's CPU over the gap, and the GC pauses in it.
 // - BENCH_BUSY_NODE_FLAGS: more node flags for the gateway (spaces apart), e.g. `--max-semi-space-size=4`.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
 //   beside this one, round by round, so before and after share the machine's load.
@@ -377,8 +377,9 @@ function reportStalls(
   profileDir: string | undefined,
   windows: Array<{ from: number; to: number }>,
   modes: Array<{ from: number; to: number; mode: string }>,
+  quiet: Array<{ from: number; to: number; mode: string }>,
 ): void {
-  console.log(`\nloop-lag spikes of gateway ${dir} during the writes (over 10 ms):`);
+  console.log(`\nloop-lag spikes of gateway ${dir} during the writes (over 10 ms), and without them:`);
   if (!existsSync(file)) {
     console.log('  (none written)');
     return;
@@ -421,13 +422,26 @@ function reportStalls(
     );
     for (const x of read.slice(0, 6)) console.log(`    ${x.ms.toFixed(1)} ms, ${x.status} ${x.url}`);
   }
-  for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8))) {
-    console.log(`  ${modeOf(l.at)}: ${lateLine(l, gc)}`);
+  const show = (l: Late, mode: string) => {
+    console.log(`  ${mode}: ${lateLine(l, gc)}`);
     // With a profile: where the gap's samples were.
     if (prof) {
       const w = windowOf(prof, l.at, l.at + (l.lateMs + 5) * 1000);
       console.log(`    under ${w.own}: ${w.self.slice(0, 4).join('; ')}`);
     }
+  };
+  for (const l of names.flatMap((m) => spikes.filter((x) => modeOf(x.at) === m).slice(0, 8)))
+    show(l, modeOf(l.at));
+  // The phases without writes too: what stalls the loop there is not a write's (a background job, a collection).
+  const quietOf = (at: number) => quiet.find((w) => at >= w.from && at <= w.to)?.mode;
+  const calm = late.filter((x) => x.lateMs > 10 && quietOf(x.at)).sort((a, b) => b.lateMs - a.lateMs);
+  for (const m of names) {
+    const of = calm.filter((x) => quietOf(x.at) === m);
+    const own = of.reduce((a, x) => Math.max(a, x.cpuMs), 0);
+    console.log(
+      `  ${m}, without writes: late firings over 10 ms ${of.length}, the most main-thread CPU in one late gap ${own.toFixed(1)} ms`,
+    );
+    for (const l of of.slice(0, 4)) show(l, `${m}, without writes`);
   }
 }
 
@@ -476,6 +490,7 @@ async function main(): Promise<void> {
     if (LOAD === 'paced') await warmGenerator(RATE, 2, 48_000);
     const windows = gateways.map(() => [] as Array<{ from: number; to: number }>);
     const quietWindows = gateways.map(() => [] as Array<{ from: number; to: number }>);
+    const quietModeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
     const modeWindows = gateways.map(() => [] as Array<{ from: number; to: number; mode: string }>);
     const byMode: Array<{ mode: string; results: Round[][] }> = [];
     const warmUps: string[] = [];
@@ -500,6 +515,7 @@ async function main(): Promise<void> {
           results[i]!.push(res);
           windows[i]!.push({ from: res.from, to: res.to });
           quietWindows[i]!.push({ from: res.quietFrom, to: res.quietTo });
+          quietModeWindows[i]!.push({ from: res.quietFrom, to: res.quietTo, mode });
           modeWindows[i]!.push({ from: res.from, to: res.to, mode });
         }
       }
@@ -515,7 +531,7 @@ async function main(): Promise<void> {
       }
     if (STALLS)
       for (const [i, x] of gateways.entries())
-        reportStalls(x.dir, x.stallsFile, x.prof, windows[i]!, modeWindows[i]!);
+        reportStalls(x.dir, x.stallsFile, x.prof, windows[i]!, modeWindows[i]!, quietModeWindows[i]!);
     for (const [i, x] of gateways.entries()) {
       if (!x.prof) continue;
       console.log(`\nprofile of gateway ${x.dir} (every mode's write phases):`);
