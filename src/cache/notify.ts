@@ -3,7 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Mapping } from '../mapping/schema.ts';
 import type { SharedRedis } from '../shared-redis.ts';
-import { countBound } from './count-bound.ts';
+import { countBound, EXACT_CLOCK } from './count-bound.ts';
 import { tag } from './tags.ts';
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body>`. */
@@ -118,7 +118,7 @@ export class ReplayGuard {
 
   constructor(windowSeconds: number, redis?: SharedRedis) {
     this.#ttlMs = 2 * windowSeconds * 1000;
-    this.#memory = new LRUCache({ ...countBound(10_000), ttl: this.#ttlMs });
+    this.#memory = new LRUCache({ ...countBound(10_000), ttl: this.#ttlMs, ...EXACT_CLOCK });
     this.#redis = redis;
   }
 

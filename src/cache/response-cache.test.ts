@@ -1,5 +1,5 @@
 // The in-process tier: one load per key, stale-while-revalidate, stale-if-error, tags, races with invalidation.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeEntry } from './entry.ts';
 import { type Loaded, ResponseCache } from './response-cache.ts';
 
@@ -22,6 +22,21 @@ function setup() {
 const text = (e: { body: Buffer }) => e.body.toString();
 
 describe('ResponseCache (in-process tier)', () => {
+  it("reads a stored answer without arming a timer: lru-cache's clock is read each time, not kept behind one", async () => {
+    const { cache, loader } = setup();
+    await cache.get('k', loader('a'));
+    // Past any time lru-cache kept while loading (its default keeps one for 1 ms, with a timer to forget it).
+    await new Promise((r) => setTimeout(r, 5));
+    const armed = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      for (let i = 0; i < 3; i++) expect(cache.peek('k')).toBeDefined();
+      // At a steady rate of cached reads, each read armed one, and each woke the event loop 1 ms later to clear it.
+      expect(armed).not.toHaveBeenCalled();
+    } finally {
+      armed.mockRestore();
+    }
+  });
+
   it('loads once for many concurrent requests of one key', async () => {
     const { cache, loader, loads } = setup();
     const all = await Promise.all(Array.from({ length: 20 }, () => cache.get('k', loader('a'))));

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { UrlAliases } from './aliases.ts';
 import { BesideBudget } from './budget.ts';
+import { EXACT_CLOCK } from './count-bound.ts';
 import { DropTimes } from './drop-times.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
@@ -94,6 +95,7 @@ export class ResponseCache {
       maxSize: maxBytes,
       sizeCalculation: (e, key) => e.body.length + key.length + 256,
       ttl: Math.max(1, ttl),
+      ...EXACT_CLOCK,
       // Stale entries are kept (bounded by `#expireTooOld`) to serve while revalidating and when the upstream fails.
       allowStale: true,
       noDeleteOnStaleGet: true,

@@ -1,7 +1,7 @@
 // `Idempotency-Key` on POST: a retried write returns the first answer instead of writing twice (Redis or memory, 24 h).
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { countBound } from '../cache/count-bound.ts';
+import { countBound, EXACT_CLOCK } from '../cache/count-bound.ts';
 import { ApiError, idempotencyInProgress, idempotencyKeyReused, invalidParams } from '../http/errors.ts';
 import type { Exchange, Stage } from '../http/exchange.ts';
 import type { HandlerResult } from '../http/handler.ts';
@@ -33,7 +33,11 @@ export const PENDING_TTL_MS = 20_000;
 /** Where keys live: Redis when configured and up (shared by every instance), else this process's memory. */
 export class IdempotencyStore {
   /** 50 000 keys (none of their room allocated before it is used: countBound). */
-  readonly #memory = new LRUCache<string, Record_>({ ...countBound(50_000), ttl: IDEMPOTENCY_TTL_MS });
+  readonly #memory = new LRUCache<string, Record_>({
+    ...countBound(50_000),
+    ttl: IDEMPOTENCY_TTL_MS,
+    ...EXACT_CLOCK,
+  });
   readonly #redis?: SharedRedis;
 
   constructor(redis?: SharedRedis) {

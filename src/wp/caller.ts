@@ -1,7 +1,7 @@
 // Who the caller is upstream (id, roles, capabilities), resolved with their own credentials and cached briefly.
 import { LRUCache } from 'lru-cache';
 import { type AuthThrottle, claimedUser } from '../auth/throttle.ts';
-import { countBound } from '../cache/count-bound.ts';
+import { countBound, EXACT_CLOCK } from '../cache/count-bound.ts';
 import type { RequestContext } from '../context.ts';
 import { ApiError, credentialsRejected } from '../http/errors.ts';
 import type { WpClient } from './client.ts';
@@ -28,6 +28,7 @@ export class CallerResolver {
     this.cache = new LRUCache<string, Caller>({
       ...countBound(5000),
       ttl: ttlMs,
+      ...EXACT_CLOCK,
       fetchMethod: async (_key, _stale, { context }) => this.load(context as RequestContext),
     });
   }

@@ -1,7 +1,7 @@
 // Public copies of events, venues, organizers and images: what WordPress answered an anonymous read, so a list miss
 // asks WordPress only for the records it does not hold.
 import { LRUCache } from 'lru-cache';
-import { countBound } from '../cache/count-bound.ts';
+import { countBound, EXACT_CLOCK } from '../cache/count-bound.ts';
 import { TagIndex } from '../cache/tag-index.ts';
 import type { WpMedia, WpPost } from './types.ts';
 
@@ -35,6 +35,7 @@ export class RecordCache {
     this.#lru = new LRUCache<string, Held>({
       ...countBound(max),
       ttl: ttlMs,
+      ...EXACT_CLOCK,
       dispose: (h, key) => this.#byTag.remove(key, h.tags),
     });
   }

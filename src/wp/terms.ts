@@ -1,5 +1,6 @@
 // A short-lived copy of a taxonomy's terms: resolves ids, slugs and names, and expands category children.
 import { LRUCache } from 'lru-cache';
+import { EXACT_CLOCK } from '../cache/count-bound.ts';
 import { ApiError } from '../http/errors.ts';
 import type { TaxonomySource } from '../mapping/schema.ts';
 import type { WpClient } from './client.ts';
@@ -14,6 +15,7 @@ export class TermCache {
     this.cache = new LRUCache<string, WpTerm[]>({
       max: 64,
       ttl: ttlMs,
+      ...EXACT_CLOCK,
       allowStale: true,
       fetchMethod: async (key) => {
         const [restBase, language] = key.split('|') as [string, string];
