@@ -1,5 +1,5 @@
-// What a response cache is built with (src/cache/response-cache.ts).
-import type { CachePolicy } from './entry.ts';
+// What a response cache is built with, and what its loads carry (src/cache/response-cache.ts).
+import type { CacheEntry, CachePolicy } from './entry.ts';
 import type { CacheLogger, RedisLink } from './redis.ts';
 
 export interface ResponseCacheOptions {
@@ -20,4 +20,28 @@ export interface ResponseCacheOptions {
    * drops at once.
    */
   softStaleMs?: number;
+}
+
+/** What a loader produced: the entry, and whether it may be shared (a 200 for an anonymous caller). */
+export interface Loaded {
+  entry: CacheEntry;
+  store: boolean;
+}
+
+/** What lru-cache's fetch carries for one load of ResponseCache (src/cache/response-cache.ts). */
+export interface FetchContext {
+  load: () => Promise<Loaded>;
+  /** Invalidation sequence number when the load started: a load that raced an invalidation is not stored. */
+  seq: number;
+  /** When it started: a load that raced only soft invalidations is kept as a previous answer since then. */
+  at: number;
+  result?: Loaded;
+  /** The load was shareable but not stored (it raced an invalidation, or its tags are held): no cache may keep it. */
+  unstored?: boolean;
+  /**
+   * This caller's own load, once started: when lru-cache gives the fetch up under it (a delete or a clear of the key
+   * while it runs, e.g. the whole-L1 drop after an invalidation stream gap), the caller waits for it instead of
+   * loading a second time (which would run the request's stages twice: a 500).
+   */
+  running?: Promise<Loaded>;
 }

@@ -8,7 +8,7 @@ import { DropTimes } from './drop-times.ts';
 import type { CacheEntry, CachePolicy } from './entry.ts';
 import { ALL_LINK_TAGS } from './links.ts';
 import { HARD_TAG, isMarker, isSoft, SOFT_TAG } from './markers.ts';
-import type { ResponseCacheOptions } from './options.ts';
+import type { FetchContext, Loaded, ResponseCacheOptions } from './options.ts';
 import { Races } from './races.ts';
 import type { CacheLogger } from './redis.ts';
 import { SoftMarks } from './soft-marks.ts';
@@ -16,31 +16,8 @@ import { type InvalidationMessage, RedisTier } from './store.ts';
 import { Holds, TagIndex } from './tag-index.ts';
 import { tag } from './tags.ts';
 
-/** What a loader produced: the entry, and whether it may be shared (a 200 for an anonymous caller). */
-export interface Loaded {
-  entry: CacheEntry;
-  store: boolean;
-}
-
 export { HARD_TAG, isSoft, SOFT_TAG } from './markers.ts';
-export type { ResponseCacheOptions } from './options.ts';
-
-interface FetchContext {
-  load: () => Promise<Loaded>;
-  /** Invalidation sequence number when the load started: a load that raced an invalidation is not stored. */
-  seq: number;
-  /** When it started: a load that raced only soft invalidations is kept as a previous answer since then. */
-  at: number;
-  result?: Loaded;
-  /** The load was shareable but not stored (it raced an invalidation, or its tags are held): no cache may keep it. */
-  unstored?: boolean;
-  /**
-   * This caller's own load, once started: when lru-cache gives the fetch up under it (a delete or a clear of the key
-   * while it runs, e.g. the whole-L1 drop after an invalidation stream gap), the caller waits for it instead of
-   * loading a second time (which would run the request's stages twice: a 500).
-   */
-  running?: Promise<Loaded>;
-}
+export type { Loaded, ResponseCacheOptions } from './options.ts';
 
 export type CacheSource = 'l1' | 'l2' | 'upstream';
 
