@@ -6,12 +6,12 @@
 // all its threads), the reads' p50/p99, and first each server's CPU with no read at all (its timers and background
 // work) over BENCH_IDLE_SECONDS (3). Pinned (BENCH_PIN=1, the default), both servers and this process share core 0,
 // as bench:busy's pinned mode has them. BENCH_PROF_DIR: each server writes a CPU profile there (`--cpu-prof`).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMark } from './busy/cpu.ts';
 import { openPool, pacedReads, warmGenerator } from './busy/paced.ts';
+import { pin } from './busy/site.ts';
 import { median, pct, startChild } from './lib.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 2000);
@@ -51,9 +51,7 @@ const raw = await startChild(
     RAW_HEADERS_FILE: join(dir, 'headers.json'),
   },
 );
-if (PIN)
-  for (const pid of [process.pid, g.child.pid!, raw.child.pid!])
-    execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
+if (PIN) pin([process.pid, g.child.pid!, raw.child.pid!], '0');
 await warmGenerator(RATE, 2, body.length);
 // What each server spends with no read at all (its timers and background work), a second.
 for (const [name, s] of [
