@@ -35,14 +35,18 @@ describe('pacedReads', () => {
     expect(p.non2xx + p.failed).toBe(0);
     expect(p.dueMs).toHaveLength(200);
     // The held read itself, and the ~60 due during its 300 ms that waited for the one connection: the later one fell
-    // due, the less it waited. A generator that timed from sending would see one slow read.
-    expect(Math.max(...p.times)).toBeGreaterThanOrEqual(290);
-    const waited = p.times.filter((t) => t > 100);
-    expect(waited.length).toBeGreaterThanOrEqual(30);
-    const slowest = p.times.indexOf(Math.max(...p.times));
-    expect(p.dueMs[slowest]!).toBeLessThan(150);
-    // Once the connection is free the backlog drains and the rate is held: the last read ends soon after 1 s.
-    expect(p.tookMs).toBeLessThan(1000 + 500);
+    // due, the less it waited. A generator that timed from sending would see one slow read. Only lower bounds: a
+    // shared machine's own stalls make reads later (CI once held this process ~300 ms near the phase's end), never
+    // earlier, so the test stays about the held read whatever else the machine does.
+    const held = p.dueMs.findIndex((d) => Math.abs(d - 95) < 0.5);
+    expect(held).toBeGreaterThanOrEqual(0);
+    expect(p.times[held]!).toBeGreaterThanOrEqual(290);
+    // The connection is free no sooner than 95 + 300 ms: a read due at d in between ends no sooner than that.
+    const behind = p.dueMs.flatMap((d, i) => (d > 100 && d < 380 ? [{ d, t: p.times[i]! }] : []));
+    expect(behind.length).toBeGreaterThanOrEqual(50);
+    for (const { d, t } of behind) expect(t).toBeGreaterThanOrEqual(395 - d - 5);
+    // All 200 ended (above); the bound only tells a hang from a drained backlog.
+    expect(p.tookMs).toBeLessThan(1000 + 300 + 3000);
   });
 
   it("counts a block of the load generator's own loop in the reads that fell due during it", async () => {
