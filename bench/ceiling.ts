@@ -11,11 +11,19 @@
 // load generator on core 1, with taskset, so that neither order has the load generator share the server's core),
 // BENCH_CEILING_UPSTREAM (`1`: the gateways read a mock WordPress in a child process instead of demo mode's own).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { aptInstall, gatewayEnv, median, type Server, startChild } from './lib.ts';
+import {
+  aptInstall,
+  gatewayEnv,
+  median,
+  ownHeaders,
+  type Server,
+  startChild,
+  startRawServer,
+} from './lib.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -137,19 +145,12 @@ async function main(): Promise<void> {
     const bytes = first.body;
     const etag = first.headers.get('etag');
     if (first.status !== 200 || !etag) throw new Error(`gateway answered ${first.status} without an ETag`);
-    writeFileSync(join(dir, 'body.json'), bytes);
-    const raw = await startChild(['bench/raw-server.ts', join(dir, 'body.json'), etag]);
+    const raw = await startRawServer(dir, bytes, etag);
     started.push(raw);
-    // The header list of a fast-path hit (the first answer came through express), less what Node adds itself.
+    // The header list of a fast-path hit (the first answer came through express).
     const hit = await closing(gateways[0]!.url);
-    const own: Array<[string, string]> = [];
-    hit.headers.forEach((v, k) => {
-      if (!['date', 'connection', 'keep-alive'].includes(k)) own.push([k, v]);
-    });
-    writeFileSync(join(dir, 'headers.json'), JSON.stringify(own));
-    const same = await startChild(['bench/raw-server.ts', join(dir, 'body.json'), etag], {
-      RAW_HEADERS_FILE: join(dir, 'headers.json'),
-    });
+    const own = ownHeaders(hit.headers);
+    const same = await startRawServer(dir, bytes, etag, { headers: own });
     started.push(same);
     const sameUrl = `${same.url}${LIST}`;
     const rawRounds: Round[] = [];

@@ -3,6 +3,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureWordPress } from '../wordpress/upstream.ts';
 
@@ -265,6 +266,34 @@ export const median = (xs: number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
+
+/** Headers Node's own server adds to every answer, and the request id the gateway echoes: not a raw server's own. */
+const NODE_ADDS = new Set(['date', 'connection', 'keep-alive', 'x-request-id']);
+
+/** An answer's headers (e.g. a gateway's hit) less those Node's server adds itself: what a mirror of it sends. */
+export const ownHeaders = (headers: Iterable<[string, string]>): Array<[string, string]> =>
+  [...headers].filter(([k]) => !NODE_ADDS.has(k));
+
+/**
+ * The ceiling (bench/raw-server.ts) serving `body` with `etag`, its files written in `dir`: with `headers`
+ * (`ownHeaders` of an answer), exactly those; without them, the usual four. `flags`: node's own, before the script (`--cpu-prof`).
+ */
+export function startRawServer(
+  dir: string,
+  body: Buffer,
+  etag: string,
+  opts: { headers?: Array<[string, string]>; flags?: string[] } = {},
+): Promise<Server> {
+  const bodyFile = join(dir, 'body.json');
+  writeFileSync(bodyFile, body);
+  const env: Record<string, string> = {};
+  if (opts.headers) {
+    env.RAW_HEADERS_FILE = join(dir, 'headers.json');
+    writeFileSync(env.RAW_HEADERS_FILE, JSON.stringify(opts.headers));
+  }
+  const script = fileURLToPath(new URL('./raw-server.ts', import.meta.url));
+  return startChild([...(opts.flags ?? []), script, bodyFile, etag], env);
+}
 
 /**
  * Debian's nginx in the foreground with deploy/nginx.conf's site, its upstream block listing `ports` and listening

@@ -6,13 +6,13 @@
 // all its threads), the reads' p50/p99, and first each server's CPU with no read at all (its timers and background
 // work) over BENCH_IDLE_SECONDS (3). Pinned (BENCH_PIN=1, the default), both servers and this process share core 0,
 // as bench:busy's pinned mode has them. BENCH_PROF_DIR: each server writes a CPU profile there (`--cpu-prof`).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuMark } from './busy/cpu.ts';
 import { openPool, pacedReads, warmGenerator } from './busy/paced.ts';
 import { pin } from './busy/site.ts';
-import { median, pct, startChild } from './lib.ts';
+import { median, ownHeaders, pct, startChild, startRawServer } from './lib.ts';
 
 const RATE = Number(process.env.BENCH_RATE ?? 2000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -35,22 +35,10 @@ for (let i = 0; i < 3; i++) await (await fetch(g.url + PATH)).arrayBuffer();
 const res = await fetch(g.url + PATH, { headers: { 'accept-encoding': 'identity' } });
 const body = Buffer.from(await res.arrayBuffer());
 const dir = mkdtempSync(join(tmpdir(), 'paced-ceiling-'));
-writeFileSync(join(dir, 'body.json'), body);
-const list = [...(res.headers as unknown as Iterable<[string, string]>)].filter(
-  ([k]) => !['date', 'connection', 'keep-alive', 'x-request-id'].includes(k),
-);
-writeFileSync(join(dir, 'headers.json'), JSON.stringify(list));
-const raw = await startChild(
-  [
-    ...flags('raw'),
-    join(here, 'bench/raw-server.ts'),
-    join(dir, 'body.json'),
-    res.headers.get('etag') ?? '"x"',
-  ],
-  {
-    RAW_HEADERS_FILE: join(dir, 'headers.json'),
-  },
-);
+const raw = await startRawServer(dir, body, res.headers.get('etag') ?? '"x"', {
+  headers: ownHeaders(res.headers as unknown as Iterable<[string, string]>),
+  flags: flags('raw'),
+});
 if (PIN) pin([process.pid, g.child.pid!, raw.child.pid!], '0');
 await warmGenerator(RATE, 2, body.length);
 // What each server spends with no read at all (its timers and background work), a second.
@@ -95,6 +83,7 @@ try {
 } finally {
   await Promise.all(pools.map((p) => p.close()));
   await Promise.all([g.stop(), raw.stop()]);
+  rmSync(dir, { recursive: true, force: true });
 }
 console.log(
   `${RATE} reads/s for ${SECONDS} s, ${ROUNDS} rounds alternating, ${body.length} bytes, ${PIN ? 'pinned to core 0' : 'unpinned'}`,
