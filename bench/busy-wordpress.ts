@@ -31,11 +31,9 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import autocannon from 'autocannon';
-import type { Pool } from 'undici';
 import { type CpuMark, cpuLine, cpuMark } from './busy/cpu.ts';
-import { openPool, pacedReads, warmGenerator } from './busy/paced.ts';
+import { type Phase, Reads, slowAt } from './busy/load.ts';
+import { warmGenerator } from './busy/paced.ts';
 import { longTasks, profileIn, spentBy, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
 import { GC_KINDS, type GcPause, type Late, lateLine, type SlowRequest } from './busy/stalls.ts';
@@ -62,33 +60,8 @@ const WP_STATE = resolve(here, env('BENCH_BUSY_WP_STATE', '.wordpress/busy-bench
 const dirs = [here, ...(process.env.BENCH_COMPARE_DIR ? [process.env.BENCH_COMPARE_DIR] : [])];
 
 const PATHS = [...CACHED_LISTS, '/events?featured=true', '/events?start_date=2020-01-01'].map((p) => NS + p);
+const load = new Reads(LOAD, PATHS, RATE, SECONDS);
 
-interface Phase {
-  times: number[];
-  non2xx: number;
-  /** This process's own loop lag max over the phase: the reads are timed here, so a block of this loop is in them. */
-  genLagMs: number;
-  /** From the phase's first read to its last read's end (ms): above BENCH_BUSY_SECONDS, the rate was not held. */
-  tookMs: number;
-  /** Paced reads: when each read of `times` was due (ms into the phase). */
-  dueMs?: number[];
-}
-
-/** Where a phase's reads over 50 ms fell due: the 100 ms slices that held most of them, as `from s: count`. */
-function slowAt(p: Phase): string {
-  if (!p.dueMs) return '';
-  const by = new Map<number, number>();
-  p.times.forEach((t, i) => {
-    if (t <= 50) return;
-    const slice = Math.floor(p.dueMs![i]! / 100);
-    by.set(slice, (by.get(slice) ?? 0) + 1);
-  });
-  return [...by.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 4)
-    .map(([s, n]) => `${(s / 10).toFixed(1)} s: ${n}`)
-    .join(', ');
-}
 interface Round {
   quiet: Phase;
   busy: Phase;
@@ -113,57 +86,6 @@ interface Round {
 
 const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const usNow = () => Number(process.hrtime.bigint() / 1000n);
-
-/** Each gateway's connections of the paced reads, open from its first phase to its last. */
-const pools = new Map<Server, Pool>();
-
-/** RATE reads a second over PATHS for SECONDS, every answer's time kept: paced (bench/busy/paced.ts) or autocannon's. */
-async function reads(g: Server): Promise<Phase> {
-  if (LOAD === 'paced') {
-    let pool = pools.get(g);
-    if (!pool) {
-      pool = await openPool(g.url, 50, PATHS[0]!);
-      pools.set(g, pool);
-    }
-    const p = await pacedReads(pool, PATHS, RATE, SECONDS);
-    return {
-      times: p.times,
-      non2xx: p.non2xx + p.failed,
-      genLagMs: p.genLagMs,
-      tookMs: p.tookMs,
-      dueMs: p.dueMs,
-    };
-  }
-  return burstReads(g);
-}
-
-/** autocannon's `overallRate`: each second, each of 50 connections sends its share back to back, then idles. */
-function burstReads(g: Server): Promise<Phase> {
-  const times: number[] = [];
-  let non2xx = 0;
-  const lag = monitorEventLoopDelay({ resolution: 1 });
-  lag.enable();
-  const done = (): Phase => {
-    lag.disable();
-    return { times, non2xx, genLagMs: lag.max / 1e6, tookMs: SECONDS * 1000 };
-  };
-  return new Promise((resolve, reject) => {
-    const inst = autocannon(
-      {
-        url: g.url,
-        connections: 50,
-        overallRate: RATE,
-        duration: SECONDS,
-        requests: PATHS.map((path) => ({ path })),
-      },
-      (err) => (err ? reject(err) : resolve(done())),
-    );
-    inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      times.push(ms);
-      if (status < 200 || status >= 300) non2xx++;
-    });
-  });
-}
 
 const scrapeOf = async (g: Server) =>
   (
@@ -221,7 +143,7 @@ async function round(g: Server, auth: string): Promise<Round> {
   const mark = (): CpuMark => cpuMark(procsOf(g));
   const quietFrom = usNow();
   const q0 = mark();
-  const quiet = await reads(g);
+  const quiet = await load.phase(g.url);
   const quietCpu = cpuLine(q0, mark());
   const quietTo = usNow();
   await warm(g);
@@ -231,7 +153,7 @@ async function round(g: Server, auth: string): Promise<Round> {
   const timer = setInterval(() => writes.push(create(g, auth).catch(() => {})), 1000 / WRITES);
   const from = usNow();
   const b0 = mark();
-  const busy = await reads(g);
+  const busy = await load.phase(g.url);
   const busyCpu = cpuLine(b0, mark());
   const to = usNow();
   clearInterval(timer);
@@ -521,7 +443,7 @@ async function main(): Promise<void> {
       }
       byMode.push({ mode, results });
     }
-    await Promise.all([...pools.values()].map((p) => p.close()));
+    await load.close();
     await Promise.all(gateways.map((x) => x.g.stop()));
     for (const line of warmUps) console.log(line);
     for (const { mode, results } of byMode)
