@@ -45,6 +45,22 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
     expect(out).toMatch(/^raw ÷ gateway, CPU a read: \d\.\d{3}$/m);
   });
 
+  it('bench:host spins on every core and splits the gaps it finds', async () => {
+    const out = await bench('host-gaps.ts', { BENCH_HOST_SECONDS: '0.3' });
+    expect(out).toMatch(/^\d+ spinners, .+, 0\.3 s each; gaps over 1 ms:$/m);
+    const rows = [
+      ...out.matchAll(
+        /^(?:core|spinner) \d+: (\d+) gaps, (\d+) ms lost \([\d.]+ %\), of it waiting for a core (\d+) ms and off any core (-?\d+) ms; .+; the core's steal [\d.]+ %$/gm,
+      ),
+    ];
+    expect(rows.length).toBeGreaterThan(0);
+    // A gap's wait for a core is part of it: never more than what was lost, never below nothing.
+    for (const [, , lost, waited, off] of rows) {
+      expect(Number(waited)).toBeLessThanOrEqual(Number(lost) + 1);
+      expect(Number(off)).toBeGreaterThanOrEqual(-1);
+    }
+  });
+
   it('bench:serialize prints a time for every kind of record', async () => {
     const out = await bench('serialize.ts', { BENCH_ROUNDS: '1', BENCH_RECORDS: '50' });
     for (const kind of ['venue', 'organizer']) expect(out).toMatch(new RegExp(`^${kind} \\| [\\d.]+$`, 'm'));

@@ -36,7 +36,7 @@ import { type Phase, Reads, slowAt } from './busy/load.ts';
 import { warmGenerator } from './busy/paced.ts';
 import { longTasks, profileIn, spentBy, topSelf, windowOf } from './busy/profile.ts';
 import { deleteEvents, pin, startRedis, startSite } from './busy/site.ts';
-import { GC_KINDS, type GcPause, type Late, lateLine, type SlowRequest } from './busy/stalls.ts';
+import { GC_KINDS, type GcPause, type Late, lateLine, ownLateMs, type SlowRequest } from './busy/stalls.ts';
 import type { MeasuredTask } from './busy/tasks.ts';
 import { CACHED_LISTS, median, pct, type Server, startChild } from './lib.ts';
 
@@ -185,12 +185,11 @@ function lagsOf(file: string, rounds: Round[]): void {
   const within = (from: number, to: number, of: (l: Late) => number) =>
     late.filter((l) => l.at >= from && l.at <= to).reduce((a, l) => Math.max(a, of(l)), 0);
   const all = (l: Late) => l.lateMs;
-  const own = (l: Late) => Math.max(0, l.lateMs - (Number.isNaN(l.waitMs) ? 0 : l.waitMs));
   for (const r of rounds) {
     r.quietLagMs = within(r.quietFrom, r.quietTo, all);
     r.lagMs = within(r.from, r.to, all);
-    r.quietOwnLagMs = within(r.quietFrom, r.quietTo, own);
-    r.ownLagMs = within(r.from, r.to, own);
+    r.quietOwnLagMs = within(r.quietFrom, r.quietTo, ownLateMs);
+    r.ownLagMs = within(r.from, r.to, ownLateMs);
   }
 }
 
@@ -201,7 +200,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     const q = r.quiet.times;
     const b = r.busy.times;
     console.log(
-      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked} (in ${(r.quiet.tookMs / 1000).toFixed(1)} → ${(r.busy.tookMs / 1000).toFixed(1)} s), non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms), the load generator's own loop lag max ${r.quiet.genLagMs.toFixed(1)} → ${r.busy.genLagMs.toFixed(1)} ms`,
+      `  round ${i + 1}: p50 ${pct(q, 50).toFixed(1)} → ${pct(b, 50).toFixed(1)} ms, p99 ${pct(q, 99).toFixed(1)} → ${pct(b, 99).toFixed(1)} ms (${(pct(b, 99) / pct(q, 99)).toFixed(2)}×), max ${max(q).toFixed(0)} → ${max(b).toFixed(0)} ms, over 50 ms ${q.filter((t) => t > 50).length} → ${b.filter((t) => t > 50).length}, held ${q.length} → ${b.length} of ${asked} (in ${(r.quiet.tookMs / 1000).toFixed(1)} → ${(r.busy.tookMs / 1000).toFixed(1)} s), non-2xx ${r.quiet.non2xx + r.busy.non2xx}, creates ${r.creates}, with writes ${r.how.fast} fast-path hits and ${r.how.soft} previous answers, loop lag max ${r.quietLagMs.toFixed(1)} → ${r.lagMs.toFixed(1)} ms (less waits for a core and time off any core ${r.quietOwnLagMs.toFixed(1)} → ${r.ownLagMs.toFixed(1)} ms), the load generator's own loop lag max ${r.quiet.genLagMs.toFixed(1)} → ${r.busy.genLagMs.toFixed(1)} ms`,
     );
     const where = [slowAt(r.quiet), slowAt(r.busy)];
     if (where.some(Boolean))
@@ -220,7 +219,7 @@ function report(mode: string, dir: string, rounds: Round[]): void {
     `  medians: p50 ${m((r) => pct(r.quiet.times, 50)).toFixed(2)} → ${m((r) => pct(r.busy.times, 50)).toFixed(2)} ms, p99 ${m((r) => pct(r.quiet.times, 99)).toFixed(2)} → ${m((r) => pct(r.busy.times, 99)).toFixed(2)} ms, ratio ${median(ratios).toFixed(2)}× (rounds ${ratios.map((x) => x.toFixed(2)).join(', ')})`,
   );
   console.log(
-    `  with writes: max ${max(rounds.map((r) => max(r.busy.times))).toFixed(0)} ms, over 50 ms ${slow} and over 100 ms ${over100} of ${busyReads}, held ${busyReads} of ${asked * rounds.length} asked, loop lag max ${max(rounds.map((r) => r.lagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietLagMs)).toFixed(1)} ms), less waits for a core ${max(rounds.map((r) => r.ownLagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietOwnLagMs)).toFixed(1)} ms)`,
+    `  with writes: max ${max(rounds.map((r) => max(r.busy.times))).toFixed(0)} ms, over 50 ms ${slow} and over 100 ms ${over100} of ${busyReads}, held ${busyReads} of ${asked * rounds.length} asked, loop lag max ${max(rounds.map((r) => r.lagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietLagMs)).toFixed(1)} ms), less waits for a core and time off any core ${max(rounds.map((r) => r.ownLagMs)).toFixed(1)} ms (without writes ${max(rounds.map((r) => r.quietOwnLagMs)).toFixed(1)} ms)`,
   );
 }
 

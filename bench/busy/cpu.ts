@@ -1,14 +1,15 @@
 // Where a core's time went over a phase of bench:busy: each process's threads' CPU (Linux's schedstat, ns, exact)
 // and each core's busy share (/proc/stat, 10 ms ticks). Pinned, the gateway, its Redis and the load generator share
 // core 0: when that core is near full, a read waits for it whatever the gateway's own tasks are, and these figures say
-// who filled it.
+// who filled it. A virtual machine's core is also busy while its host runs another guest on the real core (steal, the
+// VM's eighth /proc/stat column): that share of each core is printed apart, as the host's.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export interface CpuMark {
   /** CPU ns by `label` and `label threads` (a process's main thread apart from its other threads). */
   ns: Map<string, number>;
-  /** Per core: [busy ticks, all ticks]. */
-  cores: Array<[number, number]>;
+  /** Per core: [busy ticks, all ticks, stolen ticks (counted in busy)]. */
+  cores: Array<[number, number, number]>;
   at: bigint;
 }
 
@@ -38,14 +39,14 @@ export function cpuMark(procs: Record<string, ReadonlyArray<number | undefined>>
         ns.set(key, (ns.get(key) ?? 0) + ran);
       }
     }
-  const cores: Array<[number, number]> = [];
+  const cores: Array<[number, number, number]> = [];
   for (const line of read('/proc/stat').split('\n')) {
     const m = /^cpu(\d+) (.*)$/.exec(line);
     if (!m) continue;
     const t = m[2]!.trim().split(/\s+/).map(Number);
     const all = t.slice(0, 8).reduce((a, b) => a + b, 0);
-    // idle and iowait are the core's free time.
-    cores[Number(m[1])] = [all - t[3]! - t[4]!, all];
+    // idle and iowait are the core's free time; steal (the eighth) is the host's.
+    cores[Number(m[1])] = [all - t[3]! - t[4]!, all, t[7] ?? 0];
   }
   return { ns, cores, at: process.hrtime.bigint() };
 }
@@ -54,9 +55,10 @@ export function cpuMark(procs: Record<string, ReadonlyArray<number | undefined>>
 export function cpuLine(a: CpuMark, b: CpuMark): string {
   const wallNs = Number(b.at - a.at);
   const cores = b.cores
-    .map(([busy, all], i) => {
-      const [busy0, all0] = a.cores[i] ?? [0, 0];
-      return `core ${i} ${(((busy - busy0) / Math.max(1, all - all0)) * 100).toFixed(0)} %`;
+    .map(([busy, all, stolen], i) => {
+      const [busy0, all0, stolen0] = a.cores[i] ?? [0, 0, 0];
+      const share = (n: number) => ((n / Math.max(1, all - all0)) * 100).toFixed(0);
+      return `core ${i} ${share(busy - busy0)} % (the host's ${share(stolen - stolen0)} %)`;
     })
     .join(', ');
   const parts = [...b.ns.entries()]

@@ -5,7 +5,9 @@
 // makes the timer late by T less up to one step. A late firing whose gap holds little CPU and no GC pause is the thread
 // waiting for a core (the machine's), not the gateway's own work: each late firing also notes how long the thread was
 // ready but waiting for a core in its gap (Linux's run delay, /proc/thread-self/schedstat), so the lateness splits into
-// the machine's part and the loop's own. Requests the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from the
+// the machine's part and the loop's own. What is left of a gap once its CPU and its wait are taken out, the thread spent
+// neither running nor waiting for a core: on a virtual machine, its core was running while the host gave the real core
+// to another guest (steal: the guest counts that time to no task), or the thread slept in a blocking call. Requests the gateway took over BUSY_STALLS_SLOW_MS (50) to answer, from the
 // start of their handling to their response's finish (node:diagnostics_channel), are noted with their URL.
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
@@ -33,6 +35,12 @@ export interface Late {
    * host's fault as well (about 10 µs a 4 KB page on the Firecracker VMs here, docs/benchmarks.md).
    */
   faults: number;
+  /**
+   * The rest of the gap (ms): its length less the main thread's CPU and its wait for a core, i.e. time the thread was
+   * due to run yet neither ran nor waited. A virtual machine's steal (its host running another guest on the core) is
+   * counted to no task and lands here; so would a blocking call. Absent in files written before 2026-12-03.
+   */
+  offMs?: number;
 }
 /** The GC kinds perf_hooks names (`constants.NODE_PERFORMANCE_GC_*`), as printed. */
 export const GC_KINDS: ReadonlyArray<[kind: number, name: string]> = [
@@ -62,10 +70,19 @@ export interface GcPause {
 const pausesIn = (l: Late, gc: readonly GcPause[]): GcPause[] =>
   gc.filter((g) => g.at + g.ms * 1000 >= l.at && g.at <= l.at + (l.lateMs + 5) * 1000);
 
-/** A late firing in words: how late, how much of it was a wait for a core, the CPU, the page faults and the GC in it. */
+/** What of a late firing was the gateway's own: its lateness less its wait for a core and its time off any core. */
+export const ownLateMs = (l: Late): number =>
+  Math.max(0, l.lateMs - (Number.isNaN(l.waitMs) ? 0 : l.waitMs) - (l.offMs ?? 0));
+
+/**
+ * A late firing in words: how late, how much of it was a wait for a core or off any core, the CPU, the page faults
+ * and the GC in it.
+ */
 export function lateLine(l: Late, gc: readonly GcPause[]): string {
   const pauses = pausesIn(l, gc);
-  return `late ${l.lateMs.toFixed(1)} ms, waiting for a core ${l.waitMs.toFixed(1)} ms of it, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, page faults ${l.faults} (${((l.faults * 4) / 1024).toFixed(1)} MB), GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`;
+  const off =
+    l.offMs === undefined ? '' : `, off any core (neither running nor waiting) ${l.offMs.toFixed(1)} ms`;
+  return `late ${l.lateMs.toFixed(1)} ms, waiting for a core ${l.waitMs.toFixed(1)} ms of it${off}, main-thread CPU in the gap ${l.cpuMs.toFixed(1)} ms, page faults ${l.faults} (${((l.faults * 4) / 1024).toFixed(1)} MB), GC in it ${pauses.length ? pauses.map((g) => `${g.ms.toFixed(1)} ms (${GC_KINDS.find(([k]) => k === g.kind)?.[1] ?? g.kind})`).join(', ') : 'none'}`;
 }
 
 if (file) {
@@ -113,6 +130,7 @@ if (file) {
         cpuMs: c - lastCpu,
         waitMs: w - lastWait,
         faults: f - lastFaults,
+        offMs: Number.isNaN(w) ? undefined : Math.max(0, now - last - (c - lastCpu) - (w - lastWait)),
       });
     last = now;
     lastCpu = c;

@@ -86,10 +86,12 @@ describe('bench:busy at toy size', { timeout: guard(240_000) }, () => {
       );
       // Paced reads: every read of the phase was made (100 a second for 2 s).
       expect(part).toMatch(/^ {2}round 1: .+, held 200 → 200 of 200 \(in [\d.]+ → [\d.]+ s\)/m);
-      // Where the cores' time went in each phase: each core, and the gateway's and the load generator's shares.
+      // Where the cores' time went in each phase: each core with the VM's host's share of it, and the gateway's and
+      // the load generator's shares.
       for (const phase of ['without writes', 'with writes']) {
+        const core = `core \\d+ \\d+ % \\(the host's \\d+ %\\)`;
         const cpu = new RegExp(
-          `^ {4}CPU ${phase}: +core 0 \\d+ %(?:, core \\d+ \\d+ %)*; of a core: (.*)$`,
+          `^ {4}CPU ${phase}: +${core.replace('\\d+', '0')}(?:, ${core})*; of a core: (.*)$`,
           'm',
         ).exec(part);
         expect(cpu, `${mode} ${phase} CPU line in:\n${part}`).not.toBeNull();
