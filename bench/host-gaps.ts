@@ -7,9 +7,9 @@
 // steal share over the run (/proc/stat) is printed beside it. Run it on an otherwise idle machine: the gaps it finds
 // then are the machine's alone (a gateway's loop lag cannot be shorter than the longest of them).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { coreTicks } from './busy/cpu.ts';
 import { pct } from './lib.ts';
 import { runDelayMeter } from './run-delay.ts';
 
@@ -38,16 +38,6 @@ function spin(seconds: number): Gap[] {
   return gaps;
 }
 
-/** Each core's steal ticks so far (/proc/stat's eighth column), and all its ticks. */
-const ticks = (): Array<[steal: number, all: number]> =>
-  readFileSync('/proc/stat', 'latin1')
-    .split('\n')
-    .filter((l) => /^cpu\d/.test(l))
-    .map((l) => {
-      const t = l.split(/\s+/).slice(1, 9).map(Number);
-      return [t[7] ?? 0, t.reduce((a, b) => a + b, 0)];
-    });
-
 function hasTaskset(): boolean {
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
@@ -64,7 +54,7 @@ if (process.argv[2] === '--spin') {
   const cores = availableParallelism();
   const pinned = hasTaskset();
   const self = fileURLToPath(import.meta.url);
-  const before = ticks();
+  const before = coreTicks();
   const runs = await Promise.all(
     Array.from({ length: cores }, (_, core) => {
       const args = [process.execPath, self, '--spin', String(seconds)];
@@ -80,7 +70,7 @@ if (process.argv[2] === '--spin') {
       );
     }),
   );
-  const after = ticks();
+  const after = coreTicks();
   console.log(
     `${cores} spinners, ${pinned ? 'each pinned to its core' : 'unpinned (no taskset)'}, ${seconds} s each; gaps over 1 ms:`,
   );
@@ -90,8 +80,8 @@ if (process.argv[2] === '--spin') {
     const longest = gaps.reduce<Gap>((a, g) => (g.ms > a.ms ? g : a), { ms: 0, waitMs: 0 });
     const ms = gaps.map((g) => g.ms);
     const over = (n: number) => ms.filter((m) => m > n).length;
-    const [steal0, all0] = before[core] ?? [0, 0];
-    const [steal1, all1] = after[core] ?? [0, 0];
+    const [, all0, steal0] = before[core] ?? [0, 0, 0];
+    const [, all1, steal1] = after[core] ?? [0, 0, 0];
     const stolen = ((steal1 - steal0) / Math.max(1, all1 - all0)) * 100;
     console.log(
       `${pinned ? `core ${core}` : `spinner ${core}`}: ${gaps.length} gaps, ${lost.toFixed(0)} ms lost (${((lost / (seconds * 1000)) * 100).toFixed(1)} %), of it waiting for a core ${waited.toFixed(0)} ms and off any core ${(lost - waited).toFixed(0)} ms; p50 ${pct(ms, 50).toFixed(1)} ms, p99 ${pct(ms, 99).toFixed(1)} ms, longest ${longest.ms.toFixed(1)} ms (waiting ${longest.waitMs.toFixed(1)} ms of it); over 5 ms ${over(5)}, over 10 ms ${over(10)}, over 20 ms ${over(20)}; the core's steal ${stolen.toFixed(1)} %`,

@@ -39,6 +39,11 @@ export function cpuMark(procs: Record<string, ReadonlyArray<number | undefined>>
         ns.set(key, (ns.get(key) ?? 0) + ran);
       }
     }
+  return { ns, cores: coreTicks(), at: process.hrtime.bigint() };
+}
+
+/** Each core's ticks so far (/proc/stat): [busy, all, stolen (counted in busy)]. */
+export function coreTicks(): Array<[busy: number, all: number, stolen: number]> {
   const cores: Array<[number, number, number]> = [];
   for (const line of read('/proc/stat').split('\n')) {
     const m = /^cpu(\d+) (.*)$/.exec(line);
@@ -48,7 +53,7 @@ export function cpuMark(procs: Record<string, ReadonlyArray<number | undefined>>
     // idle and iowait are the core's free time; steal (the eighth) is the host's.
     cores[Number(m[1])] = [all - t[3]! - t[4]!, all, t[7] ?? 0];
   }
-  return { ns, cores, at: process.hrtime.bigint() };
+  return cores;
 }
 
 /** Each core's busy share and each process's share of one core between two marks, as one line. */
