@@ -441,9 +441,7 @@ async function prepare(
     throw err;
   }
   // What changed or went while no gateway ran is logged once the index is built (not waited for: the port answers).
-  deps.changesReconciled = recorder.reconcile().catch((err: unknown) => {
-    log.warn({ err: (err as Error)?.message }, 'the change log could not be reconciled with WordPress');
-  });
+  deps.changesReconciled = recorder.reconcileAtStart(log);
   if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
   const app = createApp(deps, {

@@ -97,6 +97,49 @@ describe('the recorder', () => {
     ]);
   });
 
+  it('tries the start-up reconciliation again until WordPress answers, and stops trying when stopped', async () => {
+    const w = world();
+    const changes = log();
+    w.events.set(1, { id: 1, status: 'publish', modifiedGmt: '2026-01-01 10:00:00', protected: false });
+    w.venues.set(7, { id: 7, status: 'publish', modified_gmt: '2026-01-01T10:00:00' });
+    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    await rec.reconcile();
+    // While no gateway ran: event 1 deleted. Then WordPress fails the next start's first two reads.
+    w.events.delete(1);
+    let failures = 2;
+    let asked = 0;
+    const all = (w.wp as { all: (r: unknown) => Promise<unknown> }).all;
+    (w.wp as { all: unknown }).all = async (r: unknown) => {
+      asked++;
+      if (failures > 0) {
+        failures--;
+        throw new Error('upstream_timeout');
+      }
+      return all(r);
+    };
+    const warned: object[] = [];
+    await rec.reconcileAtStart({ warn: (o) => warned.push(o) }, 5);
+    expect(warned).toEqual([
+      { err: 'upstream_timeout', retryInMs: 5 },
+      { err: 'upstream_timeout', retryInMs: 10 },
+    ]);
+    expect((await changes.read('0', 100)).map((c) => `${c.kind}:${c.id}:${c.action}`)).toEqual([
+      'event:1:deleted',
+    ]);
+
+    // A WordPress that never answers: the retries end with the recorder, and nothing reads after that.
+    failures = Number.POSITIVE_INFINITY;
+    const again = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const done = again.reconcileAtStart({ warn: () => {} }, 5);
+    await new Promise((r) => setTimeout(r, 40));
+    again.stop();
+    await done;
+    const tried = asked;
+    expect(tried).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(asked).toBe(tried);
+  });
+
   it('fills the ledger silently at a first start, then logs what changed or went while stopped, oldest first', async () => {
     const w = world();
     const changes = log();

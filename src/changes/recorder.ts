@@ -1,6 +1,7 @@
 // Turns what the gateway learns of a change (its own writes, the plugin's notifications, proxied wp/v2 writes, polls)
 // into observations of the records' state now, and logs them: the ledger drops what another source logged already.
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IndexedEvent } from '../index/columns/rows.ts';
 import type { IndexRegistry } from '../index/registry.ts';
 import { Periodic } from '../index/schedule.ts';
@@ -118,6 +119,8 @@ const EVENT_SLICE_MS = 1;
 export class ChangeRecorder {
   readonly #d: RecorderDeps;
   #timers: Periodic[] = [];
+  /** Stops the start-up reconciliation's retries (`stop`). */
+  #startRetries = new AbortController();
   /** What reads that may have caught a save half done saw, until it is read again (src/changes/settle.ts). */
   readonly #settling = new Settling((kind, held) => this.#recheck(kind, held));
 
@@ -163,6 +166,30 @@ export class ChangeRecorder {
   stop(): void {
     this.#stopChecks();
     this.#settling.stop();
+    this.#startRetries.abort();
+  }
+
+  /**
+   * The start-up reconciliation, tried again until one run succeeds or the recorder stops: nothing else logs what
+   * changed in events while no gateway ran (the periodic reconciliation leaves events to the index, whose fresh build
+   * is no change), so a WordPress call that fails at start must not lose it. Waits `firstRetryMs`, doubling up to a
+   * minute, between runs; each failure is logged with the next try's time.
+   */
+  async reconcileAtStart(logger: { warn(o: object, m: string): void }, firstRetryMs = 1_000): Promise<void> {
+    const { signal } = this.#startRetries;
+    for (let waitMs = firstRetryMs; !signal.aborted; waitMs = Math.min(waitMs * 2, 60_000)) {
+      try {
+        await this.reconcile();
+        return;
+      } catch (err) {
+        if (signal.aborted) return;
+        logger.warn(
+          { err: (err as Error)?.message, retryInMs: waitMs },
+          'the change log could not be reconciled with WordPress; trying again',
+        );
+      }
+      await sleep(waitMs, undefined, { signal }).catch(() => {});
+    }
   }
 
   #stopChecks(): void {
