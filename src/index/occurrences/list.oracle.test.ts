@@ -16,6 +16,7 @@ import { EventIndex } from '../event-index.ts';
 import { type EventFacets, facetsOf } from '../facets.ts';
 import { compileFilter, type IndexQuery } from '../query.ts';
 import { floatOfBound, floatOfWall } from './expand.ts';
+import { feedPosts } from './feed.ts';
 import { type ListItem, listOccurrences } from './list.ts';
 
 const tec: Mapping = mappingSchema.parse(
@@ -359,7 +360,32 @@ describe('lists of occurrences against a brute-force reference', () => {
                 want,
               );
               expect(got.totalPages).toBe(Math.ceil(want.total / Math.max(1, q.perPage)));
+              if (q.series === undefined) expect(feedPosts(index, q, q.perPage * q.page)).toEqual(feedOf(q));
             }
+          };
+          // A feed: the page's posts, each series followed by every override of it the caller may see.
+          const feedOf = (q: IndexQuery) => {
+            const firsts = listOccurrences(index, {
+              ...q,
+              firstOnly: true,
+              page: 1,
+              perPage: q.perPage * q.page,
+            });
+            const status = { statuses: q.statuses, ownStatuses: q.ownStatuses, author: q.author };
+            const seen = [...posts.values()]
+              .map((p) => facetsOf(p, tec))
+              .filter(compileFilter({ ...status, rows: 'override', page: 1, perPage: MAX }));
+            const ids = firsts.items.flatMap((i) =>
+              i.occurrence
+                ? [
+                    i.occurrence.seriesId,
+                    ...[...index.repeats.overridesOf(i.occurrence.seriesId)].filter((o) =>
+                      seen.some((f) => f.id === o),
+                    ),
+                  ]
+                : [i.post],
+            );
+            return { ids, total: firsts.total };
           };
           for (const s of specs.values()) upsert(s);
           check();
