@@ -31,6 +31,7 @@ import { type Mapping, mappingSchema } from './mapping/schema.ts';
 import { RemoteImages } from './media/remote-image.ts';
 import { Metrics } from './observe/metrics.ts';
 import { redactUrl } from './observe/redact.ts';
+import { afterWaiting } from './pace/turns.ts';
 import { PasswordGuesses } from './passwords/guesses.ts';
 import { SeriesLocks } from './recurrence/series-lock.ts';
 import type { SharedRedis } from './shared-redis.ts';
@@ -319,7 +320,11 @@ async function prepare(
       `${site.unstamped?.join(', ')} do not expose ${WRITE_META} in REST: update the companion plugin (wordpress/companion/calendar-gateway-companion.php). Until then a write whose answer is lost leaves what it may have made for the operator (logged), since nothing proves it the gateway's.`,
     );
   }
+  // The parts are made a few at a time, a turn apart: together they were one task of 20 ms of CPU (issue 33's start
+  // probe, `node bench/start-tasks.ts`), during which the open port answered nothing, /live and /ready included.
+  await afterWaiting();
   const caching = createCacheLayer(config, log);
+  await afterWaiting();
   const changes = createChangeLog(
     {
       retentionDays: config.changesRetentionDays,
@@ -330,6 +335,7 @@ async function prepare(
     caching.redis,
   );
   let recorder: ChangeRecorder | undefined;
+  await afterWaiting();
   const indexes = new IndexRegistry({
     snapshots: caching.snapshots,
     onChange: (language, ids, links, soft) => {
@@ -359,6 +365,7 @@ async function prepare(
   if (config.pollIntervalMs > 0) catalog.start(config.pollIntervalMs);
   // Another instance wrote or was notified: re-read what it names.
   caching.cache?.onRemoteInvalidate((tags) => catalog.invalidateTags(tags));
+  await afterWaiting();
   const link = caching.redis;
   const shared = link && { cmd: link.cmd, up: link.up, prefix: config.redisPrefix };
   const deps: Deps = {
@@ -414,6 +421,7 @@ async function prepare(
     warn: (o, m) => log.warn(o, m),
   });
   deps.recorder = recorder;
+  await afterWaiting();
   const metrics = new Metrics({ indexes, cache: caching.cache, purger: caching.purger });
   deps.metrics = metrics;
   wp.observer = (c) => metrics.upstream(c.method, c.as, c.outcome, c.ms);
@@ -427,6 +435,7 @@ async function prepare(
     leaseMs: config.webhookLeaseSeconds * 1000,
     concurrency: config.webhookConcurrency,
   });
+  await afterWaiting();
   registerWebhookMetrics(metrics.registry, deps.webhooks);
   caching.freshness?.attach(indexes);
   starting.reasons = [NOT_BUILT];
@@ -444,6 +453,7 @@ async function prepare(
   deps.changesReconciled = recorder.reconcileAtStart(log);
   if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
+  await afterWaiting();
   const app = createApp(deps, {
     allowOrigin,
     publicUrl: config.publicUrl,

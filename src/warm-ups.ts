@@ -5,13 +5,13 @@ import { warmParser } from './dates/parse.ts';
 import { zoneWarmUps } from './dates/zones.ts';
 import { warmBodyDecoders } from './http/warm-bodies.ts';
 import type { Logger } from './log.ts';
+import { afterWaiting } from './pace/turns.ts';
 import { warmRenderer } from './render/ical.ts';
 
 /** A zone with daylight saving time, for the warm-ups that do not need the site's. */
 const ANY_ZONE = 'Europe/Paris';
 
-/** The next turn of the event loop, after its timers and the requests waiting to be read. */
-const turn = () => new Promise((r) => setTimeout(r, 0));
+const turn = afterWaiting;
 
 /**
  * The warm-ups that need nothing of the site, before the port opens, when nobody can be waiting: the body decoders,
@@ -26,8 +26,7 @@ export async function warmBeforeListening(log: Logger): Promise<void> {
 
 /**
  * The same for the site's zone once WordPress has named it (cheap now: the code is compiled and Intl's data loaded),
- * each step in a turn of its own: a timer apart, not an immediate, since an immediate asked for from an answer's
- * callback runs in the same turn of the loop, before any waiting request is read.
+ * each step in a turn of its own (`afterWaiting`).
  */
 export async function warmForSite(zone: string, log: Logger): Promise<void> {
   for (const step of zoneWarmUps(zone, new Date())) {

@@ -9,6 +9,13 @@
 // 10–20 % longer).
 import { setImmediate } from 'node:timers';
 
+/**
+ * The next turn of the event loop, after its timers and the requests waiting to be read: a timer apart, not an
+ * immediate, since an immediate asked for from an answer's callback runs in the same turn, before any waiting request
+ * is read. For the steps of a start, which /live and /ready must answer between.
+ */
+export const afterWaiting = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
 /** The paced work one turn of the event loop may hold, all jobs together (ms). */
 export const TURN_MS = 4;
 
