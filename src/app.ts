@@ -68,7 +68,22 @@ interface Root {
 }
 
 export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
+  const { app, steps } = appSteps(deps, opts);
+  for (const step of steps) step();
+  return app;
+}
+
+/**
+ * The app and the steps that build it, in order: a start runs them a turn apart (src/gateway.ts), since together they
+ * were a task of 15–20 ms (express compiling every route's path) while /live and /ready waited. Nothing reaches the
+ * app before the last step has run.
+ */
+export function appSteps(
+  deps: Deps,
+  opts: AppOptions = {},
+): { app: express.Express; steps: Array<() => void> } {
   const app = express();
+  const steps: Array<() => void> = [];
   app.disable('x-powered-by');
   // The adapter reads the query through src/http/query.ts; other routes get the same parser.
   app.set('query parser', parseQueryStringOrEmpty);
@@ -94,94 +109,101 @@ export function createApp(deps: Deps, opts: AppOptions = {}): express.Express {
   const allowOrigin = opts.allowOrigin ?? originRule(undefined);
   const jsonp = opts.jsonp ?? true;
   const stages = requestPath(deps, bodies, jsonp);
-  for (const root of roots) {
-    const prefix = `${root.rest}/${NAMESPACE}`;
-    const info = { lang: root.lang, secondary: root.secondary };
-    app.use(root.rest, cors(allowOrigin));
-    // The changes feed as server-sent events: a stream, not an answer the stages could render (src/changes/sse.ts).
-    app.use(
-      `${prefix}/changes`,
-      changesStream(deps, waits, {
-        apiRoot: (req) => `${publicBase(req, opts.publicUrl)}${prefix}`,
-        language: root.lang,
-      }),
-    );
-    app.use(
-      prefix,
-      apiRouter([...discoveryBindings(deps, info), ...bindings], {
+  for (const root of roots)
+    steps.push(() => {
+      const prefix = `${root.rest}/${NAMESPACE}`;
+      const info = { lang: root.lang, secondary: root.secondary };
+      app.use(root.rest, cors(allowOrigin));
+      // The changes feed as server-sent events: a stream, not an answer the stages could render (src/changes/sse.ts).
+      app.use(
+        `${prefix}/changes`,
+        changesStream(deps, waits, {
+          apiRoot: (req) => `${publicBase(req, opts.publicUrl)}${prefix}`,
+          language: root.lang,
+        }),
+      );
+      app.use(
         prefix,
-        defaultLanguage: root.lang,
+        apiRouter([...discoveryBindings(deps, info), ...bindings], {
+          prefix,
+          defaultLanguage: root.lang,
+          publicUrl: opts.publicUrl,
+          home: deps.site.home,
+          // Read at each request: a change of WordPress's settings updates it (src/site/refresh.ts).
+          get timezone() {
+            return deps.site.timezone;
+          },
+          log: deps.log,
+          stages,
+          jsonp,
+          describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
+        }),
+      );
+      app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
+    });
+  steps.push(() => {
+    // Public, unlike the operator routes beside it: the API reference page over /doc.
+    app.use(
+      REFERENCE_PATH,
+      referenceRouter({
+        title: `${NAMESPACE} API reference`,
+        secondaryLanguage: roots.find((r) => r.secondary)?.lang,
         publicUrl: opts.publicUrl,
-        home: deps.site.home,
-        // Read at each request: a change of WordPress's settings updates it (src/site/refresh.ts).
-        get timezone() {
-          return deps.site.timezone;
-        },
-        log: deps.log,
-        stages,
-        jsonp,
-        describe: (contracts, apiRoot) => describeRoute(contracts, deps, info, apiRoot),
       }),
     );
-    app.get(root.rest, siteIndexHandler(deps, info, opts.publicUrl, root.rest));
-  }
-  // Public, unlike the operator routes beside it: the API reference page over /doc.
-  app.use(
-    REFERENCE_PATH,
-    referenceRouter({
-      title: `${NAMESPACE} API reference`,
+    // Public too: the calendar as people see it, the element on this gateway's API (src/elements/page.ts).
+    const calendar = calendarPages({
+      publicUrl: opts.publicUrl,
+      language: deps.mapping.language.default,
       secondaryLanguage: roots.find((r) => r.secondary)?.lang,
-      publicUrl: opts.publicUrl,
-    }),
-  );
-  // Public too: the calendar as people see it, the element on this gateway's API (src/elements/page.ts).
-  const calendar = calendarPages({
-    publicUrl: opts.publicUrl,
-    language: deps.mapping.language.default,
-    secondaryLanguage: roots.find((r) => r.secondary)?.lang,
-    site: deps.site,
-    wpAdmin: !opts.demo,
+      site: deps.site,
+      wpAdmin: !opts.demo,
+    });
+    app.use(CALENDAR_PATH, calendar.router);
+    if (!bundleBuilt()) {
+      deps.log.warn(
+        { path: CALENDAR_PATH },
+        'the calendar element is not built (`npm install` builds it, or `npm run elements:build`): its page says so',
+      );
+    }
+    if (opts.demo) app.get('/', calendar.home);
   });
-  app.use(CALENDAR_PATH, calendar.router);
-  if (!bundleBuilt()) {
-    deps.log.warn(
-      { path: CALENDAR_PATH },
-      'the calendar element is not built (`npm install` builds it, or `npm run elements:build`): its page says so',
+  steps.push(() => {
+    app.use(
+      OPS_PREFIX,
+      opsRouter(deps, {
+        webhookSecret: opts.webhookSecret,
+        metricsToken: opts.metricsToken,
+        version: pkg.version,
+        replay: deps.replay,
+      }),
     );
-  }
-  if (opts.demo) app.get('/', calendar.home);
-  app.use(
-    OPS_PREFIX,
-    opsRouter(deps, {
-      webhookSecret: opts.webhookSecret,
-      metricsToken: opts.metricsToken,
-      version: pkg.version,
-      replay: deps.replay,
-    }),
-  );
-  if (deps.webhooks) app.use(OPS_PREFIX, webhooksRouter(deps, deps.webhooks));
-  app.use(
-    siteProxy({
-      siteUrl: deps.wp.siteUrl,
-      timeoutMs: deps.wp.options.timeoutMs,
-      log: deps.log,
-      publicUrl: opts.publicUrl,
-      namespace: NAMESPACE,
-      // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
-      writes: {
-        mapping: deps.mapping,
-        apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
-        site: () => refreshSite(deps).then(() => {}),
-        userDeleted: (id) => afterUserDelete(deps, id),
-      },
-      // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
-      signIn: (req) => signIn(deps, req as express.Request),
-    }),
-  );
-  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));
+    if (deps.webhooks) app.use(OPS_PREFIX, webhooksRouter(deps, deps.webhooks));
   });
-  return app;
+  steps.push(() => {
+    app.use(
+      siteProxy({
+        siteUrl: deps.wp.siteUrl,
+        timeoutMs: deps.wp.options.timeoutMs,
+        log: deps.log,
+        publicUrl: opts.publicUrl,
+        namespace: NAMESPACE,
+        // A wp/v2 write through us is applied as the companion plugin's notification of it would be.
+        writes: {
+          mapping: deps.mapping,
+          apply: (changes) => applyPlan(deps, planOf({ time: 0, changes }, deps.mapping)),
+          site: () => refreshSite(deps).then(() => {}),
+          userDeleted: (id) => afterUserDelete(deps, id),
+        },
+        // Credentials are checked (and failures throttled) here too, else guesses would go around through wp/v2.
+        signIn: (req) => signIn(deps, req as express.Request),
+      }),
+    );
+    app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      sendError(res, toApiError(err, deps.log, String(req.get('x-request-id') ?? '')));
+    });
+  });
+  return { app, steps };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.ts';
+import { appSteps } from './app.ts';
 import { AuthThrottle } from './auth/throttle.ts';
 import { fastServe } from './cache/fast-path.ts';
 import { ReplayGuard } from './cache/notify.ts';
@@ -453,8 +453,7 @@ async function prepare(
   deps.changesReconciled = recorder.reconcileAtStart(log);
   if (config.pollIntervalMs > 0) recorder.start(config.pollIntervalMs, config.reconcileIntervalMs, log);
   const allowOrigin = originRule(config.corsOrigins);
-  await afterWaiting();
-  const app = createApp(deps, {
+  const { app, steps } = appSteps(deps, {
     allowOrigin,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
@@ -465,5 +464,9 @@ async function prepare(
     changesWaitsPerClient: config.changesWaitsPerClient,
     demo: opts.demo,
   });
+  for (const step of steps) {
+    await afterWaiting();
+    step();
+  }
   return { deps, app, caching, allowOrigin };
 }
