@@ -3,6 +3,9 @@
 // the raw header lines, which its made-up requests did not carry. The figures are not checked (machines are noisy and
 // toy sizes say nothing): each run must end well and print its table.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { guard } from '../test/slack.ts';
@@ -74,6 +77,40 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
     });
     for (const row of ['first cold feed', 'new window, held', 'cached'])
       expect(out).toMatch(new RegExp(`^${row}\\s+\\d+ ms\\s+[\\d.]+ ms\\s+[\\d.]+ ms\\s+100 `, 'm'));
+  });
+
+  it('the stall report names each gap of a feed from its CPU profile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stalls-'));
+    const file = join(dir, 'stalls.json');
+    try {
+      await run(
+        process.execPath,
+        ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', './bench/busy/stalls.ts', 'bench/feed.ts'],
+        {
+          cwd: root,
+          // Every late firing noted (over 0 ms): a toy feed has few long ones.
+          env: {
+            ...process.env,
+            ...{ BUSY_STALLS_FILE: file, BUSY_STALLS_OVER_MS: '0' },
+            ...{ BENCH_FEED_EVENTS: '1500', BENCH_FEED_SIZE: '100', BENCH_FEED_ROUNDS: '1' },
+          },
+          timeout: guard(60_000),
+        },
+      );
+      const profile = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      expect(profile).toBeDefined();
+      const { stdout } = await run(
+        process.execPath,
+        ['bench/stalls-report.ts', file, '3', join(dir, profile!)],
+        {
+          cwd: root,
+        },
+      );
+      expect(stdout.match(/^\+[\d.]+ s: late [\d.]+ ms/gm)).toHaveLength(3);
+      expect(stdout.match(/^ {4}under \S+.*: .+ [\d.]+ ms/gm)).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bench:start probes a start until after ready', async () => {
