@@ -71,6 +71,10 @@ const log = () =>
     retentionMs: 86_400_000,
   });
 
+/** A recorder of `changes` over the world's WordPress and index, whose warnings go nowhere. */
+const recorderOf = (w: ReturnType<typeof world>, changes: MemoryChangeLog) =>
+  new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+
 describe('the recorder', () => {
   it('takes a trashed or missing post as gone, a password or a draft as not public', () => {
     expect(postObservation('event', 1, undefined)).toMatchObject({ version: null, public: false });
@@ -102,7 +106,7 @@ describe('the recorder', () => {
     const changes = log();
     w.events.set(1, { id: 1, status: 'publish', modifiedGmt: '2026-01-01 10:00:00', protected: false });
     w.venues.set(7, { id: 7, status: 'publish', modified_gmt: '2026-01-01T10:00:00' });
-    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const rec = recorderOf(w, changes);
     await rec.reconcile();
     // While no gateway ran: event 1 deleted. Then WordPress fails the next start's first two reads.
     w.events.delete(1);
@@ -129,7 +133,7 @@ describe('the recorder', () => {
 
     // A WordPress that never answers: the retries end with the recorder, and nothing reads after that.
     failures = Number.POSITIVE_INFINITY;
-    const again = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const again = recorderOf(w, changes);
     const done = again.reconcileAtStart({ warn: () => {} }, 5);
     await new Promise((r) => setTimeout(r, 40));
     again.stop();
@@ -147,7 +151,7 @@ describe('the recorder', () => {
     w.events.set(2, { id: 2, status: 'publish', modifiedGmt: '2026-01-01 10:00:00', protected: false });
     w.venues.set(7, { id: 7, status: 'publish', modified_gmt: '2026-01-01T10:00:00' });
     w.tags.set(3, { id: 3, name: 'Jazz', slug: 'jazz' });
-    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const rec = recorderOf(w, changes);
     await rec.reconcile();
     expect(await changes.read('0', 100)).toEqual([]);
     // While stopped: event 2 edited after venue 7 was, event 1 deleted, a tag renamed, a venue added.
@@ -176,7 +180,7 @@ describe('the recorder', () => {
     const changes = log();
     w.events.set(1, { id: 1, status: 'publish', modifiedGmt: '2026-01-01 10:00:00', protected: false });
     w.venues.set(7, { id: 7, status: 'publish', modified_gmt: '2026-01-01T10:00:00' });
-    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const rec = recorderOf(w, changes);
     await rec.tags(['event:1', 'venue:7'], 'event');
     expect(w.reads()).toBe(1);
     await rec.tags(['event:1', 'venue:7'], 'event');
@@ -205,7 +209,7 @@ describe('reads that may have caught a save half done', () => {
   });
   const started = async (w: ReturnType<typeof world>) => {
     const changes = log();
-    const rec = new ChangeRecorder({ changes, wp: w.wp, mapping, indexes: w.indexes, warn: () => {} });
+    const rec = recorderOf(w, changes);
     await rec.reconcile();
     const logged = async () => (await changes.read('0', 100)).map((c) => `${c.kind}:${c.id}:${c.action}`);
     return { changes, rec, logged };
