@@ -11,8 +11,6 @@ import { warmRenderer } from './render/ical.ts';
 /** A zone with daylight saving time, for the warm-ups that do not need the site's. */
 const ANY_ZONE = 'Europe/Paris';
 
-const turn = afterWaiting;
-
 /**
  * The warm-ups that need nothing of the site, before the port opens, when nobody can be waiting: the body decoders,
  * Intl's first zone (26 ms), the date parser's 47 token patterns (20 ms) and the feed renderer (23 ms).
@@ -31,12 +29,12 @@ export async function warmBeforeListening(log: Logger): Promise<void> {
 export async function warmForSite(zone: string, log: Logger): Promise<void> {
   for (const step of zoneWarmUps(zone, new Date())) {
     step();
-    await turn();
+    await afterWaiting();
   }
   warmParser(zone, new Date());
-  await turn();
+  await afterWaiting();
   await warmForFeeds(zone, log);
-  await turn();
+  await afterWaiting();
 }
 
 /** A warm-up never stops a start: a feed's own request says what is wrong. */
