@@ -80,7 +80,8 @@ const RECORD_TAGS: Record<TaggedKind, (record: Json, id: number, out: Set<string
   },
 };
 
-function recordTags(kind: TaggedKind, record: unknown, out: Set<string>): void {
+/** Adds one record's tags to `out` (a feed adds each event's as it renders it: src/events/feed.ts). */
+export function recordTags(kind: TaggedKind, record: unknown, out: Set<string>): void {
   const id = idOf(record);
   if (id !== undefined && isObj(record)) RECORD_TAGS[kind](record, id, out);
 }

@@ -224,6 +224,39 @@ describe('a series in the feed', () => {
     expect(alone.slice(alone.indexOf('BEGIN:VEVENT'))).not.toContain('RRULE');
   });
 
+  it('renders events made as its slices ask for them as it renders the same records given whole, asking once each', async () => {
+    const ny: SeriesTimes = { start: '2026-10-27 19:00:00', timezone: 'America/New_York', allDay: false };
+    const at = (wall: string) =>
+      Temporal.PlainDateTime.from(wall.replace(' ', 'T')).toZonedDateTime(ny.timezone).epochMilliseconds;
+    const master = record(SERIES_ID, ny, at('2026-10-27 19:00:00'), at('2026-10-27 21:00:00'), {
+      recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=TU', rdate: [], exdate: [] },
+    });
+    // The override comes first, as a feed's start order may put it: its RECURRENCE-ID needs the master's times.
+    const override = record(7, ny, at('2026-10-20 20:00:00'), at('2026-10-20 22:00:00'), {
+      original_start_utc: '2026-11-18 00:00:00',
+    });
+    const oneOffs = Array.from({ length: 12 }, (_, i) =>
+      record(100 + i, ny, at(`2026-11-${10 + i} 10:00:00`), at(`2026-11-${10 + i} 11:00:00`), {
+        is_recurring: false,
+        series_id: 100 + i,
+      }),
+    );
+    const records = [override, ...oneOffs.slice(0, 6), master, ...oneOffs.slice(6)];
+    const asked: number[] = [];
+    const made = {
+      length: records.length,
+      masters: [master],
+      at: (i: number) => {
+        asked.push(i);
+        return records[i]!;
+      },
+    };
+    const whole = await renderCalendar(records, info, 5);
+    expect(whole).toContain('RECURRENCE-ID;TZID=America/New_York:20261117T190000\r\n');
+    expect(await renderCalendar(made, info, 5)).toBe(whole);
+    expect(asked).toEqual(records.map((_, i) => i));
+  });
+
   // Issue 31's counterexample (RECURRENCE_SEED=31): a yearly series on the second Sunday of March at 02:15 New York
   // time, a time the spring-forward skips every year. RFC 5545 §3.3.5 reads such a time with the offset from before
   // the gap (02:15 EST, 07:15Z, shown as 03:15 EDT); the model and ical.js agree on it. What failed was node-ical

@@ -1,11 +1,12 @@
 // Stage: a handler's result as bytes for the route's content type (JSON, iCalendar), or the error the stages after
 // it threw as WordPress's error body. Cached and direct answers are both made here, once.
 import type { Produces } from '../contract/route.ts';
+import type { FeedBody } from '../events/feed.ts';
 import { answerOf, JSON_TYPE } from '../http/answer.ts';
 import type { Stage } from '../http/exchange.ts';
 import { errorAnswer, toApiError } from '../http/respond.ts';
 import type { Logger } from '../log.ts';
-import { type CalendarInfo, renderCalendarBytes } from '../render/ical.ts';
+import { renderCalendarBytes } from '../render/ical.ts';
 
 interface Renderer {
   type: string;
@@ -19,8 +20,8 @@ export const RENDERERS: Record<Produces, Renderer> = {
   ical: {
     type: 'text/calendar; charset=utf-8',
     bytes: (body) => {
-      const b = body as { events: Record<string, unknown>[]; calendar: CalendarInfo };
-      return renderCalendarBytes(b.events, b.calendar);
+      const b = body as FeedBody;
+      return renderCalendarBytes(b.feed, b.calendar);
     },
   },
 };

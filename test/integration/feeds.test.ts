@@ -262,6 +262,35 @@ describe('GET /events.ics', () => {
     );
     expect(after.text).toContain(`SUMMARY:Feed filler renamed ${tok}`);
   });
+
+  it('is dropped with a venue it shows: a venue write drops no event list, only what carries its tag', async () => {
+    const path = `/events.ics?${q({ ...window, search: `trio ${tok}` })}`;
+    const before = await feed(path);
+    expect(before.text).toContain(`LOCATION:Feed Hall ${tok}`);
+    // Stored: two reads in a row answer it with the same ETag (another file's write may have it refilling, its
+    // previous answer sent without one meanwhile).
+    let etag: string | null = null;
+    const stored = await eventually(
+      async () => {
+        const now = (await feed(path)).res.headers.get('etag');
+        const same = now !== null && now === etag;
+        etag = now;
+        return same;
+      },
+      (same) => same,
+    );
+    expect(stored).toBe(true);
+    const moved = await call(t, 'POST', `/venues/${venueId}`, {
+      as: 'admin',
+      body: { venue: `Feed Barn ${tok}` },
+    });
+    expect(moved.status).toBe(200);
+    const after = await eventually(
+      () => feed(path),
+      (f) => f.text.includes(`LOCATION:Feed Barn ${tok}`),
+    );
+    expect(after.text).toContain(`LOCATION:Feed Barn ${tok}`);
+  });
 });
 
 describe('changes a subscriber sees', () => {
