@@ -2,6 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { EventIndex } from '../index/event-index.ts';
+import { nextSlice } from '../pace/turns.ts';
 import { asGuesses } from '../passwords/guesses.ts';
 import { canSeeProtected, isProtected } from '../serialize/common.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -26,11 +27,18 @@ export async function readEvents(
   password: string | undefined,
 ): Promise<WpPost[]> {
   const statuses = visibility.editor ? [...visibility.statuses, ...visibility.ownStatuses] : undefined;
-  const pages = (ids: number[]) => {
+  const pages = async (ids: number[]) => {
     const out: Promise<WpPost[]>[] = [];
-    for (let i = 0; i < ids.length; i += UPSTREAM_PAGE)
-      out.push(readPage(deps, ctx, 'event', ids.slice(i, i + UPSTREAM_PAGE), { statuses, password }));
-    return Promise.all(out).then((p) => p.flat());
+    for (let i = 0; i < ids.length; i += UPSTREAM_PAGE) {
+      // Each request after the first starts in a turn with room (src/pace/turns.ts): a feed's 20, started in one
+      // turn, each on a new connection, held a first cold feed's turn for 8 ms.
+      if (i) await nextSlice();
+      const page = readPage(deps, ctx, 'event', ids.slice(i, i + UPSTREAM_PAGE), { statuses, password });
+      // Handled here until Promise.all takes it: one failing while the next waits would be an unhandled rejection.
+      page.catch(() => undefined);
+      out.push(page);
+    }
+    return (await Promise.all(out)).flat();
   };
   // An anonymous reader without a password: the events held for that audience are not read again (src/events/held.ts).
   if (deps.records && !ctx.credentials && password === undefined && !visibility.editor) {
