@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { nextSlice, sliceOver, TURN_MS } from './turns.ts';
+import { afterPoll, nextSlice, sliceOver, TURN_MS } from './turns.ts';
 
 /** Holds the thread for `ms` (an item of paced work). */
 const busy = (ms: number) => {
@@ -101,5 +103,53 @@ describe('one budget per turn for every paced job', () => {
       timeout: 20_000,
     });
     expect(out).toBe('woken 200 times');
+  });
+});
+
+describe('afterPoll', () => {
+  /**
+   * Request A's callback sends request B on a connection already open, then waits with `wait` and notes its step; B's
+   * callback notes itself. The order they were noted in.
+   */
+  async function orderWith(wait: () => Promise<void>): Promise<string[]> {
+    const order: string[] = [];
+    const b = new Promise<net.Socket>((resolve) => {
+      const s = net.connect(port(), '127.0.0.1', () => resolve(s));
+    });
+    const bSocket = await b;
+    await new Promise((r) => setTimeout(r, 20));
+    handlers.a = async () => {
+      bSocket.write('GET /b HTTP/1.1\r\nHost: x\r\n\r\n');
+      // B's bytes are in the kernel now; the loop reads them at its next poll.
+      const until = performance.now() + 5;
+      while (performance.now() < until);
+      await wait();
+      order.push('a: its step');
+    };
+    handlers.b = () => order.push('b: read');
+    const a = await fetch(`http://127.0.0.1:${port()}/a`);
+    await a.text();
+    await new Promise((r) => setTimeout(r, 50));
+    bSocket.destroy();
+    return order;
+  }
+
+  const handlers: { a?: () => Promise<void>; b?: () => void } = {};
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/a') await handlers.a?.();
+    else handlers.b?.();
+    res.end('ok');
+  });
+  const port = () => (server.address() as net.AddressInfo).port;
+
+  it('resumes after the requests that arrived while the caller ran, where one immediate does not', async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      expect(await orderWith(afterPoll)).toEqual(['b: read', 'a: its step']);
+      expect(await orderWith(() => new Promise((r) => setImmediate(r)))).toEqual(['a: its step', 'b: read']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

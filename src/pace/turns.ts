@@ -10,11 +10,25 @@
 import { setImmediate } from 'node:timers';
 
 /**
- * The next turn of the event loop, after its timers and the requests waiting to be read: a timer apart, not an
- * immediate, since an immediate asked for from an answer's callback runs in the same turn, before any waiting request
- * is read. For the steps of a start, which /live and /ready must answer between.
+ * A timer apart. Asked for from a timer's callback (the steps of a start, each begun by the one before), it runs after
+ * the requests waiting to be read. Asked for from a request's callback it runs in that same turn, before them, as an
+ * immediate does, once its millisecond has passed (libuv polls, then runs the immediates, then the timers, in each
+ * turn): `afterPoll` is for that case.
  */
 export const afterWaiting = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
+const immediate = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * A later turn of the event loop than the requests waiting now, whatever phase it is asked from: two immediates.
+ * libuv runs a turn's poll (requests read), then its immediates, then its timers; an immediate (or a timer of 0)
+ * asked for from a request's callback runs in that same turn, before the loop polls again, so the second one does.
+ * For a request's own long step, which the requests that arrived during its first would otherwise wait for too.
+ */
+export async function afterPoll(): Promise<void> {
+  await immediate();
+  await immediate();
+}
 
 /** The paced work one turn of the event loop may hold, all jobs together (ms). */
 export const TURN_MS = 4;
