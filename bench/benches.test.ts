@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { guard } from '../test/slack.ts';
 
 const run = promisify(execFile);
@@ -110,6 +110,43 @@ describe('benchmarks at toy sizes', { timeout: guard(90_000) }, () => {
       expect(stdout.match(/^ {4}under \S+.*: .+ [\d.]+ ms/gm)).toHaveLength(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a bench ended by a signal stops the children it started (a mock WordPress was once left running)', async () => {
+    const { spawn } = await import('node:child_process');
+    const parent = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const { startChild } = await import('./bench/lib.ts'); const s = await startChild(['bench/feed.ts', '--upstream', '50']); console.log('child ' + s.child.pid); setInterval(() => {}, 1000);",
+      ],
+      { cwd: root, env: { ...process.env, VITEST: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout!.on('data', (d: Buffer) => {
+        const m = /child (\d+)/.exec(String(d));
+        if (m) resolve(Number(m[1]));
+      });
+      parent.once('exit', (code) => reject(new Error(`the parent ended first (${code})`)));
+    });
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    const ended = new Promise((r) => parent.once('exit', r));
+    parent.kill('SIGTERM');
+    await ended;
+    try {
+      await vi.waitFor(() => expect(alive()).toBe(false), { timeout: 5000 });
+    } finally {
+      if (alive()) process.kill(pid, 'SIGKILL');
     }
   });
 

@@ -2,6 +2,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -112,6 +113,27 @@ export const gatewayEnv = (extra: Record<string, string> = {}): Record<string, s
  * chosen here) the child is polled on that port, whatever it logs; otherwise it must print its loopback URL.
  * `cwd`: the directory it runs in (default this process's).
  */
+/**
+ * Children `startChild` started that still run: stopped when this process exits, however it ends. A bench stops its
+ * own in a `finally`, which a signal from outside (a timeout's SIGTERM) skips: a mock WordPress was once left running
+ * so. Outside vitest (whose workers it runs in for some tests), a signal then ends this process through `exit`.
+ */
+const running = new Set<ChildProcess>();
+function stopWithThisProcess(child: ChildProcess): void {
+  if (running.size === 0 && !stopWithThisProcess.armed) {
+    stopWithThisProcess.armed = true;
+    process.once('exit', () => {
+      for (const c of running) c.kill('SIGTERM');
+    });
+    if (!process.env.VITEST)
+      for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+        process.once(signal, () => process.exit(128 + constants.signals[signal]));
+  }
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+}
+stopWithThisProcess.armed = false;
+
 export async function startChild(
   args: string[],
   env: Record<string, string> = {},
@@ -125,6 +147,7 @@ export async function startChild(
       env: { ...process.env, ...env, ...(port ? { PORT: String(port) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    stopWithThisProcess(child);
     const out = new Kept();
     const err = new Kept();
     let found = false;
