@@ -180,7 +180,7 @@ export interface FeedEvents {
 }
 
 /** Records already made, as a feed's events. */
-export const feedEventsOf = (events: readonly Json[]): FeedEvents => ({
+const feedEventsOf = (events: readonly Json[]): FeedEvents => ({
   length: events.length,
   masters: events,
   at: (i) => events[i]!,
