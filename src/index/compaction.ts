@@ -1,6 +1,7 @@
 // The event index's pacing and compaction: work done in slices between yields to the event loop, and the copy of the
 // live rows into new columns while the old ones answer.
 
+import { tick } from '../pace/turns.ts';
 import type { EventColumns } from './columns/index.ts';
 import { type IdTable, idSet } from './id-table.ts';
 import type { IndexLogger } from './progress.ts';
@@ -9,8 +10,6 @@ import type { IndexLogger } from './progress.ts';
 export const COMPACT_MIN_DEAD = 4096;
 /** Rows a compaction copies between two looks at the clock (250 took about as long as a whole slice). */
 export const COMPACT_SLICE = 64;
-
-export const tick = () => new Promise((r) => setImmediate(r));
 
 /**
  * Longest run of work between two yields to the event loop while applying crawled posts or compacting. 1 ms (5, then

@@ -17,7 +17,8 @@ import { setImmediate } from 'node:timers';
  */
 export const afterWaiting = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
-const immediate = (): Promise<void> => new Promise((r) => setImmediate(r));
+/** The immediates of this turn of the event loop, or of the next when asked for from one (see `afterPoll`). */
+export const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
  * A later turn of the event loop than the requests waiting now, whatever phase it is asked from: two immediates.
@@ -26,8 +27,8 @@ const immediate = (): Promise<void> => new Promise((r) => setImmediate(r));
  * For a request's own long step, which the requests that arrived during its first would otherwise wait for too.
  */
 export async function afterPoll(): Promise<void> {
-  await immediate();
-  await immediate();
+  await tick();
+  await tick();
 }
 
 /** The paced work one turn of the event loop may hold, all jobs together (ms). */

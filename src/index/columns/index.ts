@@ -8,6 +8,7 @@
 // A row is never rewritten: a change takes a new row and the old one dies, so what is kept per search or per term
 // stays right for the rows it covered. Dead rows are dropped by building new columns: `EventIndex` does that in the
 // background, and these columns never renumber their rows.
+import { tick } from '../../pace/turns.ts';
 import { type IndexQuery, type IndexResult, STOPWORDS } from '../query.ts';
 import { boundsOf, checksOf } from './filter.ts';
 import { Ordered } from './order.ts';
@@ -24,8 +25,6 @@ import { wallText } from './wall-clock.ts';
 const WARM_SHARE = 8;
 const WARM_WORDS = 16;
 const WARM_MS = 1;
-
-const tick = () => new Promise((r) => setImmediate(r));
 
 export interface ColumnsOptions {
   /** Whether words are posted in the background (else only by `indexWords`). Default true. */

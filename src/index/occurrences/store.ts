@@ -7,6 +7,7 @@
 // milliseconds a series (src/recurrence/README.md), so it is done when a series changes, never per query. When the
 // horizon has moved on by half a month, the series are expanded again in the background, a slice a tick; queries
 // beyond what is kept meanwhile expand per series, as outside the horizon.
+import { tick } from '../../pace/turns.ts';
 import { MAX_PER_SERIES } from '../../recurrence/occurrences.ts';
 import { type FLAG, flagsOf, type IndexedEvent } from '../columns/rows.ts';
 import { type Expanded, expandFloating, floatOfWall, lowerIndex, NONE } from './expand.ts';
@@ -391,7 +392,7 @@ export class OccurrenceStore {
         this.#merge(s);
         this.version++;
         if (performance.now() - t0 >= SLICE_MS) {
-          await new Promise((r) => setImmediate(r));
+          await tick();
           t0 = performance.now();
         }
       }
