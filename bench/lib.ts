@@ -109,19 +109,15 @@ export const gatewayEnv = (extra: Record<string, string> = {}): Record<string, s
 });
 
 /**
- * Starts `node <args>` (or `command <args>`) and resolves once it is ready. With `PORT` in `env` (`0`: a free port
- * chosen here) the child is polled on that port, whatever it logs; otherwise it must print its loopback URL.
- * `cwd`: the directory it runs in (default this process's).
- */
-/**
  * Children `startChild` started that still run: stopped when this process exits, however it ends. A bench stops its
  * own in a `finally`, which a signal from outside (a timeout's SIGTERM) skips: a mock WordPress was once left running
  * so. Outside vitest (whose workers it runs in for some tests), a signal then ends this process through `exit`.
  */
 const running = new Set<ChildProcess>();
+let armed = false;
 function stopWithThisProcess(child: ChildProcess): void {
-  if (running.size === 0 && !stopWithThisProcess.armed) {
-    stopWithThisProcess.armed = true;
+  if (!armed) {
+    armed = true;
     process.once('exit', () => {
       for (const c of running) c.kill('SIGTERM');
     });
@@ -132,8 +128,12 @@ function stopWithThisProcess(child: ChildProcess): void {
   running.add(child);
   child.once('exit', () => running.delete(child));
 }
-stopWithThisProcess.armed = false;
 
+/**
+ * Starts `node <args>` (or `command <args>`) and resolves once it is ready. With `PORT` in `env` (`0`: a free port
+ * chosen here) the child is polled on that port, whatever it logs; otherwise it must print its loopback URL.
+ * `cwd`: the directory it runs in (default this process's).
+ */
 export async function startChild(
   args: string[],
   env: Record<string, string> = {},
