@@ -2,6 +2,7 @@
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
 import type { HandlerResult } from '../http/handler.ts';
+import { recordFieldsOf } from '../mapping/codec.ts';
 import type { ResourceKind } from '../mapping/schema.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -40,6 +41,7 @@ export async function readPage(
       orderby: 'include',
       status: opts.statuses,
       password: opts.password,
+      _fields: recordFieldsOf(deps.mapping, kind),
     },
     ...asCaller(ctx),
   });

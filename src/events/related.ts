@@ -1,7 +1,7 @@
 // Fetches what a page of events links to (venues, organizers, images) in parallel, one `include=` call each.
 import type { RequestContext } from '../context.ts';
 import type { Deps } from '../deps.ts';
-import { readField } from '../mapping/codec.ts';
+import { readField, recordFieldsOf } from '../mapping/codec.ts';
 import type { Related } from '../serialize/index.ts';
 import { can } from '../wp/caller.ts';
 import { asCaller } from '../wp/client.ts';
@@ -61,14 +61,10 @@ async function cachedByIds<T extends { id: number }>(
 async function linkedPosts(deps: Deps, ctx: RequestContext, kind: 'venue' | 'organizer', ids: number[]) {
   const caller = await deps.callers.resolve(ctx);
   const status = can(caller, deps.site.caps[kind] ?? {}, 'edit_posts') ? { status: VISIBLE_TO_EDITORS } : {};
-  const posts = await cachedByIds<WpPost>(
-    deps,
-    ctx,
-    kind,
-    `/wp/v2/${deps.mapping[kind].restBase}`,
-    ids,
-    status,
-  );
+  const posts = await cachedByIds<WpPost>(deps, ctx, kind, `/wp/v2/${deps.mapping[kind].restBase}`, ids, {
+    ...status,
+    _fields: recordFieldsOf(deps.mapping, kind),
+  });
   // Whether an excerpt is stored (edit context) comes from the catalog, or one request when it is not loaded; a list
   // miss never waits for a crawl of every venue. Only records showing an excerpt can have an invented one.
   const shown = [...posts.values()].filter((p) => p.excerpt?.rendered).map((p) => p.id);
@@ -103,13 +99,10 @@ async function seriesOf(
   if (!wanted.size) return out;
   const caller = await deps.callers.resolve(ctx);
   const status = can(caller, deps.site.caps.event ?? {}, 'edit_posts') ? { status: VISIBLE_TO_EDITORS } : {};
-  const found = await byIds<WpPost>(
-    deps,
-    ctx,
-    `/wp/v2/${deps.mapping.event.restBase}`,
-    [...wanted],
-    status,
-  ).catch(() => new Map<number, WpPost>());
+  const found = await byIds<WpPost>(deps, ctx, `/wp/v2/${deps.mapping.event.restBase}`, [...wanted], {
+    ...status,
+    _fields: recordFieldsOf(deps.mapping, 'event'),
+  }).catch(() => new Map<number, WpPost>());
   for (const [id, p] of found) out.set(id, p);
   return out;
 }

@@ -172,3 +172,36 @@ export function wpFieldsOf(mapping: Mapping, kind: ResourceKind, extra: string[]
   }
   return [...out];
 }
+
+/**
+ * Post fields a record is made of whatever the mapping names: src/serialize/common.ts reads them directly, and a
+ * protected post is told by `content.protected` and `password` (src/serialize/common.ts `isProtected`).
+ */
+const RECORD_FIELDS = [
+  'date',
+  'date_gmt',
+  'modified',
+  'author',
+  'featured_media',
+  'password',
+  'title',
+  'content',
+  'excerpt',
+];
+const recordFields = new WeakMap<object, string>();
+
+/**
+ * `_fields` for the posts a list page or a feed makes records of: what the mapping and the serializer read. WordPress
+ * then neither sends nor builds `_links` (rest_is_field_included), a third of a post's bytes and two fifths of the
+ * objects and strings its JSON parses into (100 events of the demo calendar: 226 KB, 7115 objects and strings,
+ * against 150 KB and 4301).
+ */
+export function recordFieldsOf(mapping: Mapping, kind: ResourceKind): string {
+  const key = mapping[kind];
+  let fields = recordFields.get(key);
+  if (fields === undefined) {
+    fields = wpFieldsOf(mapping, kind, RECORD_FIELDS).join(',');
+    recordFields.set(key, fields);
+  }
+  return fields;
+}
