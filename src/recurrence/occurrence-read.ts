@@ -12,7 +12,7 @@ import type { Deps } from '../deps.ts';
 import { readShown } from '../events/read-post.ts';
 import { relatedOf } from '../events/related.ts';
 import { ApiError, eventGone, eventNotAccessible, eventNotFound } from '../http/errors.ts';
-import { writeRecord } from '../mapping/codec.ts';
+import { recordFieldsOf, writeRecord } from '../mapping/codec.ts';
 import { globalId } from '../serialize/common.ts';
 import { type SiteInfo, serializeEvent } from '../serialize/index.ts';
 import { can } from '../wp/caller.ts';
@@ -65,7 +65,11 @@ async function visibleOverride(
   const editor = can(caller, deps.site.caps.event ?? {}, 'edit_posts');
   const posts = await deps.wp.all<WpPost>({
     path: `/wp/v2/${deps.mapping.event.restBase}`,
-    query: { [SERIES_QUERY]: seriesId, ...(editor ? { status: VISIBLE_TO_EDITORS } : {}) },
+    query: {
+      [SERIES_QUERY]: seriesId,
+      ...(editor ? { status: VISIBLE_TO_EDITORS } : {}),
+      _fields: recordFieldsOf(deps.mapping, 'event'),
+    },
     ...asCaller(ctx),
   });
   const original = utcWallOf(ms);
