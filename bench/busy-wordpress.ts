@@ -26,7 +26,8 @@
 //   without writes: the timer's lateness, the main thread's CPU over the gap, and the GC pauses in it.
 // - BENCH_BUSY_NODE_FLAGS: more node flags for the gateway (spaces apart), e.g. `--max-semi-space-size=4`.
 // - BENCH_COMPARE_DIR: a second checkout (e.g. `git archive main`, with node_modules linked) whose gateway is measured
-//   beside this one, round by round, so before and after share the machine's load.
+//   beside this one, round by round (each going first in every other round), so before and after share the
+//   machine's load.
 // Created events are deleted at the end. The machine is shared: read ratios measured side by side, not absolutes.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -430,7 +431,11 @@ async function main(): Promise<void> {
           );
         }
       for (let r = 0; r < ROUNDS; r++) {
-        for (const [i, x] of gateways.entries()) {
+        // The gateways take turns at going first, so that neither always follows the other's write phase (whose
+        // creates every gateway reads from WordPress).
+        for (let k = 0; k < gateways.length; k++) {
+          const i = (k + r) % gateways.length;
+          const x = gateways[i]!;
           process.stderr.write(`  ${mode}: round ${r + 1}/${ROUNDS}, gateway ${i + 1}/${gateways.length}\n`);
           const res = await round(x.g, site.auth);
           results[i]!.push(res);
