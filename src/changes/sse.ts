@@ -1,7 +1,9 @@
 // GET /changes with `Accept: text/event-stream`: the feed as server-sent events, resumable with Last-Event-ID, with a
 // heartbeat. A page is read only once the previous one is written out (backpressure): a slow reader holds one page.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Request, RequestHandler, Response } from 'express';
+import { isRedisUnavailable } from '../cache/redis.ts';
 import type { RequestContext } from '../context.ts';
 import { changesRoutes } from '../contract/changes.ts';
 import type { Deps } from '../deps.ts';
@@ -38,6 +40,13 @@ export function eventsOf(page: Page): string {
     )
     .join('');
 }
+
+/** How long a stream waits before reading again after Redis did not answer. */
+const STORE_RETRY_MS = 1_000;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  sleepFor(ms, undefined, { signal }).catch(() => undefined);
 
 export function changesStream(deps: Deps, waits: Waits, o: StreamOptions): RequestHandler {
   const heartbeatMs = o.heartbeatMs ?? 15_000;
@@ -87,18 +96,30 @@ export function changesStream(deps: Deps, waits: Waits, o: StreamOptions): Reque
       const apiRoot = o.apiRoot(req);
       const tags = (k: ChangeKind, id: number) => tagsOf(k, id, store.taxonomy);
       let quietSince = Date.now();
+      const heartbeat = async () => {
+        if (Date.now() - quietSince < heartbeatMs) return;
+        await write(res, ': heartbeat\n\n');
+        quietSince = Date.now();
+      };
       while (!aborted.signal.aborted) {
-        const page = await readPage(store, cursor, pageSize, sees, apiRoot, tags);
+        let page: Page;
+        try {
+          page = await readPage(store, cursor, pageSize, sees, apiRoot, tags);
+        } catch (err) {
+          // Redis late or down for a moment (a command past its timeout under load, a failover): the stream stays
+          // open and reads on from the same cursor, rather than ending and making every reader reconnect.
+          if (!isRedisUnavailable(err)) throw err;
+          await heartbeat();
+          await sleep(STORE_RETRY_MS, aborted.signal);
+          continue;
+        }
         cursor = page.next;
         if (page.items.length) {
           await write(res, eventsOf(page));
           quietSince = Date.now();
         }
         if (page.more) continue;
-        if (Date.now() - quietSince >= heartbeatMs) {
-          await write(res, ': heartbeat\n\n');
-          quietSince = Date.now();
-        }
+        await heartbeat();
         const wait = Math.min(1_000, heartbeatMs - (Date.now() - quietSince));
         await nextChange((l) => store.follow(l), wait, aborted.signal);
       }

@@ -50,6 +50,20 @@ const pause = (ms: number) =>
     encoding: 'utf8',
   });
 
+/** The feed's cursor after its last change: its pages read to the end. */
+async function feedEnd(): Promise<string> {
+  let since = '0';
+  for (let more = true; more; ) {
+    const page = (await (await fetch(`${g.url}${NS}/changes?since=${since}&limit=500`)).json()) as {
+      next: string;
+      has_more: boolean;
+    };
+    since = page.next;
+    more = page.has_more;
+  }
+  return since;
+}
+
 describe('routes that need Redis while Redis does not answer', () => {
   it('answer 503 store_unavailable with Retry-After, not 500, and answer again once it does', async () => {
     for (const [name, read] of Object.entries(reads)) {
@@ -84,17 +98,50 @@ describe('routes that need Redis while Redis does not answer', () => {
     }
   });
 
+  it('keeps an event stream open through it, and sends the change made after on the same connection', async () => {
+    const since = await feedEnd();
+    const ac = new AbortController();
+    const res = await fetch(`${g.url}${NS}/changes?since=${since}`, {
+      headers: { Accept: 'text/event-stream' },
+      signal: ac.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const guardTimer = setTimeout(() => ac.abort(), guard(20_000));
+    try {
+      let text = '';
+      const readUntil = async (done: (t: string) => boolean) => {
+        while (!done(text)) {
+          const chunk = await reader.read().catch(() => ({ value: '', done: true }));
+          if (chunk.done) return false;
+          text += chunk.value;
+        }
+        return true;
+      };
+      expect(await readUntil((t) => t.includes(': connected'))).toBe(true);
+      // The stream's reads meet the pause (each a command past its timeout) for its whole length.
+      const ms = guard(3_000);
+      pause(ms);
+      await new Promise((r) => setTimeout(r, ms + 500));
+      const made = await postEvent(g.url, admin, {
+        title: 'After the pause, streamed',
+        start_date: '2035-06-06 10:00:00',
+        end_date: '2035-06-06 11:00:00',
+      });
+      expect(made.status).toBe(201);
+      const { id } = (await made.json()) as { id: number };
+      // Ended by the pause, the stream would be done here (a reader without EventSource's reconnection).
+      expect(await readUntil((t) => t.includes(`"id":${id},`))).toBe(true);
+      expect(text).toMatch(new RegExp(`data: \\{"kind":"event","id":${id},[^\\n]*"action":"created"`));
+    } finally {
+      clearTimeout(guardTimer);
+      ac.abort();
+    }
+  });
+
   it("keeps the typed client's follower going through it, and yields the change made after", async () => {
     // Where the log stands now: the feed's pages up to its end.
-    let since = '0';
-    for (let more = true; more; ) {
-      const page = (await (await fetch(`${g.url}${NS}/changes?since=${since}&limit=500`)).json()) as {
-        next: string;
-        has_more: boolean;
-      };
-      since = page.next;
-      more = page.has_more;
-    }
+    const since = await feedEnd();
     const client = createCalendarClient({ baseUrl: `${g.url}${NS}` });
     const ac = new AbortController();
     const next = (async (): Promise<ChangeAt | undefined> => {
