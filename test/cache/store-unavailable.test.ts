@@ -50,6 +50,20 @@ const pause = (ms: number) =>
     encoding: 'utf8',
   });
 
+/** Holds Redis for 3 s (× the slack), then, half a second after, creates an event on `day`: its id. */
+async function createAfterPause(title: string, day: string): Promise<number> {
+  const ms = guard(3_000);
+  pause(ms);
+  await new Promise((r) => setTimeout(r, ms + 500));
+  const res = await postEvent(g.url, admin, {
+    title,
+    start_date: `${day} 10:00:00`,
+    end_date: `${day} 11:00:00`,
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
 /** The feed's cursor after its last change: its pages read to the end. */
 async function feedEnd(): Promise<string> {
   let since = '0';
@@ -120,16 +134,7 @@ describe('routes that need Redis while Redis does not answer', () => {
       };
       expect(await readUntil((t) => t.includes(': connected'))).toBe(true);
       // The stream's reads meet the pause (each a command past its timeout) for its whole length.
-      const ms = guard(3_000);
-      pause(ms);
-      await new Promise((r) => setTimeout(r, ms + 500));
-      const made = await postEvent(g.url, admin, {
-        title: 'After the pause, streamed',
-        start_date: '2035-06-06 10:00:00',
-        end_date: '2035-06-06 11:00:00',
-      });
-      expect(made.status).toBe(201);
-      const { id } = (await made.json()) as { id: number };
+      const id = await createAfterPause('After the pause, streamed', '2035-06-06');
       // Ended by the pause, the stream would be done here (a reader without EventSource's reconnection).
       expect(await readUntil((t) => t.includes(`"id":${id},`))).toBe(true);
       expect(text).toMatch(new RegExp(`data: \\{"kind":"event","id":${id},[^\\n]*"action":"created"`));
@@ -150,17 +155,8 @@ describe('routes that need Redis while Redis does not answer', () => {
     })();
     try {
       await new Promise((r) => setTimeout(r, 300));
-      const ms = guard(3_000);
-      pause(ms);
       // Its long polls meet the pause (503, Retry-After: 1) for its whole length; then an event is made.
-      await new Promise((r) => setTimeout(r, ms + 500));
-      const res = await postEvent(g.url, admin, {
-        title: 'After the pause',
-        start_date: '2035-05-05 10:00:00',
-        end_date: '2035-05-05 11:00:00',
-      });
-      expect(res.status).toBe(201);
-      const { id } = (await res.json()) as { id: number };
+      const id = await createAfterPause('After the pause', '2035-05-05');
       expect(await next).toMatchObject({ kind: 'event', id, action: 'created' });
     } finally {
       ac.abort();
