@@ -1,7 +1,7 @@
 // GET /changes with `Accept: text/event-stream`: the feed as server-sent events, resumable with Last-Event-ID, with a
 // heartbeat. A page is read only once the previous one is written out (backpressure): a slow reader holds one page.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleepFor } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { isRedisUnavailable } from '../cache/redis.ts';
 import type { RequestContext } from '../context.ts';
@@ -43,10 +43,6 @@ export function eventsOf(page: Page): string {
 
 /** How long a stream waits before reading again after Redis did not answer. */
 const STORE_RETRY_MS = 1_000;
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  sleepFor(ms, undefined, { signal }).catch(() => undefined);
 
 export function changesStream(deps: Deps, waits: Waits, o: StreamOptions): RequestHandler {
   const heartbeatMs = o.heartbeatMs ?? 15_000;
@@ -110,7 +106,7 @@ export function changesStream(deps: Deps, waits: Waits, o: StreamOptions): Reque
           // open and reads on from the same cursor, rather than ending and making every reader reconnect.
           if (!isRedisUnavailable(err)) throw err;
           await heartbeat();
-          await sleep(STORE_RETRY_MS, aborted.signal);
+          await sleep(STORE_RETRY_MS, undefined, { signal: aborted.signal }).catch(() => {});
           continue;
         }
         cursor = page.next;
