@@ -9,6 +9,7 @@ import {
   notAnEvent,
   passwordProtected,
 } from '../http/errors.ts';
+import { recordFieldsOf } from '../mapping/codec.ts';
 import { asGuesses } from '../passwords/guesses.ts';
 import { asCaller } from '../wp/client.ts';
 import type { WpPost } from '../wp/types.ts';
@@ -28,17 +29,23 @@ async function isLinkedPost(deps: Deps, ctx: RequestContext, id: number): Promis
 /**
  * Reads the post with the caller's credentials and maps WordPress's refusal onto TEC's codes:
  * trashed (and the caller may edit it) → 403 event-no-longer-available; not readable → 403 event-not-accessible; unknown → 404.
+ * `record`: only the fields a record is made of (`recordFieldsOf`), so WordPress neither builds nor sends the post's
+ * `_links` (a revisions count among them); a write's edit-context read, which undo restores from, takes the whole post.
  */
 export async function readEventPost(
   deps: Deps,
   ctx: RequestContext,
   id: number,
-  opts: { password?: string; context?: 'view' | 'edit' } = {},
+  opts: { password?: string; context?: 'view' | 'edit'; record?: boolean } = {},
 ): Promise<WpPost> {
   try {
     const res = await deps.wp.request<WpPost>({
       path: `/wp/v2/${deps.mapping.event.restBase}/${id}`,
-      query: { context: opts.context ?? 'view', password: opts.password },
+      query: {
+        context: opts.context ?? 'view',
+        password: opts.password,
+        ...(opts.record ? { _fields: recordFieldsOf(deps.mapping, 'event') } : {}),
+      },
       ...asCaller(ctx),
     });
     return res.body;
@@ -113,7 +120,7 @@ export async function readShown(
       deps.passwordGuesses,
       ctx.client,
       password === undefined ? [] : [`event:${id}`],
-      () => readEventPost(deps, ctx, id, { password }),
+      () => readEventPost(deps, ctx, id, { password, record: true }),
       { of: () => [], error: (err) => err instanceof ApiError && err.code === PASSWORD_PROTECTED },
     );
   const post = withStoredExcerpt(edited ?? (await read()), index.get(id)?.hasExcerpt);

@@ -1,6 +1,7 @@
 // GET /events/{id} and /events/by-slug/{slug}: TEC's record types, json_ld, access rules and error codes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, openTarget, type Target } from '../harness.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { recordFieldsOf } from '../../src/mapping/codec.ts';
+import { call, openTarget, requestsDuring, type Target } from '../harness.ts';
 import {
   type EventRecord,
   editUpstream,
@@ -167,6 +168,35 @@ describe('the full record', () => {
     const [item] = listed.body.events as Json[];
     expect(item?.id).toBe(full.id);
     expect(item).not.toHaveProperty('json_ld');
+  });
+
+  it('asks WordPress for the fields a record is made of, and answers as from the whole post', async () => {
+    // A subscriber's read is not stored: each read below is WordPress's.
+    const path = `/wp/v2/${t.mapping.event.restBase}/${full.id}`;
+    let cut: Json = {};
+    const calls = await requestsDuring(t.gateway, async () => {
+      cut = (await get(`/events/${full.id}`, 'subscriber')).body as Json;
+    });
+    const reads = calls.filter((req) => req.path === path);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.query?._fields).toBe(recordFieldsOf(t.mapping, 'event'));
+    expect(String(reads[0]!.query?._fields).split(',')).not.toContain('_links');
+    // The same read with the whole post, `_links` and all, as the gateway read it before.
+    const wp = t.gateway.deps.wp;
+    const original = wp.request.bind(wp);
+    const spy = vi.spyOn(wp, 'request').mockImplementation((req) => {
+      if (req.path !== path) return original(req);
+      const { _fields, ...query } = req.query ?? {};
+      return original({ ...req, query });
+    });
+    try {
+      const whole = await get(`/events/${full.id}`, 'subscriber');
+      expect(whole.status).toBe(200);
+      expect(cut).toEqual(whole.body);
+      expect(Object.keys(cut)).toEqual(Object.keys(whole.body));
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('answers the same record by slug', async () => {
