@@ -22,6 +22,8 @@ export interface PeerOptions {
   upstreamUrl?: string;
   cacheTtlSeconds?: number;
   cacheStaleWhileRevalidateSeconds?: number;
+  /** CACHE_SOFT_STALE_MS (0: anonymous readers wait for a write's refill instead of getting the previous answer). */
+  cacheSoftStaleMs?: number;
   /** TRUST_PROXY: the proxies whose X-Forwarded-* count. */
   trustProxy?: string;
   /** JSONP_ENABLED */
@@ -54,6 +56,7 @@ export async function peer(t: Target, o: PeerOptions = {}): Promise<Gateway> {
     webhookSecret: o.webhookSecret,
     cacheTtlSeconds: o.cacheTtlSeconds,
     cacheStaleWhileRevalidateSeconds: o.cacheStaleWhileRevalidateSeconds,
+    cacheSoftStaleMs: o.cacheSoftStaleMs,
     trustProxy: o.trustProxy,
     jsonpEnabled: o.jsonpEnabled,
     updateSemantics: o.updateSemantics,
