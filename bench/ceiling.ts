@@ -1,15 +1,16 @@
-// `npm run bench:ceiling [-- other checkout…]`: cached anonymous list reads against the ceiling, raw node:http
-// serving the same bytes, with a C load generator (wrk, installed when missing; ApacheBench `-k` with BENCH_TOOL=ab) in alternating rounds. Prints each
-// round's ratio gateway / raw and their median, for this tree and each checkout named (`git worktree add ../before
-// <commit>`), all loaded in the same rounds. The order alternates: even rounds load the raw servers first, odd rounds
-// the gateways first (the one loaded second read ~15% better, 0.946 against 0.823: a warmer CPU, a calmer neighbour),
-// and the ratios are printed for each order and for all rounds; and each server's CPU time per request (from /proc), a steadier
-// measure than req/s on a shared machine. A second ceiling row, raw node:http sending the first gateway's exact
-// header list to the gateway's exact request, tells Node's cost of those headers apart from the gateway's own work;
-// the target stays the first row (the same bytes with four headers). Loopback only. Env: BENCH_ROUNDS (10: 5 in each order),
-// BENCH_SECONDS (3), BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk), BENCH_PIN (`1`: every server on core 0 and the
-// load generator on core 1, with taskset, so that neither order has the load generator share the server's core),
-// BENCH_CEILING_UPSTREAM (`1`: the gateways read a mock WordPress in a child process instead of demo mode's own).
+// `npm run bench:ceiling [-- other checkout…]`: cached anonymous list reads against the ceiling, raw node:http serving
+// the same bytes, with a C load generator (wrk, installed when missing; ApacheBench `-k` with BENCH_TOOL=ab) in
+// alternating rounds. Prints each round's ratio gateway / raw and their median, for this tree and each checkout named
+// (`git worktree add ../before <commit>`), all loaded in the same rounds. The order alternates: even rounds load the
+// raw servers first, odd rounds the gateways first (the one loaded second read ~15% better, 0.946 against 0.823: a
+// warmer CPU, a calmer neighbour), and the ratios are printed for each order and for all rounds; and each server's CPU
+// time per request (from /proc), a steadier measure than req/s on a shared machine. A second ceiling row, raw node:http
+// sending the first gateway's exact header list to the gateway's exact request, tells Node's cost of those headers
+// apart from the gateway's own work; the target stays the first row (the same bytes with four headers). Loopback only.
+// Env: BENCH_ROUNDS (10: 5 in each order), BENCH_SECONDS (3), BENCH_CONNECTIONS (100), BENCH_TOOL (ab | wrk), BENCH_PIN
+// (`1`: every server on core 0 and the load generator on core 1, with taskset, so that neither order has the load
+// generator share the server's core), BENCH_CEILING_UPSTREAM (`1`: the gateways read a mock WordPress in a child
+// process instead of demo mode's own).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
@@ -96,7 +97,8 @@ function load(url: string, pid: number | undefined): Round {
 /**
  * A GET on a connection closed after it. While the first gateway kept a connection from fetch's pool open, it used
  * more CPU a request under load than the second in 6 of 7 runs, two copies of one tree included; with the connection
- * closed, not in the 2 runs since (docs/benchmarks.md). Whatever the cause, nothing but ab's load stays open.
+ * closed, not in the 2 runs since (docs/benchmarks.md). Whatever the cause, nothing but the load generator's
+ * connections stays open.
  */
 function closing(url: string): Promise<{ status: number; headers: Map<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
